@@ -1,0 +1,232 @@
+/**
+ * The `Store` interface: the only door to persistence. Both adapters (embedded SQLite + blob folder,
+ * and MongoDB) pass the conformance suite in `test/store/`.
+ *
+ * Readers see a report only once it is `completed`: containers of a report that is still `building`
+ * or ended `failed` are never listed as a finished report.
+ */
+import type { Readable } from 'node:stream';
+import type { Attempt, ContainerStatus, ContainerType, FailureInfo, Property } from '../formatter-api.js';
+
+export type Severity = 'error' | 'warning' | 'notice';
+
+export interface Message {
+  severity: Severity;
+  /** `null` only for the uncoded unused-parameters warning of SPEC 4.5 rule 11. */
+  code: string | null;
+  message: string;
+  /** The file (or zip entry) the message is about. */
+  file?: string;
+  /** ISO timestamp, on messages about unexpected faults. */
+  at?: string;
+  /** Where and what: line, column, entry, limit, names, ... */
+  details?: Record<string, unknown>;
+}
+
+export interface Account {
+  id: string;
+  name: string;
+  createdAt: string;
+}
+
+export interface ApiKeyRecord {
+  /** Public part of the key, used to look it up. */
+  keyId: string;
+  accountId: string;
+  /** Hex SHA-256 of the secret part; the secret itself is never stored. */
+  secretHash: string;
+  createdAt: string;
+  revokedAt: string | null;
+}
+
+export interface Profile {
+  id: string;
+  accountId: string;
+  name: string;
+  createdAt: string;
+}
+
+export interface BlobRef {
+  id: string;
+  size: number;
+  sha256: string;
+}
+
+export interface StoredFile {
+  /** Base name as uploaded; for zip entries the entry path. */
+  name: string;
+  blobId: string;
+  size: number;
+  sha256: string;
+  contentType: string | null;
+  /** Formatter key that parsed it; null for attachments and unmatched files. */
+  formatter: string | null;
+  /** The zip this entry came from, when it did. */
+  archive?: string;
+}
+
+export type ImportStatus = 'receiving' | 'processing' | 'completed' | 'failed';
+
+export interface ImportProgress {
+  bytes: number;
+  files: number;
+  containers: number;
+}
+
+export interface ImportRecord {
+  id: string;
+  profileId: string;
+  accountId: string;
+  status: ImportStatus;
+  createdAt: string;
+  finishedAt: string | null;
+  /** Route used: 'import', 'import/{formatter}', 'report/import', 'body'. */
+  endpoint: string;
+  formatter: string | null;
+  /** Every parameter as received: flags, tags, aliases, unknown names. */
+  params: Record<string, unknown>;
+  tags: string[];
+  /** Result files as uploaded (a zip is one file here). */
+  files: StoredFile[];
+  /** `attachment[]` parts, zip entries moved to attachments, unmatched files moved to attachments. */
+  attachments: StoredFile[];
+  messages: Message[];
+  reportId: string | null;
+  progress: ImportProgress;
+}
+
+export type NewImport = Pick<ImportRecord, 'profileId' | 'accountId' | 'endpoint' | 'formatter'>;
+
+export type ImportPatch = Partial<
+  Pick<ImportRecord, 'status' | 'finishedAt' | 'formatter' | 'params' | 'tags' | 'files' | 'attachments' | 'messages' | 'reportId' | 'progress'>
+>;
+
+export interface Totals {
+  containers: number;
+  tests: number;
+  passed: number;
+  failed: number;
+  errored: number;
+  skipped: number;
+  pending: number;
+  unknown: number;
+  flaky: number;
+}
+
+export type ReportStatus = 'building' | 'completed' | 'failed';
+
+export interface ReportFile {
+  name: string;
+  formatter: string;
+  producer: string | null;
+  tests: number;
+}
+
+export interface Report {
+  id: string;
+  profileId: string;
+  importId: string;
+  status: ReportStatus;
+  createdAt: string;
+  /** Earliest time found in the files, else the import time. */
+  date: string;
+  tags: string[];
+  totals: Totals;
+  files: ReportFile[];
+  messages: Message[];
+}
+
+export interface AttachmentLink {
+  name: string;
+  blobId: string;
+  contentType: string | null;
+  size: number;
+}
+
+/** A container as stored: `seq` numbers containers within one report, starting at 1. */
+export interface StoredContainer {
+  reportId: string;
+  seq: number;
+  parentSeq: number | null;
+  /** Index of the result file (in report.files) it came from. */
+  fileIndex: number;
+  type: ContainerType;
+  title: string;
+  status: ContainerStatus;
+  durationMs: number | null;
+  startedAt: string | null;
+  failure: FailureInfo | null;
+  output: { stdout: string | null; stderr: string | null } | null;
+  properties: Property[];
+  attachmentRefs: string[];
+  attachments: AttachmentLink[];
+  flaky: boolean;
+  attempts: Attempt[];
+  meta: Record<string, string>;
+}
+
+export interface ContainerQuery {
+  /** `null` lists the top level. */
+  parentSeq: number | null;
+  /** List containers with seq greater than this (keyset paging). */
+  afterSeq?: number;
+  limit: number;
+}
+
+export interface ReportQuery {
+  /** Every tag listed must be on the report. */
+  tags?: string[];
+  /** Only reports created strictly before this ISO time (paging, newest first). */
+  before?: string;
+  limit: number;
+}
+
+export interface Store {
+  readonly kind: 'embedded' | 'mongo';
+  init(): Promise<void>;
+  close(): Promise<void>;
+  /** Resolves when the store answers; rejects otherwise. */
+  ping(): Promise<void>;
+
+  createAccount(name: string): Promise<Account>;
+  getAccount(id: string): Promise<Account | null>;
+  countAccounts(): Promise<number>;
+  addApiKey(key: ApiKeyRecord): Promise<void>;
+  findApiKey(keyId: string): Promise<ApiKeyRecord | null>;
+  /** Revokes every live key of the account except `keepKeyId`; returns how many were revoked. */
+  revokeApiKeys(accountId: string, keepKeyId?: string): Promise<number>;
+
+  createProfile(accountId: string, name: string): Promise<Profile>;
+  getProfile(id: string): Promise<Profile | null>;
+  listProfiles(accountId: string): Promise<Profile[]>;
+
+  createImport(input: NewImport): Promise<ImportRecord>;
+  updateImport(id: string, patch: ImportPatch): Promise<void>;
+  getImport(id: string): Promise<ImportRecord | null>;
+
+  /** A new report in status `building`, zero totals, invisible to listReports. */
+  createReport(input: Pick<Report, 'profileId' | 'importId' | 'tags' | 'date'>): Promise<Report>;
+  /** Bulk insert; the returned promise is the backpressure. */
+  insertContainers(batch: StoredContainer[]): Promise<void>;
+  /** Marks the report `completed` with its final facts. */
+  completeReport(id: string, patch: Pick<Report, 'date' | 'totals' | 'files' | 'messages' | 'tags'>): Promise<void>;
+  /** Marks the report `failed` and deletes its containers. */
+  failReport(id: string): Promise<void>;
+  getReport(id: string): Promise<Report | null>;
+  /** Completed reports of a profile, newest first. */
+  listReports(profileId: string, query: ReportQuery): Promise<Report[]>;
+
+  listContainers(reportId: string, query: ContainerQuery): Promise<StoredContainer[]>;
+  getContainer(reportId: string, seq: number): Promise<StoredContainer | null>;
+  /** Moves every child of `fromParents` under `toParent`. */
+  reparentContainers(reportId: string, fromParents: number[], toParent: number): Promise<void>;
+  deleteContainers(reportId: string, seqs: number[]): Promise<void>;
+  /** Replaces selected fields of one container (used by finalize: merged durations, attachments). */
+  updateContainer(reportId: string, seq: number, patch: Partial<Pick<StoredContainer, 'attachments' | 'durationMs' | 'status'>>): Promise<void>;
+
+  /** Streams `source` into a new blob; rejects (and keeps nothing) if the source errors. */
+  putBlob(source: Readable, meta: { name: string; contentType: string | null }): Promise<BlobRef>;
+  /** The blob's bytes, or null when there is no such blob. */
+  openBlob(id: string): Promise<Readable | null>;
+  deleteBlob(id: string): Promise<void>;
+}
