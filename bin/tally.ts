@@ -1,0 +1,124 @@
+#!/usr/bin/env node
+/**
+ * The `tally` command: `serve`, and the admin tasks that touch the store directly
+ * (`account create`, `profile create`, `key rotate`).
+ */
+import { parseArgs } from 'node:util';
+import { builtinFormatters } from '../formatters/index.js';
+import { createAccountWithKey, rotateKey } from '../lib/api-keys.js';
+import { loadConfig, type Config } from '../lib/config.js';
+import { jsonLogger } from '../lib/log.js';
+import { openStore } from '../lib/store/index.js';
+import type { Store } from '../lib/store/store.js';
+import { createTally } from '../plugins/server.js';
+
+const USAGE = `Usage:
+  tally serve                                   start the service (PORT, HOST, TALLY_DATA_DIR, MONGODB_URL)
+  tally account create NAME [--json]            create an account and print its API key (shown only here)
+  tally profile create NAME --account ID [--json]
+  tally key rotate --account ID [--json]        issue a new key; the old one stops working
+`;
+
+class UsageError extends Error {}
+
+function print(json: boolean, value: Record<string, unknown>, text: string): void {
+  process.stdout.write(json ? `${JSON.stringify(value)}\n` : `${text}\n`);
+}
+
+async function withStore<T>(config: Config, f: (store: Store) => Promise<T>): Promise<T> {
+  const store = await openStore(config);
+  try {
+    return await f(store);
+  } finally {
+    await store.close();
+  }
+}
+
+async function serve(config: Config): Promise<void> {
+  const log = jsonLogger();
+  const store = await openStore(config);
+  if ((await store.countAccounts()) === 0) await createDemo(store, config);
+  const tally = await createTally({ config, store, formatters: builtinFormatters, log });
+  await tally.start();
+  log('server.started', { url: tally.url(), store: store.kind, dataDir: config.dataDir });
+  let stopping = false;
+  const stop = async (signal: string): Promise<void> => {
+    if (stopping) return;
+    stopping = true;
+    log('server.stopping', { signal });
+    await tally.stop();
+    await store.close();
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+  process.on('SIGINT', () => void stop('SIGINT'));
+}
+
+/** First start on an empty store: a demo account and profile, so a newcomer imports within a minute. */
+async function createDemo(store: Store, config: Config): Promise<void> {
+  const { accountId, apiKey } = await createAccountWithKey(store, 'demo');
+  const profile = await store.createProfile(accountId, 'demo');
+  const host = config.host === '0.0.0.0' ? 'localhost' : config.host;
+  process.stdout.write(
+    [
+      '',
+      'Tally created a demo account on this empty data dir. Its API key is shown only now:',
+      `  account id: ${accountId}`,
+      `  profile id: ${profile.id}`,
+      `  API key:    ${apiKey}`,
+      '',
+      'Import a JUnit file:',
+      `  curl -sS -H 'x-api-key: ${apiKey}' -F 'file[]=@results.xml' 'http://${host}:${config.port}/api/v2/profile/${profile.id}/import/junit'`,
+      '',
+    ].join('\n') + '\n',
+  );
+}
+
+async function main(argv: string[]): Promise<void> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: { json: { type: 'boolean', default: false }, account: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+  });
+  const [command, sub, name] = positionals;
+  const json = values.json ?? false;
+  if (values.help || !command) {
+    process.stdout.write(USAGE);
+    return;
+  }
+  const config = loadConfig();
+  if (command === 'serve') return serve(config);
+  if (command === 'account' && sub === 'create') {
+    if (!name) throw new UsageError('account create needs a NAME');
+    const { accountId, apiKey } = await withStore(config, (s) => createAccountWithKey(s, name));
+    return print(json, { account_id: accountId, api_key: apiKey }, `account id: ${accountId}\nAPI key:    ${apiKey}\n(the key is shown only now)`);
+  }
+  if (command === 'profile' && sub === 'create') {
+    if (!name || !values.account) throw new UsageError('profile create needs a NAME and --account ID');
+    const accountId = values.account;
+    const profile = await withStore(config, async (s) => {
+      if (!(await s.getAccount(accountId))) throw new UsageError(`there is no account ${accountId}`);
+      return s.createProfile(accountId, name);
+    });
+    return print(json, { profile_id: profile.id }, `profile id: ${profile.id}`);
+  }
+  if (command === 'key' && sub === 'rotate') {
+    if (!values.account) throw new UsageError('key rotate needs --account ID');
+    const accountId = values.account;
+    const apiKey = await withStore(config, async (s) => {
+      if (!(await s.getAccount(accountId))) throw new UsageError(`there is no account ${accountId}`);
+      return rotateKey(s, accountId);
+    });
+    return print(json, { account_id: accountId, api_key: apiKey }, `new API key: ${apiKey}\n(the previous key no longer works)`);
+  }
+  throw new UsageError(`unknown command: ${positionals.join(' ')}`);
+}
+
+main(process.argv.slice(2)).catch((err: unknown) => {
+  if (err instanceof UsageError || (err as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
+    process.stderr.write(`tally: ${(err as Error).message}\n\n${USAGE}`);
+    process.exit(2);
+  }
+  process.stderr.write(`tally: ${err instanceof Error ? err.message : String(err)}\n`);
+  process.exit(1);
+});

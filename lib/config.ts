@@ -1,0 +1,96 @@
+/**
+ * Configuration from the environment, read once at start. Every limit has a finite default and a
+ * message code (see README "Limits"); a bad value fails at boot with a precise sentence.
+ */
+import path from 'node:path';
+
+export interface Limits {
+  /** Largest request body, counted as bytes arrive (chunked bodies have no Content-Length). */
+  maxUploadBytes: number;
+  /** Largest single form field value. */
+  maxFieldBytes: number;
+  maxFields: number;
+  /** Parts of a multipart form (files and fields). */
+  maxParts: number;
+  maxHeaderPairs: number;
+  maxZipEntries: number;
+  /** Sum of the uncompressed sizes of one zip's entries. */
+  maxZipUncompressedBytes: number;
+  /** Uncompressed / compressed size of an entry, checked for entries above 1 MiB. */
+  maxZipRatio: number;
+  /** SPEC 8: files per import without a formatter before `max_files_limit`. */
+  maxFilesWithoutFormatter: number;
+  /** stdout, stderr and failure text kept per container, in characters. */
+  maxTextChars: number;
+  /** How long a whole request may take (Node's requestTimeout). */
+  requestTimeoutMs: number;
+}
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  mongodbUrl: string | null;
+  /** Public base of the service, for URLs in answers. */
+  publicUrl: string | null;
+  limits: Limits;
+  /** Extra formatter folders or packages (TALLY_FORMATTERS). */
+  formatterModules: string[];
+}
+
+const GiB = 1024 ** 3;
+const MiB = 1024 ** 2;
+
+export const DEFAULT_LIMITS: Limits = {
+  maxUploadBytes: 8 * GiB,
+  maxFieldBytes: 64 * 1024,
+  maxFields: 1000,
+  maxParts: 20_000,
+  maxHeaderPairs: 100,
+  maxZipEntries: 20_000,
+  maxZipUncompressedBytes: 64 * GiB,
+  maxZipRatio: 1000,
+  maxFilesWithoutFormatter: 1000,
+  maxTextChars: 1 * MiB,
+  requestTimeoutMs: 60 * 60 * 1000,
+};
+
+const LIMIT_ENV: Record<keyof Limits, string> = {
+  maxUploadBytes: 'TALLY_MAX_UPLOAD_BYTES',
+  maxFieldBytes: 'TALLY_MAX_FIELD_BYTES',
+  maxFields: 'TALLY_MAX_FIELDS',
+  maxParts: 'TALLY_MAX_PARTS',
+  maxHeaderPairs: 'TALLY_MAX_HEADER_PAIRS',
+  maxZipEntries: 'TALLY_MAX_ZIP_ENTRIES',
+  maxZipUncompressedBytes: 'TALLY_MAX_ZIP_UNCOMPRESSED_BYTES',
+  maxZipRatio: 'TALLY_MAX_ZIP_RATIO',
+  maxFilesWithoutFormatter: 'TALLY_MAX_FILES',
+  maxTextChars: 'TALLY_MAX_TEXT_CHARS',
+  requestTimeoutMs: 'TALLY_REQUEST_TIMEOUT_MS',
+};
+
+function positiveInt(name: string, raw: string): number {
+  const n = Number(raw);
+  if (!Number.isSafeInteger(n) || n <= 0) throw new Error(`${name} must be a positive whole number, got "${raw}"`);
+  return n;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const limits = { ...DEFAULT_LIMITS };
+  for (const key of Object.keys(LIMIT_ENV) as (keyof Limits)[]) {
+    const raw = env[LIMIT_ENV[key]];
+    if (raw !== undefined && raw !== '') limits[key] = positiveInt(LIMIT_ENV[key], raw);
+  }
+  const port = env.PORT ? positiveInt('PORT', env.PORT) : 8080;
+  return {
+    port,
+    host: env.HOST || '0.0.0.0',
+    dataDir: path.resolve(env.TALLY_DATA_DIR || './data'),
+    mongodbUrl: env.MONGODB_URL || null,
+    publicUrl: env.TALLY_PUBLIC_URL || null,
+    limits,
+    formatterModules: (env.TALLY_FORMATTERS || '').split(',').map((s) => s.trim()).filter(Boolean),
+  };
+}
+
+export const LIMIT_ENV_NAMES = LIMIT_ENV;

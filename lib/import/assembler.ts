@@ -1,0 +1,109 @@
+/**
+ * Turns one file's container events into stored containers: totals, the report date, duplicate
+ * titles and attachment references are noted as containers stream past; nothing keeps the tree.
+ */
+import { isCountedTest, type Container, type ContainerSink } from '../formatter-api.js';
+import type { StoredContainer, Totals } from '../store/store.js';
+import type { ContainerBatcher } from './container-batcher.js';
+
+export function zeroTotals(): Totals {
+  return { containers: 0, tests: 0, passed: 0, failed: 0, errored: 0, skipped: 0, pending: 0, unknown: 0, flaky: 0 };
+}
+
+export function addTotals(into: Totals, from: Totals): void {
+  for (const k of Object.keys(into) as (keyof Totals)[]) into[k] += from[k];
+}
+
+/** Duplicate titles kept per file before we stop listing them (the count goes on). */
+const MAX_DUPLICATES_LISTED = 20;
+/** Attachment references remembered per import for resolution in finalize. */
+export const MAX_REFS = 100_000;
+
+export interface AttachmentRef {
+  seq: number;
+  ref: string;
+}
+
+export class FileAssembler implements ContainerSink {
+  readonly totals = zeroTotals();
+  earliest: string | null = null;
+  duplicateCount = 0;
+  readonly duplicates: string[] = [];
+  private readonly seen = new Set<number>();
+
+  constructor(
+    private readonly reportId: string,
+    private readonly fileIndex: number,
+    private readonly batcher: ContainerBatcher,
+    private readonly refs: AttachmentRef[],
+    private readonly onContainer: () => void,
+  ) {}
+
+  emit(c: Container): void {
+    this.count(c);
+    this.checkDuplicate(c);
+    if (c.startedAt && (this.earliest === null || c.startedAt < this.earliest)) this.earliest = c.startedAt;
+    for (const ref of c.attachmentRefs) if (this.refs.length < MAX_REFS) this.refs.push({ seq: c.id, ref });
+    const meta = { ...(c.meta ?? {}) };
+    if (c.startedAtNaive) meta.startedAtNaive = 'true';
+    const stored: StoredContainer = {
+      reportId: this.reportId,
+      seq: c.id,
+      parentSeq: c.parentId,
+      fileIndex: this.fileIndex,
+      type: c.type,
+      title: c.title,
+      status: c.status,
+      durationMs: c.durationMs,
+      startedAt: c.startedAt,
+      failure: c.failure,
+      output: c.output,
+      properties: c.properties,
+      attachmentRefs: c.attachmentRefs,
+      attachments: [],
+      flaky: c.flaky ?? false,
+      attempts: c.attempts ?? [],
+      meta,
+    };
+    this.batcher.push(stored);
+    this.onContainer();
+  }
+
+  ready(): Promise<void> | null {
+    return this.batcher.ready();
+  }
+
+  private count(c: Container): void {
+    this.totals.containers++;
+    if (!isCountedTest(c)) return;
+    this.totals.tests++;
+    this.totals[c.status]++;
+    if (c.flaky) this.totals.flaky++;
+  }
+
+  /** Same title under the same parent in one file (history compares by title path). */
+  private checkDuplicate(c: Container): void {
+    const h = hashKey(c.parentId ?? 0, c.type, c.title);
+    if (!this.seen.has(h)) {
+      this.seen.add(h);
+      return;
+    }
+    this.duplicateCount++;
+    if (this.duplicates.length < MAX_DUPLICATES_LISTED && !this.duplicates.includes(c.title)) this.duplicates.push(c.title);
+  }
+}
+
+/** 53-bit hash of (parent, type, title): a number per container keeps the set small for huge files. */
+function hashKey(parent: number, type: string, title: string): number {
+  let h1 = 0xdeadbeef ^ parent;
+  let h2 = 0x41c6ce57 ^ parent;
+  const s = `${type}\u0000${title}`;
+  for (let i = 0; i < s.length; i++) {
+    const ch = s.charCodeAt(i);
+    h1 = Math.imul(h1 ^ ch, 2654435761);
+    h2 = Math.imul(h2 ^ ch, 1597334677);
+  }
+  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
+  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
+  return 4294967296 * (2097151 & h2) + (h1 >>> 0);
+}

@@ -1,0 +1,68 @@
+/**
+ * Buffers containers into bulk writes, by count and by bytes. One write is in flight at a time;
+ * `ready()` hands its promise to the parser, so a slow store slows the upload instead of growing memory.
+ */
+import type { Store, StoredContainer } from '../store/store.js';
+import { ImportFault } from '../messages.js';
+
+export const BATCH_COUNT = 1000;
+export const BATCH_BYTES = 4 * 1024 * 1024;
+
+export class ContainerBatcher {
+  private batch: StoredContainer[] = [];
+  private bytes = 0;
+  private inFlight: Promise<void> | null = null;
+  private failure: unknown = null;
+
+  constructor(private readonly store: Store) {}
+
+  push(c: StoredContainer): void {
+    this.batch.push(c);
+    this.bytes += estimateBytes(c);
+    if (this.batch.length >= BATCH_COUNT || this.bytes >= BATCH_BYTES) this.startFlush();
+  }
+
+  /** Null when the caller may go on; a promise to await when a write is in flight and the next batch is full. */
+  ready(): Promise<void> | null {
+    if (this.failure) return Promise.reject(this.failure);
+    if (!this.inFlight) return null;
+    if (this.batch.length < BATCH_COUNT && this.bytes < BATCH_BYTES) return null;
+    return this.inFlight.then(() => {
+      if (this.failure) throw this.failure;
+    });
+  }
+
+  async flush(): Promise<void> {
+    while (this.inFlight) await this.inFlight;
+    if (this.batch.length > 0) {
+      this.startFlush();
+      while (this.inFlight) await this.inFlight;
+    }
+    if (this.failure) throw this.failure;
+  }
+
+  private startFlush(): void {
+    if (this.inFlight || this.failure) return;
+    const batch = this.batch;
+    this.batch = [];
+    this.bytes = 0;
+    this.inFlight = this.store.insertContainers(batch).then(
+      () => {
+        this.inFlight = null;
+        if (this.batch.length >= BATCH_COUNT || this.bytes >= BATCH_BYTES) this.startFlush();
+      },
+      (cause: unknown) => {
+        this.inFlight = null;
+        this.failure = new ImportFault('store_unavailable', { detail: 'Writing containers failed.', cause });
+      },
+    );
+  }
+}
+
+function estimateBytes(c: StoredContainer): number {
+  let n = 200 + c.title.length;
+  if (c.output) n += (c.output.stdout?.length ?? 0) + (c.output.stderr?.length ?? 0);
+  if (c.failure) n += (c.failure.message?.length ?? 0) + (c.failure.stack?.length ?? 0);
+  for (const p of c.properties) n += p.name.length + p.value.length;
+  return n;
+}

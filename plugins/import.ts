@@ -1,0 +1,61 @@
+/**
+ * The import routes of SPEC part 4. The payload is a raw stream (never parsed or held by hapi);
+ * the session streams it through the import graph and answers once finalize is done.
+ */
+import type { Plugin, Request, ResponseToolkit } from '@hapi/hapi';
+import type { Readable } from 'node:stream';
+import { runImport, type ImportDeps, type ImportRoute } from '../lib/import/session.js';
+import { accountOf, baseUrl, profileFor } from './profiles.js';
+import { fault } from './replies.js';
+
+const BASE = '/api/v2/profile/{profile_id}';
+const PATHS: { path: string; route: ImportRoute }[] = [
+  { path: `${BASE}/import/{formatter}`, route: 'import/{formatter}' },
+  { path: `${BASE}/import`, route: 'import' },
+  { path: `${BASE}/report/import`, route: 'report/import' },
+];
+
+export const importPlugin: Plugin<ImportDeps> = {
+  name: 'tally-import',
+  register(server, deps) {
+    for (const { path, route } of PATHS) {
+      server.route({
+        method: 'POST',
+        path,
+        options: {
+          auth: 'api-key',
+          // Never buffered: the stream graph reads it. Our own counter enforces the limit on chunked bodies.
+          payload: { output: 'stream', parse: false, maxBytes: deps.config.limits.maxUploadBytes, timeout: false },
+          timeout: { server: false, socket: false },
+        },
+        handler: async (request: Request, h: ResponseToolkit) => {
+          const params = request.params as { profile_id: string; formatter?: string };
+          const profile = await profileFor(deps.store, request, h, params.profile_id);
+          if (!('accountId' in profile)) return profile;
+          const controller = new AbortController();
+          const onClose = (): void => {
+            if (!request.raw.res.writableEnded) controller.abort();
+          };
+          request.raw.req.once('aborted', onClose);
+          request.raw.res.once('close', onClose);
+          const formatterKey = route === 'import/{formatter}' && params.formatter ? decodeURIComponent(params.formatter) : null;
+          const answer = await runImport(deps, {
+            profile,
+            accountId: accountOf(request),
+            route: formatterKey === null && route === 'import/{formatter}' ? 'import' : route,
+            formatterKey,
+            query: new URL(request.raw.req.url ?? '/', 'http://x').searchParams,
+            contentType: request.headers['content-type'] as string | undefined,
+            body: request.payload as Readable,
+            baseUrl: baseUrl(request, deps.config.publicUrl),
+            signal: controller.signal,
+          });
+          request.raw.req.off('aborted', onClose);
+          return h.response(answer.body).code(answer.status);
+        },
+      });
+      // SPEC 4.5 rule 1: any other method gets invalid_request_method.
+      server.route({ method: '*', path, options: { auth: false }, handler: (_r, h) => fault(h, 'invalid_request_method', 'Use POST.').header('allow', 'POST') });
+    }
+  },
+};

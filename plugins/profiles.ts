@@ -1,0 +1,23 @@
+/** Loads a profile for the authenticated account: 404 when unknown, 403 when another account's. */
+import type { Request, ResponseObject, ResponseToolkit } from '@hapi/hapi';
+import type { Profile, Store } from '../lib/store/store.js';
+import type { TallyCredentials } from './auth.js';
+import { fault } from './replies.js';
+
+export async function profileFor(store: Store, request: Request, h: ResponseToolkit, id: string): Promise<Profile | ResponseObject> {
+  const profile = await store.getProfile(id);
+  if (!profile) return fault(h, 'profile_not_found');
+  const { accountId } = request.auth.credentials as unknown as TallyCredentials;
+  if (profile.accountId !== accountId) return fault(h, 'profile_forbidden');
+  return profile;
+}
+
+export function accountOf(request: Request): string {
+  return (request.auth.credentials as unknown as TallyCredentials).accountId;
+}
+
+export function baseUrl(request: Request, publicUrl: string | null): string {
+  if (publicUrl) return publicUrl.replace(/\/+$/, '');
+  const host = request.headers.host ?? `${request.info.host}`;
+  return `${request.server.info.protocol}://${host}`;
+}

@@ -1,0 +1,132 @@
+/**
+ * The read API: what was stored, as JSON, with the same key. A report or import of another
+ * account answers 404 (its existence is not revealed).
+ */
+import type { Plugin, Request, ResponseToolkit } from '@hapi/hapi';
+import Joi from 'joi';
+import type { Registry } from '../lib/registry.js';
+import type { Store } from '../lib/store/store.js';
+import { accountOf, profileFor } from './profiles.js';
+import { fault } from './replies.js';
+
+interface ReadDeps {
+  store: Store;
+  registry: Registry;
+}
+
+const MAX_PAGE = 1000;
+
+function tagsOf(request: Request): string[] {
+  const url = new URL(request.raw.req.url ?? '/', 'http://x');
+  return [...url.searchParams.getAll('tag[]'), ...url.searchParams.getAll('tag')].map((t) => t.trim()).filter(Boolean);
+}
+
+async function ownedReport(store: Store, request: Request, id: string) {
+  const report = await store.getReport(id);
+  if (!report || report.status !== 'completed') return null;
+  const profile = await store.getProfile(report.profileId);
+  return profile && profile.accountId === accountOf(request) ? report : null;
+}
+
+export const readPlugin: Plugin<ReadDeps> = {
+  name: 'tally-read',
+  register(server, { store, registry }) {
+    const validateFail = (_r: Request, h: ResponseToolkit, err?: Error) => fault(h, 'import_validation_error', err?.message).takeover();
+
+    server.route({
+      method: 'GET',
+      path: '/api/v2/formatters',
+      options: { auth: false },
+      handler: () => ({
+        formatters: registry.all().map((f) => ({ key: f.key, title: f.title, extensions: f.extensions, media_types: f.mediaTypes, merge_containers_by_default: f.mergeContainersByDefault ?? false })),
+      }),
+    });
+
+    server.route({
+      method: 'GET',
+      path: '/api/v2/profile/{profile_id}/reports',
+      options: {
+        auth: 'api-key',
+        validate: {
+          query: Joi.object({ limit: Joi.number().integer().min(1).max(MAX_PAGE).default(50), before: Joi.string().isoDate() }).unknown(true),
+          failAction: validateFail,
+        },
+      },
+      handler: async (request, h) => {
+        const profile = await profileFor(store, request, h, (request.params as { profile_id: string }).profile_id);
+        if (!('accountId' in profile)) return profile;
+        const q = request.query as { limit: number; before?: string };
+        const tags = tagsOf(request);
+        const reports = await store.listReports(profile.id, { limit: q.limit, ...(q.before ? { before: q.before } : {}), ...(tags.length ? { tags } : {}) });
+        const last = reports[reports.length - 1];
+        return { profile_id: profile.id, reports, next_before: reports.length === q.limit && last ? last.createdAt : null };
+      },
+    });
+
+    server.route({
+      method: 'GET',
+      path: '/api/v2/reports/{report_id}',
+      options: { auth: 'api-key' },
+      handler: async (request, h) => {
+        const report = await ownedReport(store, request, (request.params as { report_id: string }).report_id);
+        return report ?? fault(h, 'not_found');
+      },
+    });
+
+    server.route({
+      method: 'GET',
+      path: '/api/v2/reports/{report_id}/containers',
+      options: {
+        auth: 'api-key',
+        validate: {
+          query: Joi.object({
+            parent: Joi.number().integer().min(1),
+            after: Joi.number().integer().min(0),
+            limit: Joi.number().integer().min(1).max(MAX_PAGE).default(100),
+          }),
+          failAction: validateFail,
+        },
+      },
+      handler: async (request, h) => {
+        const report = await ownedReport(store, request, (request.params as { report_id: string }).report_id);
+        if (!report) return fault(h, 'not_found');
+        const q = request.query as { parent?: number; after?: number; limit: number };
+        const containers = await store.listContainers(report.id, { parentSeq: q.parent ?? null, limit: q.limit, ...(q.after !== undefined ? { afterSeq: q.after } : {}) });
+        const last = containers[containers.length - 1];
+        return { report_id: report.id, parent: q.parent ?? null, containers, next_after: containers.length === q.limit && last ? last.seq : null };
+      },
+    });
+
+    server.route({
+      method: 'GET',
+      path: '/api/v2/imports/{import_id}',
+      options: { auth: 'api-key' },
+      handler: async (request, h) => {
+        const record = await store.getImport((request.params as { import_id: string }).import_id);
+        if (!record || record.accountId !== accountOf(request)) return fault(h, 'not_found');
+        return record;
+      },
+    });
+
+    server.route({
+      method: 'GET',
+      path: '/api/v2/imports/{import_id}/blobs/{blob_id}',
+      options: { auth: 'api-key' },
+      handler: async (request, h) => {
+        const { import_id, blob_id } = request.params as { import_id: string; blob_id: string };
+        const record = await store.getImport(import_id);
+        if (!record || record.accountId !== accountOf(request)) return fault(h, 'not_found');
+        const file = [...record.files, ...record.attachments].find((f) => f.blobId === blob_id);
+        const stream = file ? await store.openBlob(file.blobId) : null;
+        if (!file || !stream) return fault(h, 'not_found');
+        // Served as a download with its type never sniffed: an uploaded HTML file must not run in Tally's origin.
+        return h
+          .response(stream)
+          .type(file.contentType && !/html|javascript|svg|xml/i.test(file.contentType) ? file.contentType : 'application/octet-stream')
+          .header('content-disposition', `attachment; filename*=UTF-8''${encodeURIComponent(file.name)}`)
+          .header('x-content-type-options', 'nosniff')
+          .header('content-length', String(file.size));
+      },
+    });
+  },
+};

@@ -1,0 +1,89 @@
+/**
+ * Assembles Tally: a hapi server on an http listener whose request timeout fits long uploads
+ * (Node's default 300 s would answer 408 mid-upload), with the auth, import, read and health plugins.
+ */
+import Hapi, { type Request, type ResponseToolkit } from '@hapi/hapi';
+import type { Boom } from '@hapi/boom';
+import http from 'node:http';
+import { mkdir, rm } from 'node:fs/promises';
+import path from 'node:path';
+import type { Config } from '../lib/config.js';
+import type { Formatter } from '../lib/formatter-api.js';
+import type { Logger } from '../lib/log.js';
+import { message, type MessageCode } from '../lib/messages.js';
+import { createRegistry, type Registry } from '../lib/registry.js';
+import type { Store } from '../lib/store/store.js';
+import { authPlugin } from './auth.js';
+import { healthPlugin } from './health.js';
+import { importPlugin } from './import.js';
+import { readPlugin } from './read.js';
+
+export interface TallyOptions {
+  config: Config;
+  store: Store;
+  formatters: readonly Formatter[];
+  log: Logger;
+}
+
+export interface Tally {
+  server: Hapi.Server;
+  registry: Registry;
+  start(): Promise<void>;
+  stop(): Promise<void>;
+  url(): string;
+}
+
+const BOOM_CODES: Record<number, MessageCode> = {
+  400: 'import_validation_error',
+  404: 'not_found',
+  405: 'invalid_request_method',
+  413: 'payload_too_large',
+  415: 'import_content_type_error',
+  503: 'store_unavailable',
+};
+
+export async function createTally(o: TallyOptions): Promise<Tally> {
+  const registry = createRegistry(o.formatters);
+  const tmpDir = path.join(o.config.dataDir, 'tmp');
+  await mkdir(tmpDir, { recursive: true });
+  const listener = http.createServer({ requestTimeout: o.config.limits.requestTimeoutMs, headersTimeout: 60_000 });
+  const server = Hapi.server({
+    listener,
+    port: o.config.port,
+    host: o.config.host,
+    router: { stripTrailingSlash: true },
+    routes: { response: { emptyStatusCode: 204 } },
+  });
+
+  // Faults hapi answers itself (unknown route, Content-Length over the limit, ...) get our shape too.
+  server.ext('onPreResponse', (request: Request, h: ResponseToolkit) => {
+    const response = request.response as Boom | Hapi.ResponseObject;
+    if (!('isBoom' in response) || !response.isBoom) return h.continue;
+    const status = response.output.statusCode;
+    const code = BOOM_CODES[status] ?? 'internal_error';
+    if (code === 'internal_error') o.log('request.internal_error', { path: request.path, error: response.stack ?? response.message });
+    return h.response({ status: 'failed', messages: [message(code)] }).code(status);
+  });
+
+  await server.register([
+    { plugin: authPlugin, options: { store: o.store } },
+    { plugin: importPlugin, options: { store: o.store, registry, config: o.config, tmpDir, log: o.log } },
+    { plugin: readPlugin, options: { store: o.store, registry } },
+    { plugin: healthPlugin, options: { store: o.store } },
+  ]);
+
+  return {
+    server,
+    registry,
+    async start() {
+      // Spool files of a process that died are no one's: clear them at start.
+      await rm(tmpDir, { recursive: true, force: true });
+      await mkdir(tmpDir, { recursive: true });
+      await server.start();
+    },
+    async stop() {
+      await server.stop({ timeout: 10_000 });
+    },
+    url: () => server.info.uri.replace('0.0.0.0', '127.0.0.1'),
+  };
+}
