@@ -55,7 +55,7 @@ export const importPlugin: Plugin<ImportDeps> = {
         },
       });
       // SPEC 4.5 rule 1: any other method gets invalid_request_method.
-      server.route({ method: '*', path, options: { auth: false }, handler: (_r, h) => fault(h, 'invalid_request_method', 'Use POST.').header('allow', 'POST') });
+      server.route({ method: '*', path, options: { auth: false, payload: { parse: false, output: 'stream' } }, handler: (_r, h) => fault(h, 'invalid_request_method', 'Use POST.').header('allow', 'POST') });
     }
   },
 };

@@ -39,11 +39,14 @@ export async function readMultipart(body: Readable, contentType: string, limits:
   return new Promise<void>((resolve, reject) => {
     let settled = false;
     let chain: Promise<void> = Promise.resolve();
+    let current: BusboyFileStream | null = null;
     const fail = (err: unknown): void => {
       if (settled) return;
       settled = true;
       body.unpipe(parser);
-      reject(err);
+      // The part being read fails too, and its handler cleans up before the caller hears of it.
+      current?.destroy(err instanceof Error ? err : new Error(String(err)));
+      chain.finally(() => reject(err)).catch(() => undefined);
     };
     const limit = (what: string) => () => fail(new ImportFault('multipart_limit_exceeded', { detail: `Too many ${what}.`, details: { limit: what } }));
     parser.on('partsLimit', limit('parts'));
@@ -55,7 +58,7 @@ export async function readMultipart(body: Readable, contentType: string, limits:
         return;
       }
       // Fields are applied in order with the files around them.
-      chain = chain.then(() => handlers.field(name, value)).catch((e: unknown) => fail(e));
+      chain = chain.then(() => (settled ? undefined : handlers.field(name, value))).catch((e: unknown) => fail(e));
     });
     parser.on('file', (name: string, stream: BusboyFileStream, fileName: string | undefined, _enc: string, mimeType: string | undefined) => {
       if (settled) {
@@ -63,7 +66,17 @@ export async function readMultipart(body: Readable, contentType: string, limits:
         return;
       }
       chain = chain
-        .then(() => handlers.file(name, fileName || undefined, stream, mimeType))
+        .then(() => {
+          // An earlier part failed: this one is drained, never stored.
+          if (settled) {
+            stream.resume();
+            return;
+          }
+          current = stream;
+          return handlers.file(name, fileName || undefined, stream, mimeType).finally(() => {
+            current = null;
+          });
+        })
         .catch((e: unknown) => {
           stream.resume();
           fail(e);
