@@ -159,14 +159,48 @@ export async function parseXml(
     const reason = failure.message.split('\n')[0] ?? failure.message;
     throw new FormatError(`XML is not well-formed: ${reason}`, parser.line + 1, parser.column + 1, { cause: failure });
   };
+  const repair = new IllegalReferenceFilter();
   for await (const chunk of input) {
-    parser.write(chunk);
+    parser.write(repair.push(chunk));
     check();
     const wait = out.ready();
     if (wait) await wait;
   }
+  parser.write(repair.end());
   parser.close();
   check();
+}
+
+/**
+ * Rewrites numeric character references to characters XML forbids (`&#27;` for ANSI colours, as
+ * Surefire writes them) into U+FFFD, which strict parsers would otherwise reject. A reference split
+ * across chunks is held back until its end arrives.
+ */
+export class IllegalReferenceFilter {
+  private carry = '';
+
+  push(chunk: string): string {
+    let text = this.carry + chunk;
+    this.carry = '';
+    const amp = text.lastIndexOf('&');
+    if (amp >= 0 && amp > text.length - 12 && text.indexOf(';', amp) < 0) {
+      this.carry = text.slice(amp);
+      text = text.slice(0, amp);
+    }
+    return text.includes('&#') ? text.replace(/&#(x[0-9a-fA-F]+|[0-9]+);/g, replaceIllegal) : text;
+  }
+
+  end(): string {
+    const rest = this.carry;
+    this.carry = '';
+    return rest;
+  }
+}
+
+function replaceIllegal(ref: string, num: string): string {
+  const code = num[0] === 'x' ? parseInt(num.slice(1), 16) : parseInt(num, 10);
+  const legal = code === 0x9 || code === 0xa || code === 0xd || (code >= 0x20 && code <= 0xd7ff) || (code >= 0xe000 && code <= 0xfffd) || (code >= 0x10000 && code <= 0x10ffff);
+  return legal ? ref : '\uFFFD';
 }
 
 /** Keeps at most `limit` characters of a text that arrives in pieces, and says whether it cut. */
