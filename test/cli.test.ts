@@ -1,0 +1,80 @@
+/**
+ * The `tally` command against a real data dir: account, profile and key rotation, and the first
+ * start of `tally serve` that prints a demo key and a curl command that works.
+ */
+import t from 'tap';
+import { spawn, execFile } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import net from 'node:net';
+import { promisify } from 'node:util';
+import { fileURLToPath } from 'node:url';
+import { send } from './helpers/tally.js';
+import { file, multipart } from './helpers/multipart.js';
+import { junitXml } from './helpers/junit.js';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const run = promisify(execFile);
+
+async function tally(dataDir: string, ...args: string[]): Promise<any> {
+  const { stdout } = await run(process.execPath, ['--import', 'tsx', path.join(root, 'bin/tally.ts'), ...args], { cwd: root, env: { ...process.env, TALLY_DATA_DIR: dataDir } });
+  return JSON.parse(stdout);
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.listen(0, '127.0.0.1', () => {
+      const port = (s.address() as net.AddressInfo).port;
+      s.close(() => resolve(port));
+    });
+    s.on('error', reject);
+  });
+}
+
+t.test('serve on an empty data dir, then the admin commands', async (t) => {
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'tally-cli-'));
+  t.teardown(() => rm(dataDir, { recursive: true, force: true }));
+  const port = await freePort();
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'bin/tally.ts'), 'serve'], {
+    cwd: root,
+    env: { ...process.env, TALLY_DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1' },
+  });
+  t.teardown(() => {
+    child.kill('SIGTERM');
+  });
+  let out = '';
+  child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+  child.stderr.on('data', (c: Buffer) => (out += c.toString()));
+  for (let i = 0; i < 100 && !out.includes('server.started'); i++) await new Promise((r) => setTimeout(r, 100));
+  t.match(out, /API key: +tly_/, 'prints the demo key');
+  const curl = /curl -sS -H 'x-api-key: (tly_\S+)' -F 'file\[\]=@results\.xml' '(http:\/\/\S+)'/.exec(out);
+  t.ok(curl, 'prints a ready-to-paste curl command');
+  const [, demoKey, importUrl] = curl!;
+  const base = `http://127.0.0.1:${port}`;
+  const m = multipart([file('file[]', 'results.xml', junitXml())]);
+  const reply = await send(base, demoKey!, { path: new URL(importUrl!).pathname, headers: { 'content-type': m.contentType }, body: m.body });
+  t.equal(reply.status, 201, 'the printed command imports');
+
+  const account = await tally(dataDir, 'account', 'create', 'team', '--json');
+  t.match(account, { account_id: String, api_key: /^tly_/ });
+  const profile = await tally(dataDir, 'profile', 'create', 'nightly', '--account', account.account_id, '--json');
+  t.match(profile, { profile_id: String });
+  const path1 = `/api/v2/profile/${profile.profile_id}/import/junit`;
+  t.equal((await send(base, account.api_key, { path: path1, headers: { 'content-type': m.contentType }, body: m.body })).status, 201, 'the new key imports');
+  const rotated = await tally(dataDir, 'key', 'rotate', '--account', account.account_id, '--json');
+  t.not(rotated.api_key, account.api_key);
+  const old = await send(base, account.api_key, { path: path1, headers: { 'content-type': m.contentType }, body: m.body });
+  t.equal(old.status, 401, 'the old key stops working');
+  t.equal(old.json.messages[0].code, 'invalid_api_key');
+  t.equal((await send(base, rotated.api_key, { path: path1, headers: { 'content-type': m.contentType }, body: m.body })).status, 201, 'the new key works');
+  t.notMatch(out.split('\n').filter((l) => l.startsWith('{')).join('\n'), /tly_/, 'log lines never carry a key');
+  await writeFile(path.join(dataDir, 'x'), '');
+});
+
+t.test('usage errors exit 2 with a sentence', async (t) => {
+  const r = await run(process.execPath, ['--import', 'tsx', path.join(root, 'bin/tally.ts'), 'profile', 'create', 'x'], { cwd: root }).catch((e) => e);
+  t.equal(r.code, 2);
+  t.match(r.stderr, /profile create needs a NAME and --account ID/);
+});
