@@ -1,0 +1,381 @@
+/**
+ * The embedded store: one SQLite file (`<dataDir>/tally.sqlite`) plus a blob folder
+ * (`<dataDir>/blobs/`). better-sqlite3 is synchronous; every call here is one short statement or one
+ * transaction over a caller-sized batch, and long work (purging a failed report) runs in chunks that
+ * yield to the event loop between them.
+ */
+import { randomUUID } from 'node:crypto';
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Readable } from 'node:stream';
+import { setImmediate as yieldToLoop } from 'node:timers/promises';
+import Database from 'better-sqlite3';
+import type {
+  Account,
+  ApiKeyRecord,
+  BlobRef,
+  ContainerQuery,
+  ImportPatch,
+  ImportRecord,
+  NewImport,
+  Profile,
+  Report,
+  ReportQuery,
+  Store,
+  StoredContainer,
+} from '../store.js';
+import { BlobFolder } from './blobs.js';
+import { containerValues, listJson, toAccount, toApiKey, toContainer, toImport, toProfile, toReport, type ReportRow } from './rows.js';
+import { migrate } from './schema.js';
+import { PURGE_CHUNK, prepareStatements, type Statements } from './statements.js';
+
+export interface EmbeddedStoreOptions {
+  dataDir: string;
+}
+
+export const DATABASE_FILE = 'tally.sqlite';
+export const BLOB_DIR = 'blobs';
+
+/** How long a statement waits for another process's write lock before failing with SQLITE_BUSY. */
+const BUSY_TIMEOUT_MS = 5_000;
+
+// Patchable fields → column and how the value is stored. Only keys present in a patch are written.
+const IMPORT_COLUMNS: Record<string, { column: string; json: boolean }> = {
+  status: { column: 'status', json: false },
+  finishedAt: { column: 'finished_at', json: false },
+  formatter: { column: 'formatter', json: false },
+  params: { column: 'params', json: true },
+  tags: { column: 'tags', json: true },
+  files: { column: 'files', json: true },
+  attachments: { column: 'attachments', json: true },
+  messages: { column: 'messages', json: true },
+  reportId: { column: 'report_id', json: false },
+  progress: { column: 'progress', json: true },
+};
+
+const CONTAINER_PATCH_COLUMNS: Record<string, { column: string; encode: (v: never) => unknown }> = {
+  attachments: { column: 'attachments', encode: (v: unknown[]) => listJson(v) },
+  durationMs: { column: 'duration_ms', encode: (v: number | null) => v },
+  status: { column: 'status', encode: (v: string) => v },
+};
+
+export function createEmbeddedStore(options: EmbeddedStoreOptions): EmbeddedStore {
+  return new EmbeddedStore(options);
+}
+
+export class EmbeddedStore implements Store {
+  readonly kind = 'embedded' as const;
+  readonly dataDir: string;
+  readonly databasePath: string;
+  readonly blobs: BlobFolder;
+
+  #db: Database.Database | null = null;
+  #statements: Statements | null = null;
+  #opening: Promise<void> | null = null;
+  #insertBatch: ((batch: readonly StoredContainer[]) => void) | null = null;
+  // Statements whose text depends on the call's shape, prepared once per shape.
+  #shaped = new Map<string, Database.Statement<unknown[]>>();
+
+  constructor(options: EmbeddedStoreOptions) {
+    this.dataDir = options.dataDir;
+    this.databasePath = join(options.dataDir, DATABASE_FILE);
+    this.blobs = new BlobFolder(join(options.dataDir, BLOB_DIR));
+  }
+
+  init(): Promise<void> {
+    // Shared promise: two concurrent init() calls must not open the file twice.
+    this.#opening ??= this.#open().catch((err: unknown) => {
+      this.#opening = null;
+      throw err;
+    });
+    return this.#opening;
+  }
+
+  async close(): Promise<void> {
+    await this.#opening?.catch(() => undefined);
+    this.#db?.close();
+    this.#db = null;
+    this.#statements = null;
+    this.#insertBatch = null;
+    this.#shaped.clear();
+    this.#opening = null;
+  }
+
+  async ping(): Promise<void> {
+    this.#s.ping.get();
+  }
+
+  async createAccount(name: string): Promise<Account> {
+    const account: Account = { id: randomUUID(), name, createdAt: now() };
+    this.#s.insertAccount.run(account.id, account.name, account.createdAt);
+    return account;
+  }
+
+  async getAccount(id: string): Promise<Account | null> {
+    const row = this.#s.getAccount.get(id);
+    return row ? toAccount(row) : null;
+  }
+
+  async countAccounts(): Promise<number> {
+    return this.#s.countAccounts.get()!.n;
+  }
+
+  async addApiKey(key: ApiKeyRecord): Promise<void> {
+    this.#s.insertApiKey.run(key.keyId, key.accountId, key.secretHash, key.createdAt, key.revokedAt);
+  }
+
+  async findApiKey(keyId: string): Promise<ApiKeyRecord | null> {
+    const row = this.#s.findApiKey.get(keyId);
+    return row ? toApiKey(row) : null;
+  }
+
+  async revokeApiKeys(accountId: string, keepKeyId?: string): Promise<number> {
+    const keep = keepKeyId ?? null;
+    return this.#s.revokeApiKeys.run(now(), accountId, keep, keep).changes;
+  }
+
+  async createProfile(accountId: string, name: string): Promise<Profile> {
+    const profile: Profile = { id: randomUUID(), accountId, name, createdAt: now() };
+    this.#s.insertProfile.run(profile.id, profile.accountId, profile.name, profile.createdAt);
+    return profile;
+  }
+
+  async getProfile(id: string): Promise<Profile | null> {
+    const row = this.#s.getProfile.get(id);
+    return row ? toProfile(row) : null;
+  }
+
+  async listProfiles(accountId: string): Promise<Profile[]> {
+    return this.#s.listProfiles.all(accountId).map(toProfile);
+  }
+
+  async createImport(input: NewImport): Promise<ImportRecord> {
+    const record: ImportRecord = {
+      id: randomUUID(),
+      profileId: input.profileId,
+      accountId: input.accountId,
+      status: 'receiving',
+      createdAt: now(),
+      finishedAt: null,
+      endpoint: input.endpoint,
+      formatter: input.formatter,
+      params: {},
+      tags: [],
+      files: [],
+      attachments: [],
+      messages: [],
+      reportId: null,
+      progress: { bytes: 0, files: 0, containers: 0 },
+    };
+    const r = record;
+    this.#s.insertImport.run(
+      r.id, r.profileId, r.accountId, r.status, r.createdAt, r.finishedAt, r.endpoint, r.formatter,
+      JSON.stringify(r.params), JSON.stringify(r.tags), JSON.stringify(r.files), JSON.stringify(r.attachments),
+      JSON.stringify(r.messages), r.reportId, JSON.stringify(r.progress),
+    );
+    return record;
+  }
+
+  async updateImport(id: string, patch: ImportPatch): Promise<void> {
+    const keys = Object.keys(patch).filter((k) => IMPORT_COLUMNS[k] && (patch as Record<string, unknown>)[k] !== undefined);
+    if (keys.length === 0) return;
+    const values = keys.map((k) => {
+      const value = (patch as Record<string, unknown>)[k];
+      return IMPORT_COLUMNS[k]!.json ? JSON.stringify(value) : value;
+    });
+    const sql = `update imports set ${keys.map((k) => `${IMPORT_COLUMNS[k]!.column} = ?`).join(', ')} where id = ?`;
+    this.#shapedStatement(sql).run(...values, id);
+  }
+
+  async getImport(id: string): Promise<ImportRecord | null> {
+    const row = this.#s.getImport.get(id);
+    return row ? toImport(row) : null;
+  }
+
+  async createReport(input: Pick<Report, 'profileId' | 'importId' | 'tags' | 'date'>): Promise<Report> {
+    const report: Report = {
+      id: randomUUID(),
+      profileId: input.profileId,
+      importId: input.importId,
+      status: 'building',
+      createdAt: now(),
+      date: input.date,
+      tags: input.tags,
+      totals: { containers: 0, tests: 0, passed: 0, failed: 0, errored: 0, skipped: 0, pending: 0, unknown: 0, flaky: 0 },
+      files: [],
+      messages: [],
+    };
+    const s = this.#s;
+    this.#db!.transaction(() => {
+      const r = report;
+      s.insertReport.run(
+        r.id, r.profileId, r.importId, r.status, r.createdAt, r.date,
+        JSON.stringify(r.tags), JSON.stringify(r.totals), JSON.stringify(r.files), JSON.stringify(r.messages),
+      );
+      for (const tag of r.tags) s.addReportTag.run(r.id, tag);
+    })();
+    return report;
+  }
+
+  async insertContainers(batch: StoredContainer[]): Promise<void> {
+    if (batch.length === 0) return;
+    if (!this.#insertBatch) throw notOpen();
+    this.#insertBatch(batch);
+  }
+
+  async completeReport(id: string, patch: Pick<Report, 'date' | 'totals' | 'files' | 'messages' | 'tags'>): Promise<void> {
+    const s = this.#s;
+    this.#db!.transaction(() => {
+      s.completeReport.run(
+        patch.date, JSON.stringify(patch.totals), JSON.stringify(patch.files), JSON.stringify(patch.messages),
+        JSON.stringify(patch.tags), id,
+      );
+      s.clearReportTags.run(id);
+      for (const tag of patch.tags) s.addReportTag.run(id, tag);
+    })();
+  }
+
+  async failReport(id: string): Promise<void> {
+    // The status flips first, so readers stop seeing the report before its rows are gone.
+    this.#s.failReport.run(id);
+    await this.#purgeContainers(id);
+  }
+
+  async getReport(id: string): Promise<Report | null> {
+    const row = this.#s.getReport.get(id);
+    return row ? toReport(row) : null;
+  }
+
+  async listReports(profileId: string, query: ReportQuery): Promise<Report[]> {
+    const tags = [...new Set(query.tags ?? [])];
+    const before = query.before === undefined ? null : isoTime(query.before);
+    let sql = "select * from reports r where r.profile_id = ? and r.status = 'completed'";
+    if (before !== null) sql += ' and r.created_at < ?';
+    for (let i = 0; i < tags.length; i++) {
+      sql += ' and exists (select 1 from report_tags t where t.report_id = r.id and t.tag = ?)';
+    }
+    sql += ' order by r.created_at desc, r.id desc limit ?';
+    const values: unknown[] = [profileId, ...(before === null ? [] : [before]), ...tags, query.limit];
+    return (this.#shapedStatement(sql).all(...values) as ReportRow[]).map(toReport);
+  }
+
+  async listContainers(reportId: string, query: ContainerQuery): Promise<StoredContainer[]> {
+    const after = query.afterSeq ?? Number.MIN_SAFE_INTEGER;
+    const rows =
+      query.parentSeq === null
+        ? this.#s.listTopContainers.all(reportId, after, query.limit)
+        : this.#s.listChildContainers.all(reportId, query.parentSeq, after, query.limit);
+    return rows.map(toContainer);
+  }
+
+  async getContainer(reportId: string, seq: number): Promise<StoredContainer | null> {
+    const row = this.#s.getContainer.get(reportId, seq);
+    return row ? toContainer(row) : null;
+  }
+
+  async reparentContainers(reportId: string, fromParents: number[], toParent: number): Promise<void> {
+    if (fromParents.length === 0) return;
+    this.#s.reparentContainers.run(toParent, reportId, JSON.stringify(fromParents));
+  }
+
+  async deleteContainers(reportId: string, seqs: number[]): Promise<void> {
+    if (seqs.length === 0) return;
+    this.#s.deleteContainers.run(reportId, JSON.stringify(seqs));
+  }
+
+  async updateContainer(
+    reportId: string,
+    seq: number,
+    patch: Partial<Pick<StoredContainer, 'attachments' | 'durationMs' | 'status'>>,
+  ): Promise<void> {
+    const entries = Object.entries(patch).filter(([k, v]) => CONTAINER_PATCH_COLUMNS[k] && v !== undefined);
+    if (entries.length === 0) return;
+    const sql = `update containers set ${entries.map(([k]) => `${CONTAINER_PATCH_COLUMNS[k]!.column} = ?`).join(', ')} where report_id = ? and seq = ?`;
+    const values = entries.map(([k, v]) => CONTAINER_PATCH_COLUMNS[k]!.encode(v as never));
+    this.#shapedStatement(sql).run(...values, reportId, seq);
+  }
+
+  async putBlob(source: Readable, meta: { name: string; contentType: string | null }): Promise<BlobRef> {
+    const s = this.#s;
+    const ref = await this.blobs.write(source);
+    try {
+      s.insertBlob.run(ref.id, meta.name, meta.contentType, ref.size, ref.sha256, now());
+    } catch (err) {
+      // "Keeps nothing": a blob without its row would be an orphan no sweep knows the name of.
+      await this.blobs.remove(ref.id);
+      throw err;
+    }
+    return ref;
+  }
+
+  async openBlob(id: string): Promise<Readable | null> {
+    return this.blobs.read(id);
+  }
+
+  async deleteBlob(id: string): Promise<void> {
+    await this.blobs.remove(id);
+    this.#s.deleteBlob.run(id);
+  }
+
+  get #s(): Statements {
+    if (!this.#statements) throw notOpen();
+    return this.#statements;
+  }
+
+  async #open(): Promise<void> {
+    await mkdir(this.dataDir, { recursive: true });
+    await this.blobs.init();
+    const db = new Database(this.databasePath, { timeout: BUSY_TIMEOUT_MS });
+    try {
+      // WAL + NORMAL: readers never block the writer, and a power cut can lose the last commits
+      // but never corrupts the file — an import in flight is redone anyway.
+      db.pragma('journal_mode = WAL');
+      db.pragma('synchronous = NORMAL');
+      db.pragma('foreign_keys = ON');
+      migrate(db);
+      const statements = prepareStatements(db);
+      this.#insertBatch = db.transaction((batch: readonly StoredContainer[]) => {
+        for (const c of batch) statements.insertContainer.run(...containerValues(c));
+      });
+      this.#db = db;
+      this.#statements = statements;
+    } catch (err) {
+      db.close();
+      throw err;
+    }
+    // A crash during failReport leaves rows behind; finish the job so the contract holds.
+    for (const { id } of this.#s.failedWithContainers.all()) await this.#purgeContainers(id);
+  }
+
+  async #purgeContainers(reportId: string): Promise<void> {
+    const db = this.#db;
+    const purge = this.#s.purgeContainers;
+    // Stops if the store is closed meanwhile; the next init() finishes the purge.
+    while (this.#db === db && purge.run(reportId, reportId, PURGE_CHUNK).changes > 0) await yieldToLoop();
+  }
+
+  #shapedStatement(sql: string): Database.Statement<unknown[]> {
+    let statement = this.#shaped.get(sql);
+    if (!statement) {
+      if (!this.#db) throw notOpen();
+      statement = this.#db.prepare<unknown[]>(sql);
+      this.#shaped.set(sql, statement);
+    }
+    return statement;
+  }
+}
+
+function notOpen(): Error {
+  return new Error('EmbeddedStore is not open: call init() first (and not after close()).');
+}
+
+function now(): string {
+  return new Date().toISOString();
+}
+
+// Stored times are all toISOString() output, so string order is time order only if `before` has that form too.
+function isoTime(value: string): string {
+  const time = new Date(value);
+  if (Number.isNaN(time.getTime())) throw new TypeError(`ReportQuery.before is not a time: ${JSON.stringify(value)}`);
+  return time.toISOString();
+}

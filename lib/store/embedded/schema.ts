@@ -1,0 +1,131 @@
+/**
+ * The embedded store's DDL and its migration step. Each migration runs once, in order, inside one
+ * transaction with the version bump, so a crash mid-migration leaves the previous version intact.
+ * Append new steps; never edit a shipped one (a data dir created by an older Tally replays only
+ * the steps it has not seen).
+ */
+import type Database from 'better-sqlite3';
+
+const migrations: readonly string[] = [
+  `
+  create table accounts (
+    id text primary key,
+    name text not null,
+    created_at text not null
+  );
+
+  create table api_keys (
+    key_id text primary key,
+    account_id text not null references accounts(id),
+    secret_hash text not null,
+    created_at text not null,
+    revoked_at text
+  );
+  create index api_keys_by_account on api_keys (account_id);
+
+  create table profiles (
+    id text primary key,
+    account_id text not null references accounts(id),
+    name text not null,
+    created_at text not null
+  );
+  create index profiles_by_account on profiles (account_id, created_at, id);
+
+  create table imports (
+    id text primary key,
+    profile_id text not null references profiles(id),
+    account_id text not null references accounts(id),
+    status text not null,
+    created_at text not null,
+    finished_at text,
+    endpoint text not null,
+    formatter text,
+    params text not null,
+    tags text not null,
+    files text not null,
+    attachments text not null,
+    messages text not null,
+    report_id text,
+    progress text not null
+  );
+  create index imports_by_profile on imports (profile_id, created_at);
+
+  create table reports (
+    id text primary key,
+    profile_id text not null references profiles(id),
+    import_id text not null references imports(id),
+    status text not null,
+    created_at text not null,
+    date text not null,
+    tags text not null,
+    totals text not null,
+    files text not null,
+    messages text not null
+  );
+  -- id ends the key so "newest first, ties by id" is read straight off the index.
+  create index reports_by_profile on reports (profile_id, status, created_at, id);
+
+  -- The JSON copy in reports.tags keeps order as given; this table answers "has every tag".
+  create table report_tags (
+    report_id text not null references reports(id) on delete cascade,
+    tag text not null,
+    primary key (report_id, tag)
+  ) without rowid;
+  create index report_tags_by_tag on report_tags (tag, report_id);
+
+  -- Empty lists, empty meta and absent failure/output are stored as NULL: most rows have them, and
+  -- skipping JSON.stringify for them is measurable on the insert hot path.
+  create table containers (
+    report_id text not null references reports(id) on delete cascade,
+    seq integer not null,
+    parent_seq integer,
+    file_index integer not null,
+    type text not null,
+    title text not null,
+    status text not null,
+    duration_ms real,
+    started_at text,
+    failure text,
+    output text,
+    properties text,
+    attachment_refs text,
+    attachments text,
+    flaky integer not null,
+    attempts text,
+    meta text,
+    primary key (report_id, seq)
+  );
+  create index containers_by_parent on containers (report_id, parent_seq, seq);
+
+  -- Name and type as uploaded, for audits and orphan sweeps; the bytes live in the blob folder.
+  create table blobs (
+    id text primary key,
+    name text not null,
+    content_type text,
+    size integer not null,
+    sha256 text not null,
+    created_at text not null
+  );
+  `,
+];
+
+export const SCHEMA_VERSION = migrations.length;
+
+/** Brings the database to SCHEMA_VERSION; safe to call on every start. */
+export function migrate(db: Database.Database): void {
+  db.exec('create table if not exists schema_version (version integer not null)');
+  const step = db.transaction(() => {
+    const row = db.prepare('select version from schema_version').get() as { version: number } | undefined;
+    const current = row?.version ?? 0;
+    if (current > SCHEMA_VERSION) {
+      throw new Error(
+        `The data dir was written by a newer Tally (schema ${current}, this build knows ${SCHEMA_VERSION}); upgrade Tally or point it at another data dir.`,
+      );
+    }
+    for (let v = current; v < SCHEMA_VERSION; v++) db.exec(migrations[v]!);
+    if (row) db.prepare('update schema_version set version = ?').run(SCHEMA_VERSION);
+    else db.prepare('insert into schema_version (version) values (?)').run(SCHEMA_VERSION);
+  });
+  // Immediate: two processes starting on one data dir must not both see version 0.
+  step.immediate();
+}

@@ -1,0 +1,89 @@
+/**
+ * Every fixed statement of the embedded store, prepared once per open database. Statements whose
+ * shape depends on the call (patches, tag filters) are built and cached by the store itself.
+ */
+import type Database from 'better-sqlite3';
+import {
+  CONTAINER_COLUMNS,
+  type AccountRow,
+  type ApiKeyRow,
+  type ContainerRow,
+  type ImportRow,
+  type ProfileRow,
+  type ReportRow,
+} from './rows.js';
+
+/** Rows deleted per statement when a failed report's containers are purged; keeps each call short. */
+export const PURGE_CHUNK = 5_000;
+
+export type Statements = ReturnType<typeof prepareStatements>;
+
+export function prepareStatements(db: Database.Database) {
+  const s = <P extends unknown[], R = unknown>(sql: string) => db.prepare<P, R>(sql);
+  return {
+    ping: s<[], unknown>('select 1'),
+
+    insertAccount: s<[string, string, string]>('insert into accounts (id, name, created_at) values (?, ?, ?)'),
+    getAccount: s<[string], AccountRow>('select * from accounts where id = ?'),
+    countAccounts: s<[], { n: number }>('select count(*) as n from accounts'),
+
+    insertApiKey: s<[string, string, string, string, string | null]>(
+      'insert into api_keys (key_id, account_id, secret_hash, created_at, revoked_at) values (?, ?, ?, ?, ?)',
+    ),
+    findApiKey: s<[string], ApiKeyRow>('select * from api_keys where key_id = ?'),
+    // `key_id <> null` is never true, so an absent keep-key needs its own test.
+    revokeApiKeys: s<[string, string, string | null, string | null]>(
+      'update api_keys set revoked_at = ? where account_id = ? and revoked_at is null and (? is null or key_id <> ?)',
+    ),
+
+    insertProfile: s<[string, string, string, string]>('insert into profiles (id, account_id, name, created_at) values (?, ?, ?, ?)'),
+    getProfile: s<[string], ProfileRow>('select * from profiles where id = ?'),
+    listProfiles: s<[string], ProfileRow>('select * from profiles where account_id = ? order by created_at, id'),
+
+    insertImport: s<unknown[]>(
+      'insert into imports (id, profile_id, account_id, status, created_at, finished_at, endpoint, formatter, params, tags, ' +
+        'files, attachments, messages, report_id, progress) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+    ),
+    getImport: s<[string], ImportRow>('select * from imports where id = ?'),
+
+    insertReport: s<unknown[]>(
+      'insert into reports (id, profile_id, import_id, status, created_at, date, tags, totals, files, messages) ' +
+        'values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+    ),
+    completeReport: s<[string, string, string, string, string, string]>(
+      "update reports set status = 'completed', date = ?, totals = ?, files = ?, messages = ?, tags = ? where id = ?",
+    ),
+    failReport: s<[string]>("update reports set status = 'failed' where id = ?"),
+    getReport: s<[string], ReportRow>('select * from reports where id = ?'),
+    clearReportTags: s<[string]>('delete from report_tags where report_id = ?'),
+    // Ignore: a tag given twice is one row here; the JSON copy keeps what was given.
+    addReportTag: s<[string, string]>('insert or ignore into report_tags (report_id, tag) values (?, ?)'),
+    failedWithContainers: s<[], { id: string }>(
+      "select id from reports r where status = 'failed' and exists (select 1 from containers c where c.report_id = r.id)",
+    ),
+    // Seq order walks the table in insertion order; picking rows by the parent index instead
+    // scatters the deletes and is ~5x slower on a million rows.
+    purgeContainers: s<[string, string, number]>(
+      'delete from containers where report_id = ? and seq in (select seq from containers where report_id = ? order by seq limit ?)',
+    ),
+
+    insertContainer: s<unknown[]>(`insert into containers (${CONTAINER_COLUMNS}) values (${CONTAINER_COLUMNS.split(',').map(() => '?').join(', ')})`),
+    getContainer: s<[string, number], ContainerRow>(`select ${CONTAINER_COLUMNS} from containers where report_id = ? and seq = ?`),
+    listTopContainers: s<[string, number, number], ContainerRow>(
+      `select ${CONTAINER_COLUMNS} from containers where report_id = ? and parent_seq is null and seq > ? order by seq limit ?`,
+    ),
+    listChildContainers: s<[string, number, number, number], ContainerRow>(
+      `select ${CONTAINER_COLUMNS} from containers where report_id = ? and parent_seq = ? and seq > ? order by seq limit ?`,
+    ),
+    // json_each: one statement for any number of seqs, and the (report_id, parent_seq) index still serves.
+    reparentContainers: s<[number, string, string]>(
+      'update containers set parent_seq = ? where report_id = ? and parent_seq in (select value from json_each(?))',
+    ),
+    deleteContainers: s<[string, string]>('delete from containers where report_id = ? and seq in (select value from json_each(?))'),
+
+    insertBlob: s<[string, string, string | null, number, string, string]>(
+      'insert into blobs (id, name, content_type, size, sha256, created_at) values (?, ?, ?, ?, ?, ?)',
+    ),
+    deleteBlob: s<[string]>('delete from blobs where id = ?'),
+  };
+}
