@@ -48,7 +48,8 @@ export const readPlugin: Plugin<ReadDeps> = {
       options: {
         auth: 'api-key',
         validate: {
-          query: Joi.object({ limit: Joi.number().integer().min(1).max(MAX_PAGE).default(50), before: Joi.string().isoDate() }).unknown(true),
+          // `before` is a time, or the `next_before` cursor of the previous page (`<time>~<report id>`).
+          query: Joi.object({ limit: Joi.number().integer().min(1).max(MAX_PAGE).default(50), before: Joi.string().pattern(/^[0-9T:.+Z-]+(~[0-9a-f-]{36})?$/) }).unknown(true),
           failAction: validateFail,
         },
       },
@@ -57,9 +58,11 @@ export const readPlugin: Plugin<ReadDeps> = {
         if (!('accountId' in profile)) return profile;
         const q = request.query as { limit: number; before?: string };
         const tags = tagsOf(request);
-        const reports = await store.listReports(profile.id, { limit: q.limit, ...(q.before ? { before: q.before } : {}), ...(tags.length ? { tags } : {}) });
+        const [before, beforeId] = (q.before ?? '').split('~');
+        if (before && Number.isNaN(Date.parse(before))) return fault(h, 'import_validation_error', '"before" is not a time.');
+        const reports = await store.listReports(profile.id, { limit: q.limit, ...(before ? { before } : {}), ...(beforeId ? { beforeId } : {}), ...(tags.length ? { tags } : {}) });
         const last = reports[reports.length - 1];
-        return { profile_id: profile.id, reports, next_before: reports.length === q.limit && last ? last.createdAt : null };
+        return { profile_id: profile.id, reports, next_before: reports.length === q.limit && last ? `${last.createdAt}~${last.id}` : null };
       },
     });
 

@@ -41,6 +41,13 @@ export class ContainerBatcher {
     if (this.failure) throw this.failure;
   }
 
+  /** Drops what is buffered and waits out the write in flight, so nothing lands after a failed report is purged. */
+  async abandon(): Promise<void> {
+    this.batch = [];
+    this.bytes = 0;
+    while (this.inFlight) await this.inFlight.catch(() => undefined);
+  }
+
   private startFlush(): void {
     if (this.inFlight || this.failure) return;
     const batch = this.batch;

@@ -119,6 +119,11 @@ export class FileProcessor {
     }
   }
 
+  /** Stops container writes of a failed import; resolves once none is in flight. */
+  abandon(): Promise<void> {
+    return this.batcher.abandon();
+  }
+
   /** Blobs this import wrote: removed when it fails. */
   blobIds(): string[] {
     const ids = new Set<string>();

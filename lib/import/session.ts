@@ -230,6 +230,8 @@ function safe<T>(f: () => T[]): T[] {
 
 async function cleanUp(store: Store, importId: string, report: Report | null, processor: FileProcessor | null, messages: Message[], params: ImportParams, deps: ImportDeps): Promise<void> {
   const steps: Promise<unknown>[] = [];
+  // A container write still in flight would land after the purge: let it finish first.
+  await processor?.abandon();
   if (report) steps.push(store.failReport(report.id));
   for (const id of processor?.blobIds() ?? []) steps.push(store.deleteBlob(id));
   steps.push(

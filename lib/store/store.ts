@@ -178,6 +178,8 @@ export interface ReportQuery {
   tags?: string[];
   /** Only reports created strictly before this ISO time (paging, newest first). */
   before?: string;
+  /** With `before`: also reports created at exactly `before` whose id sorts below this (keyset paging). */
+  beforeId?: string;
   limit: number;
 }
 

@@ -229,6 +229,24 @@ export function storeConformance(t: Test, name: string, makeStore: () => Promise
     t.strictSame(await ids({ limit: 1, before: r2.createdAt, tags: ['nightly'] }), [r1.id], 'tags and paging combine');
 
     t.strictSame((await store.listReports(elsewhere.id, { limit: 10 })).map((r) => r.id), [foreign.id], 'profiles are separate');
+    // Reports of one millisecond: the (createdAt, id) cursor walks them all, one page at a time.
+    const burst = await store.createProfile(account.id, 'burst');
+    const burstImport = await store.createImport({ profileId: burst.id, accountId: account.id, endpoint: 'import', formatter: null });
+    for (let i = 0; i < 6; i++) {
+      const r = await store.createReport({ profileId: burst.id, importId: burstImport.id, tags: [], date: r0.date });
+      await store.completeReport(r.id, { date: r0.date, totals: zeroTotals(), files: [], messages: [], tags: [] });
+    }
+    const walked: string[] = [];
+    let cursor: { before?: string; beforeId?: string } = {};
+    for (let page = 0; page < 10; page++) {
+      const got = await store.listReports(burst.id, { limit: 2, ...cursor });
+      walked.push(...got.map((r) => r.id));
+      const last = got[got.length - 1];
+      if (got.length < 2 || !last) break;
+      cursor = { before: last.createdAt, beforeId: last.id };
+    }
+    t.equal(new Set(walked).size, 6, 'keyset paging by (createdAt, id) skips no report and repeats none');
+
 
     const retagged = await store.createReport({ profileId: profile.id, importId: imp.id, tags: ['old'], date: r0.date });
     await store.completeReport(retagged.id, { date: r0.date, totals: zeroTotals(), files: [], messages: [], tags: ['new'] });

@@ -250,12 +250,14 @@ export class EmbeddedStore implements Store {
     const tags = [...new Set(query.tags ?? [])];
     const before = query.before === undefined ? null : isoTime(query.before);
     let sql = "select * from reports r where r.profile_id = ? and r.status = 'completed'";
-    if (before !== null) sql += ' and r.created_at < ?';
+    // With beforeId the cursor is (created_at, id): reports of the same millisecond are not skipped.
+    if (before !== null) sql += query.beforeId !== undefined ? ' and (r.created_at < ? or (r.created_at = ? and r.id < ?))' : ' and r.created_at < ?';
     for (let i = 0; i < tags.length; i++) {
       sql += ' and exists (select 1 from report_tags t where t.report_id = r.id and t.tag = ?)';
     }
     sql += ' order by r.created_at desc, r.id desc limit ?';
-    const values: unknown[] = [profileId, ...(before === null ? [] : [before]), ...tags, query.limit];
+    const cursor = before === null ? [] : query.beforeId !== undefined ? [before, before, query.beforeId] : [before];
+    const values: unknown[] = [profileId, ...cursor, ...tags, query.limit];
     return (this.#shapedStatement(sql).all(...values) as ReportRow[]).map(toReport);
   }
 
