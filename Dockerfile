@@ -1,0 +1,25 @@
+# Tally: multi-stage image, non-root, with a health check.
+FROM node:24-bookworm-slim AS build
+WORKDIR /app
+# better-sqlite3 compiles from source where no prebuilt binary fits.
+RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ && rm -rf /var/lib/apt/lists/*
+COPY package.json package-lock.json tsconfig.json tsconfig.build.json ./
+COPY bin bin
+COPY lib lib
+COPY plugins plugins
+COPY formatters formatters
+RUN npm ci && npm prune --omit=dev
+
+FROM node:24-bookworm-slim
+ENV NODE_ENV=production PORT=8080 TALLY_DATA_DIR=/data
+WORKDIR /app
+COPY --from=build /app/node_modules node_modules
+COPY --from=build /app/dist dist
+COPY package.json ./
+RUN mkdir -p /data && chown node:node /data
+USER node
+VOLUME ["/data"]
+EXPOSE 8080
+HEALTHCHECK --interval=15s --timeout=3s --start-period=10s \
+  CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||8080)+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
+CMD ["node", "dist/bin/tally.js", "serve"]
