@@ -5,6 +5,7 @@
 import { isCountedTest, type Container, type ContainerSink } from '../formatter-api.js';
 import type { StoredContainer, Totals } from '../store/store.js';
 import type { ContainerBatcher } from './container-batcher.js';
+import { HashSet53 } from './hash-set.js';
 
 export function zeroTotals(): Totals {
   return { containers: 0, tests: 0, passed: 0, failed: 0, errored: 0, skipped: 0, pending: 0, unknown: 0, flaky: 0 };
@@ -29,7 +30,7 @@ export class FileAssembler implements ContainerSink {
   earliest: string | null = null;
   duplicateCount = 0;
   readonly duplicates: string[] = [];
-  private readonly seen = new Set<number>();
+  private readonly seen = new HashSet53();
 
   constructor(
     private readonly reportId: string,
@@ -83,11 +84,7 @@ export class FileAssembler implements ContainerSink {
 
   /** Same title under the same parent in one file (history compares by title path). */
   private checkDuplicate(c: Container): void {
-    const h = hashKey(c.parentId ?? 0, c.type, c.title);
-    if (!this.seen.has(h)) {
-      this.seen.add(h);
-      return;
-    }
+    if (this.seen.add(hashKey(c.parentId ?? 0, c.type, c.title))) return;
     this.duplicateCount++;
     if (this.duplicates.length < MAX_DUPLICATES_LISTED && !this.duplicates.includes(c.title)) this.duplicates.push(c.title);
   }

@@ -32,7 +32,7 @@ t.test('junit fixtures over HTTP', async (t) => {
         t.ok(reply.json.messages.some((x: any) => x.code === 'report_validation_error'), `${entry.path}: report_validation_error`);
         continue;
       }
-      t.equal(reply.status, 201, `${entry.path} ${suffix}: ${reply.text.slice(0, 300)}`);
+      t.equal(reply.status, 201, `${entry.path} ${suffix}: 201`, { body: reply.text.slice(0, 2000) });
       const totals = reply.json.report?.totals ?? {};
       const e = entry.expected!;
       t.same(

@@ -22,7 +22,7 @@ t.test('import', async (t) => {
   await t.test('attachments are matched by path suffix and served as downloads', async (t) => {
     const xml = junitXml({ cases: [{ name: 'shows a page', status: 'failed', out: 'see\n[[ATTACHMENT|/ci/work/shots/page.png]]\n' }] });
     const reply = await upload(h, [file('file[]', 'a.xml', xml), file('attachment[]', 'page.png', png, 'image/png')]);
-    t.equal(reply.status, 201, reply.text);
+    t.equal(reply.status, 201, `status 201`, { body: reply.text });
     t.notOk(reply.json.messages.some((m: any) => m.code === 'failed_to_attach_asset'));
     const suites = await h.send({ method: 'GET', path: `/api/v2/reports/${reply.json.report_id}/containers` });
     const tests = await h.send({ method: 'GET', path: `/api/v2/reports/${reply.json.report_id}/containers?parent=${suites.json.containers[0].seq}` });
@@ -44,7 +44,7 @@ t.test('import', async (t) => {
       { name: 'reports/', data: '' },
     ]);
     const reply = await upload(h, [file('file[]', 'results.zip', zip, 'application/zip')], '/import');
-    t.equal(reply.status, 201, reply.text);
+    t.equal(reply.status, 201, `status 201`, { body: reply.text });
     t.equal(reply.json.report.totals.tests, 3);
     t.same(reply.json.report.files.map((f: any) => f.name), ['reports/TEST-a.xml', 'reports/TEST-b.xml']);
     t.ok(reply.json.messages.some((m: any) => m.code === 'files_moved_to_attachments'));
@@ -97,7 +97,7 @@ t.test('import', async (t) => {
 
   await t.test('raw body import: the file is the body', async (t) => {
     const reply = await h.send({ path: `/api/v2/profile/${h.profileId}/import`, headers: { 'content-type': 'application/xml; charset=utf-8' }, body: junitXml() });
-    t.equal(reply.status, 201, reply.text);
+    t.equal(reply.status, 201, `status 201`, { body: reply.text });
     t.equal(reply.json.report.totals.tests, 2);
     const codes = reply.json.messages.map((m: any) => m.code);
     t.ok(codes.includes('parameter_file_empty') && codes.includes('invalid_content_type') && codes.includes('specify_formatter'));
@@ -118,7 +118,7 @@ t.test('import', async (t) => {
         for (let i = 0; i < m.body.length; i += 7) yield m.body.subarray(i, i + 7);
       })(),
     });
-    t.equal(reply.status, 201, reply.text);
+    t.equal(reply.status, 201, `status 201`, { body: reply.text });
     t.equal(reply.json.report.files[0].name, 'results.xml');
     t.same(reply.json.report.tags, ['build:1.2:3']);
     t.notOk(reply.json.messages.some((m: any) => m.code === null), 'the flag part is not an unknown parameter');
