@@ -66,7 +66,9 @@ export class FileProcessor {
 
   /** Names the formatter after construction (a `formatter` form field); only before any file. */
   useFormatter(formatter: Formatter): void {
-    if (this.fileCount > 0 && this.o.formatter?.key !== formatter.key) {
+    // Files already read were detected; naming the same formatter they got changes nothing.
+    const agrees = this.unmatched.length === 0 && this.parsed.every((f) => f.formatter === formatter.key);
+    if (this.fileCount > 0 && this.o.formatter?.key !== formatter.key && !agrees) {
       throw new ImportFault('import_validation_error', { detail: 'The formatter field must come before the files in the form; or name the formatter in the path.', details: { parameter: 'formatter' } });
     }
     this.o.formatter = formatter;

@@ -155,6 +155,23 @@ t.test('import', async (t) => {
     t.equal(after.blobs, before.blobs);
   });
 
+  await t.test('the formatter as a form field: before the files it counts, after them it is refused', async (t) => {
+    const first = await upload(h, [field('formatter', 'junit'), file('file[]', 'a.xml', junitXml())], '/import');
+    t.equal(first.status, 201, 'status 201', { body: first.text });
+    t.notOk(first.json.messages.some((m: any) => m.code === 'specify_formatter'), 'named, so not detected');
+    const late = await upload(h, [file('file[]', 'a.xml', junitXml()), field('formatters', 'nosuch')], '/import');
+    t.equal(late.status, 400);
+    t.equal(late.json.messages.find((m: any) => m.severity === 'error').code, 'invalid_formatter');
+    const after = await upload(h, [file('file[]', 'a.xml', junitXml()), field('formatter', 'junit')], '/import');
+    t.equal(after.status, 201, 'naming the formatter that was detected anyway is fine', { body: after.text });
+  });
+
+  await t.test('formatters are listed without a key', async (t) => {
+    const r = await h.send({ method: 'GET', path: '/api/v2/formatters', noKey: true });
+    t.equal(r.status, 200);
+    t.match(r.json.formatters, [{ key: 'junit', title: String, extensions: ['.xml'], media_types: Array }]);
+  });
+
   await t.test('healthz', async (t) => {
     const r = await h.send({ method: 'GET', path: '/healthz', noKey: true });
     t.equal(r.status, 200);
