@@ -24,8 +24,9 @@ export const importPlugin: Plugin<ImportDeps> = {
         path,
         options: {
           auth: 'api-key',
-          // Never buffered: the stream graph reads it. Our own counter enforces the limit on chunked bodies.
-          payload: { output: 'stream', parse: false, maxBytes: deps.config.limits.maxUploadBytes, timeout: false },
+          // Never buffered: the stream graph reads it and enforces the size limit itself (Content-Length
+          // up front, chunked bodies as they arrive). hapi's own check would first drain the whole body.
+          payload: { output: 'stream', parse: false, maxBytes: Number.MAX_SAFE_INTEGER, timeout: false },
           timeout: { server: false, socket: false },
         },
         handler: async (request: Request, h: ResponseToolkit) => {
@@ -46,11 +47,13 @@ export const importPlugin: Plugin<ImportDeps> = {
             formatterKey,
             query: new URL(request.raw.req.url ?? '/', 'http://x').searchParams,
             contentType: request.headers['content-type'] as string | undefined,
+            contentLength: request.headers['content-length'] ? Number(request.headers['content-length']) : null,
             body: request.payload as Readable,
             baseUrl: baseUrl(request, deps.config.publicUrl),
             signal: controller.signal,
           });
           request.raw.req.off('aborted', onClose);
+          // hapi closes the connection itself when the body was not read to its end.
           return h.response(answer.body).code(answer.status);
         },
       });

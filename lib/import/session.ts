@@ -33,6 +33,8 @@ export interface ImportRequest {
   formatterKey: string | null;
   query: URLSearchParams;
   contentType: string | undefined;
+  /** The Content-Length header, when the client sent one. */
+  contentLength: number | null;
   body: Readable;
   baseUrl: string;
   /** Fires when the client goes away before the answer. */
@@ -103,6 +105,10 @@ export async function runImport(deps: ImportDeps, req: ImportRequest): Promise<I
     await store.updateImport(record.id, { reportId: report.id });
 
     if (!req.contentType) throw new ImportFault('import_missing_media_type');
+    // A declared length over the limit is refused before a byte is read; chunked bodies are counted below.
+    if (req.contentLength !== null && req.contentLength > config.limits.maxUploadBytes) {
+      throw new ImportFault('payload_too_large', { detail: `The limit is ${config.limits.maxUploadBytes} bytes (TALLY_MAX_UPLOAD_BYTES).`, details: { limit: config.limits.maxUploadBytes } });
+    }
     const mediaType = req.contentType.split(';')[0]!.trim().toLowerCase();
     counter = new ByteCounter(config.limits.maxUploadBytes, progress);
     req.body.on('error', (e) => counter?.destroy(e));

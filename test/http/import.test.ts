@@ -172,6 +172,21 @@ t.test('import', async (t) => {
     t.match(r.json.formatters, [{ key: 'junit', title: String, extensions: ['.xml'], media_types: Array }]);
   });
 
+  await t.test('a Content-Length over the limit is refused before the body is read', async (t) => {
+    const u = new URL(h.url);
+    const answer = await new Promise<string>((resolve) => {
+      let text = '';
+      const socket = net.connect(Number(u.port), u.hostname, () => {
+        socket.write(`POST /api/v2/profile/${h.profileId}/import/junit HTTP/1.1\r\nHost: x\r\nx-api-key: ${h.apiKey}\r\nContent-Type: multipart/form-data; boundary=${BOUNDARY}\r\nContent-Length: ${9 * 1024 ** 3}\r\n\r\n--${BOUNDARY}\r\n`);
+      });
+      socket.on('data', (c) => (text += c.toString()));
+      socket.on('close', () => resolve(text));
+      setTimeout(() => socket.destroy(), 2000);
+    });
+    t.match(answer, /^HTTP\/1\.1 413 /);
+    t.match(answer, /"code":"payload_too_large"/);
+  });
+
   await t.test('healthz', async (t) => {
     const r = await h.send({ method: 'GET', path: '/healthz', noKey: true });
     t.equal(r.status, 200);
