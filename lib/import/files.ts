@@ -27,6 +27,8 @@ export interface FileProcessorOptions {
   limits: Limits;
   tmpDir: string;
   reportId: string;
+  /** Blobs are tagged with it, so a sweep can find them if the import dies with its process. */
+  importId: string;
   /** The formatter named in the path (or form), or null to detect. */
   formatter: Formatter | null;
   /** Formatters allowed to vote when none is named (all, or those taking a raw body's media type). */
@@ -89,7 +91,7 @@ export class FileProcessor {
     }
     this.fileCount++;
     const blob = new PassThrough();
-    const stored = this.o.store.putBlob(blob, { name, contentType });
+    const stored = this.o.store.putBlob(blob, { name, contentType, importId: this.o.importId });
     // The blob writer settles on its own; its failure is reported once, below.
     stored.catch(() => undefined);
     let outcome: StoredFile | null = null;
@@ -109,7 +111,7 @@ export class FileProcessor {
 
   async addAttachment(source: AsyncIterable<Buffer>, rawName: string, contentType: string | null): Promise<void> {
     const name = baseName(rawName) || 'attachment';
-    const ref = await this.o.store.putBlob(Readable.from(source), { name, contentType });
+    const ref = await this.o.store.putBlob(Readable.from(source), { name, contentType, importId: this.o.importId });
     this.attachments.push({ name, blobId: ref.id, size: ref.size, sha256: ref.sha256, contentType, formatter: null });
   }
 
@@ -137,7 +139,7 @@ export class FileProcessor {
     const spool = path.join(this.o.tmpDir, `upload-${randomUUID()}.zip`);
     try {
       await pipeline(Readable.from(source), createWriteStream(spool, { flags: 'wx' }));
-      const ref = await this.o.store.putBlob(createReadStream(spool), { name, contentType: contentType ?? 'application/zip' });
+      const ref = await this.o.store.putBlob(createReadStream(spool), { name, contentType: contentType ?? 'application/zip', importId: this.o.importId });
       this.uploads.push({ name, blobId: ref.id, size: ref.size, sha256: ref.sha256, contentType: contentType ?? 'application/zip', formatter: null });
       const files = await readZip(spool, name, this.o.limits, {
         hidden: (entry) => this.hidden.push(entry),
@@ -165,7 +167,7 @@ export class FileProcessor {
     const formatter = this.choose(head, name);
     if (!formatter) {
       if (o.keepUnmatched) {
-        const ref = await this.o.store.putBlob(Readable.from(all), { name, contentType: null });
+        const ref = await this.o.store.putBlob(Readable.from(all), { name, contentType: null, importId: this.o.importId });
         const file: StoredFile = { name, blobId: ref.id, size: ref.size, sha256: ref.sha256, contentType: null, formatter: null };
         if (o.archive) file.archive = o.archive;
         this.unmatched.push(file);

@@ -113,7 +113,7 @@ export async function runImport(deps: ImportDeps, req: ImportRequest): Promise<I
     counter = new ByteCounter(config.limits.maxUploadBytes, progress);
     req.body.on('error', (e) => counter?.destroy(e));
     req.body.pipe(counter);
-    const base = { store, registry, limits: config.limits, tmpDir: deps.tmpDir, reportId: report.id, onProgress: progress };
+    const base = { store, registry, limits: config.limits, tmpDir: deps.tmpDir, reportId: report.id, importId: record.id, onProgress: progress };
 
     if (mediaType === 'multipart/form-data') {
       const p = (processor = new FileProcessor({ ...base, formatter, candidates: registry.all() }));

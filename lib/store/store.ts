@@ -226,9 +226,20 @@ export interface Store {
   /** Replaces selected fields of one container (used by finalize: merged durations, attachments). */
   updateContainer(reportId: string, seq: number, patch: Partial<Pick<StoredContainer, 'attachments' | 'durationMs' | 'status'>>): Promise<void>;
 
-  /** Streams `source` into a new blob; rejects (and keeps nothing) if the source errors. */
-  putBlob(source: Readable, meta: { name: string; contentType: string | null }): Promise<BlobRef>;
+  /**
+   * Streams `source` into a new blob; rejects (and keeps nothing) if the source errors.
+   * `importId` ties the blob to the import that wrote it, so a sweep can remove it if that import dies.
+   */
+  putBlob(source: Readable, meta: { name: string; contentType: string | null; importId?: string }): Promise<BlobRef>;
   /** The blob's bytes, or null when there is no such blob. */
   openBlob(id: string): Promise<Readable | null>;
   deleteBlob(id: string): Promise<void>;
+
+  /**
+   * Ends imports still `receiving` or `processing` that were created before `olderThan` (their
+   * process died, or the store went away under them): each is marked `failed` with `message`
+   * appended, its report is failed (containers deleted) and the blobs written for it are deleted.
+   * Returns how many imports were ended.
+   */
+  failStaleImports(olderThan: string, message: Message): Promise<number>;
 }

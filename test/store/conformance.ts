@@ -404,6 +404,34 @@ export function storeConformance(t: Test, name: string, makeStore: () => Promise
     }
   });
 
+  group('stale imports are ended, with their report and blobs', async (t, _h, store) => {
+    const { account, profile, imp: stale } = await seed(store);
+    const report = await store.createReport({ profileId: profile.id, importId: stale.id, tags: [], date: new Date().toISOString() });
+    await store.updateImport(stale.id, { reportId: report.id, status: 'processing', messages: [{ severity: 'warning', code: 'specify_formatter', message: 'w' }] });
+    await store.insertContainers([container(report.id, 1, null), container(report.id, 2, 1)]);
+    const blob = await store.putBlob(Readable.from([Buffer.from('raw upload')]), { name: 'a.xml', contentType: null, importId: stale.id });
+    const other = await store.putBlob(Readable.from([Buffer.from('kept')]), { name: 'b.xml', contentType: null });
+    const done = await store.createImport({ profileId: profile.id, accountId: account.id, endpoint: 'import', formatter: null });
+    await store.updateImport(done.id, { status: 'completed' });
+    const fresh = await store.createImport({ profileId: profile.id, accountId: account.id, endpoint: 'import', formatter: null });
+
+    const ended = { severity: 'error' as const, code: 'store_unavailable', message: 'ended by the sweep' };
+    const cutoff = new Date(Date.parse((await store.getImport(fresh.id))!.createdAt)).toISOString();
+    await sleep(5);
+    t.equal(await store.failStaleImports(cutoff, ended), 1, 'only imports older than the cutoff');
+    const after = (await store.getImport(stale.id))!;
+    t.equal(after.status, 'failed');
+    t.ok(after.finishedAt);
+    t.same(after.messages.map((m) => m.code), ['specify_formatter', 'store_unavailable'], 'the message is appended');
+    t.equal((await store.getReport(report.id))!.status, 'failed');
+    t.strictSame(await store.listContainers(report.id, { parentSeq: null, limit: 10 }), []);
+    t.equal(await store.openBlob(blob.id), null, 'its blob is deleted');
+    t.ok(await readAll(await store.openBlob(other.id)), 'other blobs stay');
+    t.equal((await store.getImport(done.id))!.status, 'completed', 'finished imports are untouched');
+    t.equal((await store.getImport(fresh.id))!.status, 'receiving', 'younger imports are untouched');
+    t.equal(await store.failStaleImports(new Date(Date.now() + 60_000).toISOString(), ended), 1, 'a later cutoff takes the fresh one');
+  });
+
   group('reopen keeps data', async (t, h, store) => {
     await store.init();
     const { account, profile, imp } = await seed(store);

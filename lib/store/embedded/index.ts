@@ -12,6 +12,7 @@ import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import Database from 'better-sqlite3';
 import type {
   Account,
+  Message,
   ApiKeyRecord,
   BlobRef,
   ContainerQuery,
@@ -297,11 +298,11 @@ export class EmbeddedStore implements Store {
     this.#shapedStatement(sql).run(...values, reportId, seq);
   }
 
-  async putBlob(source: Readable, meta: { name: string; contentType: string | null }): Promise<BlobRef> {
+  async putBlob(source: Readable, meta: { name: string; contentType: string | null; importId?: string }): Promise<BlobRef> {
     const s = this.#s;
     const ref = await this.blobs.write(source);
     try {
-      s.insertBlob.run(ref.id, meta.name, meta.contentType, ref.size, ref.sha256, now());
+      s.insertBlob.run(ref.id, meta.name, meta.contentType, ref.size, ref.sha256, now(), meta.importId ?? null);
     } catch (err) {
       // "Keeps nothing": a blob without its row would be an orphan no sweep knows the name of.
       await this.blobs.remove(ref.id);
@@ -317,6 +318,16 @@ export class EmbeddedStore implements Store {
   async deleteBlob(id: string): Promise<void> {
     await this.blobs.remove(id);
     this.#s.deleteBlob.run(id);
+  }
+
+  async failStaleImports(olderThan: string, message: Message): Promise<number> {
+    const rows = this.#s.staleImports.all(isoTime(olderThan)) as { id: string; messages: string; report_id: string | null }[];
+    for (const r of rows) {
+      await this.updateImport(r.id, { status: 'failed', finishedAt: now(), messages: [...(JSON.parse(r.messages) as Message[]), message] });
+      if (r.report_id) await this.failReport(r.report_id);
+      for (const b of this.#s.blobsOfImport.all(r.id) as { id: string }[]) await this.deleteBlob(b.id);
+    }
+    return rows.length;
   }
 
   get #s(): Statements {

@@ -107,6 +107,12 @@ const migrations: readonly string[] = [
     created_at text not null
   );
   `,
+  // 2: blobs remember the import that wrote them, so the stale-import sweep can remove them.
+  `
+  alter table blobs add column import_id text;
+  create index blobs_by_import on blobs (import_id);
+  create index imports_unfinished on imports (status, created_at);
+  `,
 ];
 
 export const SCHEMA_VERSION = migrations.length;

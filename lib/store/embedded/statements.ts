@@ -81,9 +81,11 @@ export function prepareStatements(db: Database.Database) {
     ),
     deleteContainers: s<[string, string]>('delete from containers where report_id = ? and seq in (select value from json_each(?))'),
 
-    insertBlob: s<[string, string, string | null, number, string, string]>(
-      'insert into blobs (id, name, content_type, size, sha256, created_at) values (?, ?, ?, ?, ?, ?)',
+    insertBlob: s<[string, string, string | null, number, string, string, string | null]>(
+      'insert into blobs (id, name, content_type, size, sha256, created_at, import_id) values (?, ?, ?, ?, ?, ?, ?)',
     ),
+    staleImports: s<[string]>("select id, messages, report_id from imports where status in ('receiving', 'processing') and created_at < ?"),
+    blobsOfImport: s<[string]>('select id from blobs where import_id = ?'),
     deleteBlob: s<[string]>('delete from blobs where id = ?'),
   };
 }
