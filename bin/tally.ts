@@ -36,7 +36,7 @@ async function withStore<T>(config: Config, f: (store: Store) => Promise<T>): Pr
 
 async function serve(config: Config): Promise<void> {
   const log = jsonLogger();
-  const store = await openStore(config);
+  const store = await openStore(config, log);
   if ((await store.countAccounts()) === 0) await createDemo(store, config);
   const tally = await createTally({ config, store, formatters: builtinFormatters, log });
   await tally.start();

@@ -25,9 +25,15 @@ export interface TallyOptions {
   log: Logger;
 }
 
+/** Imports older than this that are still running belong to a process or store that went away. */
+const SWEEP_EVERY_MS = 10 * 60 * 1000;
+
 export interface Tally {
   server: Hapi.Server;
   registry: Registry;
+  config: Config;
+  /** Ends imports that cannot still be running at `now` (runs at start and every 10 minutes). */
+  sweep(now?: Date): Promise<number>;
   start(): Promise<void>;
   stop(): Promise<void>;
   url(): string;
@@ -72,16 +78,35 @@ export async function createTally(o: TallyOptions): Promise<Tally> {
     { plugin: healthPlugin, options: { store: o.store } },
   ]);
 
+  let sweeper: NodeJS.Timeout | null = null;
+  const sweep = async (now = new Date()): Promise<number> => {
+    // No request lives longer than the request timeout, so an older unfinished import is dead.
+    const cutoff = new Date(now.getTime() - o.config.limits.requestTimeoutMs - 60_000).toISOString();
+    try {
+      const ended = await o.store.failStaleImports(cutoff, message('import_interrupted'));
+      if (ended > 0) o.log('imports.swept', { ended });
+      return ended;
+    } catch (e) {
+      o.log('imports.sweep_failed', { error: (e as Error).message });
+      return 0;
+    }
+  };
+
   return {
     server,
     registry,
+    config: o.config,
+    sweep,
     async start() {
       // Spool files of a process that died are no one's: clear them at start.
       await rm(tmpDir, { recursive: true, force: true });
       await mkdir(tmpDir, { recursive: true });
       await server.start();
+      await sweep();
+      sweeper = setInterval(() => void sweep(), SWEEP_EVERY_MS).unref();
     },
     async stop() {
+      if (sweeper) clearInterval(sweeper);
       await server.stop({ timeout: 10_000 });
     },
     url: () => server.info.uri.replace('0.0.0.0', '127.0.0.1'),

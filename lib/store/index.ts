@@ -1,13 +1,39 @@
-/** Picks the store from config: MongoDB when MONGODB_URL is set, else the embedded store. */
+/**
+ * Picks the store from config: MongoDB when MONGODB_URL is set, else the embedded store. A MongoDB
+ * that does not answer at start is said so and retried, never a crash.
+ */
 import type { Config } from '../config.js';
+import type { Logger } from '../log.js';
 import { createEmbeddedStore } from './embedded/index.js';
+import { createMongoStore } from './mongo/index.js';
 import type { Store } from './store.js';
 
-export async function openStore(config: Config): Promise<Store> {
-  if (config.mongodbUrl) {
-    throw new Error('MONGODB_URL is set, but this build of Tally has no MongoDB adapter yet; unset it to use the embedded store');
+const RETRY_MAX_MS = 30_000;
+
+export async function openStore(config: Config, log: Logger = () => undefined, signal?: AbortSignal): Promise<Store> {
+  if (!config.mongodbUrl) {
+    const store = createEmbeddedStore({ dataDir: config.dataDir });
+    await store.init();
+    return store;
   }
-  const store = createEmbeddedStore({ dataDir: config.dataDir });
-  await store.init();
-  return store;
+  const store = createMongoStore({ url: config.mongodbUrl });
+  let wait = 1000;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await store.init();
+      if (attempt > 1) log('store.connected', { store: 'mongo', attempts: attempt });
+      return store;
+    } catch (e) {
+      if (signal?.aborted) throw e;
+      log('store.unavailable', { store: 'mongo', server: redact(config.mongodbUrl), error: (e as Error).message, retryInMs: wait });
+      await store.close().catch(() => undefined);
+      await new Promise((r) => setTimeout(r, wait));
+      wait = Math.min(wait * 2, RETRY_MAX_MS);
+    }
+  }
+}
+
+/** The connection string without its password, for logs. */
+export function redact(url: string): string {
+  return url.replace(/\/\/([^:/@]+):[^@]*@/, '//$1:***@');
 }

@@ -11,10 +11,28 @@ import { DEFAULT_LIMITS, loadConfig, type Limits } from '../../lib/config.js';
 import type { Formatter } from '../../lib/formatter-api.js';
 import { silentLogger } from '../../lib/log.js';
 import { createEmbeddedStore } from '../../lib/store/embedded/index.js';
+import { createMongoStore } from '../../lib/store/mongo/index.js';
+import { MongoClient } from 'mongodb';
+import Database from 'better-sqlite3';
+import { randomBytes } from 'node:crypto';
 import type { Store } from '../../lib/store/store.js';
 import { createTally, type Tally } from '../../plugins/server.js';
 
+export type StoreKind = 'embedded' | 'mongo';
+
+/**
+ * The stores an HTTP test runs against: always the embedded one, and MongoDB when the suite was
+ * given a MongoDB-wire server (`npm test` starts one). TALLY_REQUIRE_MONGODB=1 makes its absence a failure.
+ */
+export function storeKinds(t: { fail(message: string): void; comment(message: string): void }): StoreKind[] {
+  if (process.env.TALLY_TEST_MONGODB_URL) return ['embedded', 'mongo'];
+  if (process.env.TALLY_REQUIRE_MONGODB === '1') t.fail('TALLY_REQUIRE_MONGODB=1 but no MongoDB-wire server was given: run the suite with `npm test`, which starts one');
+  else t.comment('MongoDB half skipped: TALLY_TEST_MONGODB_URL is not set (`npm test` starts a MongoDB-wire server)');
+  return ['embedded'];
+}
+
 export interface Harness {
+  kind: StoreKind;
   tally: Tally;
   store: Store;
   dataDir: string;
@@ -27,6 +45,8 @@ export interface Harness {
   send(req: RawRequest): Promise<Reply>;
   /** Files left in the spool and blob folders. */
   leftovers(): Promise<{ tmp: string[]; blobs: number }>;
+  /** The id of the newest import record, read from the store's own database. */
+  latestImportId(): Promise<string | null>;
 }
 
 export interface RawRequest {
@@ -49,10 +69,12 @@ interface TapLike {
   teardown(fn: () => unknown): void;
 }
 
-export async function startTally(t: TapLike, o: { limits?: Partial<Limits>; formatters?: readonly Formatter[] } = {}): Promise<Harness> {
+export async function startTally(t: TapLike, o: { store?: StoreKind; limits?: Partial<Limits>; formatters?: readonly Formatter[] } = {}): Promise<Harness> {
+  const kind = o.store ?? 'embedded';
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'tally-test-'));
   const config = { ...loadConfig({ TALLY_DATA_DIR: dataDir }), port: 0, host: '127.0.0.1', limits: { ...DEFAULT_LIMITS, ...o.limits } };
-  const store = createEmbeddedStore({ dataDir });
+  const mongo = kind === 'mongo' ? await testDatabase() : null;
+  const store: Store = mongo ? createMongoStore({ url: mongo.url, dbName: mongo.dbName }) : createEmbeddedStore({ dataDir });
   await store.init();
   const tally = await createTally({ config, store, formatters: o.formatters ?? builtinFormatters, log: silentLogger });
   await tally.start();
@@ -63,10 +85,12 @@ export async function startTally(t: TapLike, o: { limits?: Partial<Limits>; form
   t.teardown(async () => {
     await tally.stop();
     await store.close().catch(() => undefined);
+    await mongo?.drop();
     await rm(dataDir, { recursive: true, force: true });
   });
   const url = tally.url();
   const h: Harness = {
+    kind,
     tally,
     store,
     dataDir,
@@ -78,10 +102,40 @@ export async function startTally(t: TapLike, o: { limits?: Partial<Limits>; form
     send: (req) => send(url, apiKey, req),
     async leftovers() {
       const tmp = await readdir(path.join(dataDir, 'tmp')).catch(() => []);
-      return { tmp, blobs: await countFiles(path.join(dataDir, 'blobs')) };
+      return { tmp, blobs: mongo ? await mongo.countBlobs() : await countFiles(path.join(dataDir, 'blobs')) };
+    },
+    async latestImportId() {
+      if (mongo) return mongo.latestImportId();
+      const db = new Database(path.join(dataDir, 'tally.sqlite'), { readonly: true });
+      try {
+        return (db.prepare('select id from imports order by created_at desc, rowid desc limit 1').get() as { id: string } | undefined)?.id ?? null;
+      } finally {
+        db.close();
+      }
     },
   };
   return h;
+}
+
+/** A fresh database on the suite's MongoDB-wire server, dropped afterwards. */
+async function testDatabase(): Promise<{ url: string; dbName: string; countBlobs(): Promise<number>; latestImportId(): Promise<string | null>; drop(): Promise<void> }> {
+  const url = process.env.TALLY_TEST_MONGODB_URL;
+  if (!url) throw new Error('TALLY_TEST_MONGODB_URL is not set');
+  const dbName = `tally_test_${randomBytes(6).toString('hex')}`;
+  const client = new MongoClient(url, { serverSelectionTimeoutMS: 5000 });
+  return {
+    url,
+    dbName,
+    countBlobs: () => client.db(dbName).collection('blobs.files').countDocuments(),
+    async latestImportId() {
+      const doc = await client.db(dbName).collection<{ _id: string }>('imports').find().sort({ createdAt: -1 }).limit(1).next();
+      return doc?._id ?? null;
+    },
+    async drop() {
+      await client.db(dbName).dropDatabase().catch(() => undefined);
+      await client.close();
+    },
+  };
 }
 
 async function countFiles(dir: string): Promise<number> {

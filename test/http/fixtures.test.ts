@@ -6,7 +6,7 @@ import t from 'tap';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startTally } from '../helpers/tally.js';
+import { startTally, storeKinds } from '../helpers/tally.js';
 import { file, multipart } from '../helpers/multipart.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -18,10 +18,10 @@ interface Entry {
   parse_error_expected?: boolean;
 }
 
-t.test('junit fixtures over HTTP', async (t) => {
+for (const kind of storeKinds(t)) t.test(`junit fixtures over HTTP (${kind} store)`, async (t) => {
   const manifest = JSON.parse(await readFile(path.join(fixtures, 'MANIFEST.json'), 'utf8')) as { files: Entry[] };
   t.ok(manifest.files.length >= 49, 'all junit fixtures are listed');
-  const h = await startTally(t);
+  const h = await startTally(t, { store: kind });
   for (const entry of manifest.files) {
     const bytes = await readFile(path.join(fixtures, entry.path));
     for (const suffix of ['/import/junit', '/import']) {

@@ -4,7 +4,7 @@
  */
 import t from 'tap';
 import net from 'node:net';
-import { startTally, type Harness } from '../helpers/tally.js';
+import { startTally, storeKinds, type Harness } from '../helpers/tally.js';
 import { BOUNDARY, field, file, multipart, type Part } from '../helpers/multipart.js';
 import { junitXml } from '../helpers/junit.js';
 import { zipOf } from '../helpers/zip.js';
@@ -16,8 +16,8 @@ async function upload(h: Harness, parts: Part[], suffix = '/import/junit', query
   return h.send({ path: `/api/v2/profile/${h.profileId}${suffix}${query}`, headers: { 'content-type': m.contentType }, body: m.body });
 }
 
-t.test('import', async (t) => {
-  const h = await startTally(t);
+for (const kind of storeKinds(t)) t.test(`import (${kind} store)`, async (t) => {
+  const h = await startTally(t, { store: kind });
 
   await t.test('attachments are matched by path suffix and served as downloads', async (t) => {
     const xml = junitXml({ cases: [{ name: 'shows a page', status: 'failed', out: 'see\n[[ATTACHMENT|/ci/work/shots/page.png]]\n' }] });
@@ -143,10 +143,8 @@ t.test('import', async (t) => {
     let record: any = null;
     for (let i = 0; i < 50 && record?.status !== 'failed'; i++) {
       await new Promise((r) => setTimeout(r, 100));
-      const imports = (await h.store.listReports(h.profileId, { limit: 1 })).length; // keep the store busy like a reader
-      void imports;
-      const list = await findLatestImport(h);
-      record = list;
+      const id = await h.latestImportId();
+      record = id ? await h.store.getImport(id) : null;
     }
     t.equal(record?.status, 'failed');
     t.ok(record?.messages.some((m: any) => m.code === 'upload_aborted'), JSON.stringify(record?.messages));
@@ -187,22 +185,23 @@ t.test('import', async (t) => {
     t.match(answer, /"code":"payload_too_large"/);
   });
 
+  await t.test('an import its process never finished is ended at the next start', async (t) => {
+    const reply = await upload(h, [file('file[]', 'a.xml', junitXml())]);
+    const record = await h.store.createImport({ profileId: h.profileId, accountId: h.accountId, endpoint: 'import', formatter: null });
+    await h.store.updateImport(record.id, { status: 'processing' });
+    // A later start, long after: the sweep at start ends what a dead process left behind.
+    const future = new Date(Date.now() + h.tally.config.limits.requestTimeoutMs + 120_000);
+    const ended = await h.tally.sweep(future);
+    t.equal(ended, 1);
+    const after = await h.send({ method: 'GET', path: `/api/v2/imports/${record.id}` });
+    t.equal(after.json.status, 'failed');
+    t.equal(after.json.messages.at(-1).code, 'import_interrupted');
+    t.equal((await h.send({ method: 'GET', path: `/api/v2/imports/${reply.json.import_id}` })).json.status, 'completed', 'finished imports stay');
+  });
+
   await t.test('healthz', async (t) => {
     const r = await h.send({ method: 'GET', path: '/healthz', noKey: true });
     t.equal(r.status, 200);
-    t.same(r.json, { status: 'ok', store: 'embedded' });
+    t.same(r.json, { status: 'ok', store: h.kind });
   });
 });
-
-/** The newest import of the harness account, read straight from the store's file. */
-async function findLatestImport(h: Harness): Promise<any> {
-  const Database = (await import('better-sqlite3')).default;
-  const path = await import('node:path');
-  const db = new Database(path.join(h.dataDir, 'tally.sqlite'), { readonly: true });
-  try {
-    const row = db.prepare('select id from imports order by created_at desc, rowid desc limit 1').get() as { id: string } | undefined;
-    return row ? h.store.getImport(row.id) : null;
-  } finally {
-    db.close();
-  }
-}

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { junit } from '../../formatters/junit/index.js';
 import { CATALOGUE } from '../../lib/messages.js';
 import type { Head } from '../../lib/formatter-api.js';
-import { startTally, type Harness, type RawRequest } from '../helpers/tally.js';
+import { startTally, storeKinds, type Harness, type RawRequest, type StoreKind } from '../helpers/tally.js';
 import { field, file, multipart, type Part } from '../helpers/multipart.js';
 import { junitXml } from '../helpers/junit.js';
 import { zipOf } from '../helpers/zip.js';
@@ -33,6 +33,8 @@ interface Case {
   status: number;
   /** The code must not be among the messages (a flag hid it). */
   absent?: boolean;
+  /** Cases that inject a fault with SQLite itself; MongoDB's store faults are tested in test/faults. */
+  only?: StoreKind;
   request(h: Harness): Promise<RawRequest> | RawRequest;
   check?(t: any, reply: any, h: Harness): Promise<void> | void;
 }
@@ -58,6 +60,7 @@ const cases: Case[] = [
   {
     name: 'the import record cannot be created',
     code: 'import_generating_error',
+    only: 'embedded',
     severity: 'error',
     status: 500,
     request: (h) => {
@@ -196,6 +199,7 @@ const cases: Case[] = [
   {
     name: 'a store that fails while containers are written',
     code: 'store_unavailable',
+    only: 'embedded',
     severity: 'error',
     status: 503,
     request: (h) => {
@@ -226,13 +230,14 @@ function clearFault(h: Harness, table: string): void {
   db.close();
 }
 
-t.test('every message code', async (t) => {
+for (const kind of storeKinds(t)) t.test(`every message code (${kind} store)`, async (t) => {
   const h = await startTally(t, {
+    store: kind,
     formatters: [junit, twin, throwing],
     limits: { maxFilesWithoutFormatter: 2, maxZipEntries: 5, maxUploadBytes: 200_000 },
   });
   const covered = new Set<string | null>();
-  for (const c of cases) {
+  for (const c of cases.filter((c) => !c.only || c.only === kind)) {
     await t.test(`${c.code ?? '(uncoded)'}: ${c.name}`, async (t) => {
       // The twin formatter only exists to make a tie; other cases name junit or vote with it absent.
       const before = await h.leftovers();
@@ -258,6 +263,8 @@ t.test('every message code', async (t) => {
       await c.check?.(t, reply.json, h);
     });
   }
-  const all = [...Object.keys(CATALOGUE), null].filter((code) => !['not_found', 'upload_aborted'].includes(code as string));
-  t.same(all.filter((code) => !covered.has(code)), [], 'every catalogue code has a case here (not_found and upload_aborted are tested elsewhere)');
+  // Tested elsewhere: not_found, upload_aborted, import_interrupted (test/http/import.test.ts).
+  const elsewhere = ['not_found', 'upload_aborted', 'import_interrupted', ...cases.filter((c) => c.only && c.only !== kind).map((c) => c.code)];
+  const all = [...Object.keys(CATALOGUE), null].filter((code) => !elsewhere.includes(code as string));
+  t.same(all.filter((code) => !covered.has(code)), [], 'every catalogue code has a case here');
 });

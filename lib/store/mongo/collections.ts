@@ -1,0 +1,183 @@
+/**
+ * Collection names, the documents stored in them, and the mapping between documents and the
+ * `Store` types. Mapping back copies the contract's fields one by one, so `_id` and the fields that
+ * exist only for indexes (a container's `profileId`, `reportCreatedAt`) never leak to callers.
+ */
+import type { ObjectId } from 'mongodb';
+import type {
+  Account,
+  ApiKeyRecord,
+  ImportPatch,
+  ImportRecord,
+  Message,
+  Profile,
+  Report,
+  StoredContainer,
+} from '../store.js';
+import { escapeKeys, unescapeKeys } from './keys.js';
+
+export const COLLECTIONS = {
+  accounts: 'accounts',
+  apiKeys: 'api_keys',
+  profiles: 'profiles',
+  imports: 'imports',
+  reports: 'reports',
+  containers: 'containers',
+} as const;
+
+/** GridFS bucket: documents live in `blobs.files` and `blobs.chunks`. */
+export const BLOB_BUCKET = 'blobs';
+
+export interface AccountDoc {
+  _id: string;
+  name: string;
+  createdAt: string;
+}
+
+/** `_id` is a random id of its own: the public keyId is looked up through a unique index. */
+export interface ApiKeyDoc extends ApiKeyRecord {
+  _id: string;
+}
+
+export interface ProfileDoc {
+  _id: string;
+  accountId: string;
+  name: string;
+  createdAt: string;
+}
+
+export interface ImportDoc extends Omit<ImportRecord, 'id'> {
+  _id: string;
+}
+
+export interface ReportDoc extends Omit<Report, 'id'> {
+  _id: string;
+  /** Set while failReport deletes the containers; init() finishes a purge a crash cut short. */
+  purging?: true;
+}
+
+/**
+ * `_id` is a driver-made ObjectId: 12 bytes and ascending, so the `_id` index stays small and
+ * appends at its right edge; (reportId, seq) is the identity, held unique by its own index.
+ * `profileId` and `reportCreatedAt` are copies from the report, for the history-of-a-title index.
+ */
+export interface ContainerDoc extends StoredContainer {
+  _id?: ObjectId;
+  profileId: string;
+  reportCreatedAt: string;
+}
+
+export function toAccount(d: AccountDoc): Account {
+  return { id: d._id, name: d.name, createdAt: d.createdAt };
+}
+
+export function toApiKey(d: ApiKeyDoc): ApiKeyRecord {
+  return { keyId: d.keyId, accountId: d.accountId, secretHash: d.secretHash, createdAt: d.createdAt, revokedAt: d.revokedAt };
+}
+
+export function toProfile(d: ProfileDoc): Profile {
+  return { id: d._id, accountId: d.accountId, name: d.name, createdAt: d.createdAt };
+}
+
+export function importDoc(r: ImportRecord): ImportDoc {
+  const { id, ...rest } = r;
+  return { _id: id, ...rest, params: escapeKeys(r.params) as ImportRecord['params'], messages: r.messages.map(messageDoc) };
+}
+
+/** The `$set` of an import patch: only contract fields that are present, free-form keys escaped. */
+export function importPatchDoc(patch: ImportPatch): Partial<ImportDoc> {
+  const set: Record<string, unknown> = {};
+  for (const key of IMPORT_PATCH_FIELDS) {
+    const value = patch[key];
+    if (value === undefined) continue;
+    set[key] = key === 'params' ? escapeKeys(value) : key === 'messages' ? (value as Message[]).map(messageDoc) : value;
+  }
+  return set as Partial<ImportDoc>;
+}
+
+const IMPORT_PATCH_FIELDS = [
+  'status',
+  'finishedAt',
+  'formatter',
+  'params',
+  'tags',
+  'files',
+  'attachments',
+  'messages',
+  'reportId',
+  'progress',
+] as const satisfies readonly (keyof ImportPatch)[];
+
+export function toImport(d: ImportDoc): ImportRecord {
+  return {
+    id: d._id,
+    profileId: d.profileId,
+    accountId: d.accountId,
+    status: d.status,
+    createdAt: d.createdAt,
+    finishedAt: d.finishedAt,
+    endpoint: d.endpoint,
+    formatter: d.formatter,
+    params: unescapeKeys(d.params) as ImportRecord['params'],
+    tags: d.tags,
+    files: d.files,
+    attachments: d.attachments,
+    messages: d.messages.map(toMessage),
+    reportId: d.reportId,
+    progress: d.progress,
+  };
+}
+
+export function reportDoc(r: Report): ReportDoc {
+  const { id, ...rest } = r;
+  return { _id: id, ...rest, messages: r.messages.map(messageDoc) };
+}
+
+export function toReport(d: ReportDoc): Report {
+  return {
+    id: d._id,
+    profileId: d.profileId,
+    importId: d.importId,
+    status: d.status,
+    createdAt: d.createdAt,
+    date: d.date,
+    tags: d.tags,
+    totals: d.totals,
+    files: d.files,
+    messages: d.messages.map(toMessage),
+  };
+}
+
+export function containerDoc(c: StoredContainer, report: { profileId: string; createdAt: string }): ContainerDoc {
+  return { ...c, meta: escapeKeys(c.meta) as StoredContainer['meta'], profileId: report.profileId, reportCreatedAt: report.createdAt };
+}
+
+export function toContainer(d: ContainerDoc): StoredContainer {
+  return {
+    reportId: d.reportId,
+    seq: d.seq,
+    parentSeq: d.parentSeq,
+    fileIndex: d.fileIndex,
+    type: d.type,
+    title: d.title,
+    status: d.status,
+    durationMs: d.durationMs,
+    startedAt: d.startedAt,
+    failure: d.failure,
+    output: d.output,
+    properties: d.properties,
+    attachmentRefs: d.attachmentRefs,
+    attachments: d.attachments,
+    flaky: d.flaky,
+    attempts: d.attempts,
+    meta: unescapeKeys(d.meta) as StoredContainer['meta'],
+  };
+}
+
+export function messageDoc(m: Message): Message {
+  return m.details === undefined ? m : { ...m, details: escapeKeys(m.details) as Message['details'] };
+}
+
+function toMessage(m: Message): Message {
+  return m.details === undefined ? m : { ...m, details: unescapeKeys(m.details) as Message['details'] };
+}

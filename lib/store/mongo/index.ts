@@ -1,0 +1,438 @@
+/**
+ * The MongoDB store: the collections of `collections.ts`, the indexes of `indexes.ts`, blobs in GridFS
+ * (`blobs.ts`). Written against the plain driver API (no transactions, no aggregation), so it runs on
+ * a standalone server, a replica set, a sharded cluster and MongoDB-wire servers such as FerretDB.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Readable } from 'node:stream';
+import { MongoClient, type Collection, type Db, type Filter, type MongoClientOptions } from 'mongodb';
+import type {
+  Account,
+  ApiKeyRecord,
+  BlobRef,
+  ContainerQuery,
+  ImportPatch,
+  ImportRecord,
+  ImportStatus,
+  Message,
+  NewImport,
+  Profile,
+  Report,
+  ReportQuery,
+  Store,
+  StoredContainer,
+} from '../store.js';
+import { BlobBucket } from './blobs.js';
+import {
+  COLLECTIONS,
+  containerDoc,
+  importDoc,
+  importPatchDoc,
+  messageDoc,
+  reportDoc,
+  toAccount,
+  toApiKey,
+  toContainer,
+  toImport,
+  toProfile,
+  toReport,
+  type AccountDoc,
+  type ApiKeyDoc,
+  type ContainerDoc,
+  type ImportDoc,
+  type ProfileDoc,
+  type ReportDoc,
+} from './collections.js';
+import { ensureIndexes } from './indexes.js';
+
+export interface MongoStoreOptions {
+  /** A `mongodb://` or `mongodb+srv://` connection string. */
+  url: string;
+  /** Defaults to the database named in the URL path, else `tally`. */
+  dbName?: string;
+}
+
+export const DEFAULT_DB_NAME = 'tally';
+
+/** How long an operation waits for a usable server; short, so a dead server fails fast. */
+const SERVER_SELECTION_TIMEOUT_MS = 5_000;
+
+/** Reports whose profileId/createdAt insertContainers remembers; a batch run touches one report at a time. */
+const REPORT_CACHE_SIZE = 256;
+
+const LIVE_IMPORT: ImportStatus[] = ['receiving', 'processing'];
+
+interface Collections {
+  accounts: Collection<AccountDoc>;
+  apiKeys: Collection<ApiKeyDoc>;
+  profiles: Collection<ProfileDoc>;
+  imports: Collection<ImportDoc>;
+  reports: Collection<ReportDoc>;
+  containers: Collection<ContainerDoc>;
+}
+
+interface Open {
+  client: MongoClient;
+  db: Db;
+  c: Collections;
+  blobs: BlobBucket;
+}
+
+export function createMongoStore(options: MongoStoreOptions): MongoStore {
+  return new MongoStore(options);
+}
+
+export class MongoStore implements Store {
+  readonly kind = 'mongo' as const;
+  readonly url: string;
+  readonly dbName: string;
+
+  #open: Open | null = null;
+  #opening: Promise<void> | null = null;
+  // profileId and createdAt never change after createReport, so cached copies cannot go stale.
+  #reportFacts = new Map<string, { profileId: string; createdAt: string }>();
+
+  constructor(options: MongoStoreOptions) {
+    this.url = options.url;
+    this.dbName = options.dbName ?? databaseInUrl(options.url) ?? DEFAULT_DB_NAME;
+  }
+
+  init(): Promise<void> {
+    // Shared promise: two concurrent init() calls must not open two clients.
+    this.#opening ??= this.#connect().catch((err: unknown) => {
+      this.#opening = null;
+      throw err;
+    });
+    return this.#opening;
+  }
+
+  async close(): Promise<void> {
+    await this.#opening?.catch(() => undefined);
+    const open = this.#open;
+    this.#open = null;
+    this.#opening = null;
+    this.#reportFacts.clear();
+    await open?.client.close();
+  }
+
+  async ping(): Promise<void> {
+    await this.#o.db.command({ ping: 1 });
+  }
+
+  async createAccount(name: string): Promise<Account> {
+    const account: Account = { id: randomUUID(), name, createdAt: now() };
+    await this.#c.accounts.insertOne({ _id: account.id, name: account.name, createdAt: account.createdAt });
+    return account;
+  }
+
+  async getAccount(id: string): Promise<Account | null> {
+    const doc = await this.#c.accounts.findOne({ _id: id });
+    return doc ? toAccount(doc) : null;
+  }
+
+  async countAccounts(): Promise<number> {
+    return this.#c.accounts.countDocuments();
+  }
+
+  async addApiKey(key: ApiKeyRecord): Promise<void> {
+    await this.#c.apiKeys.insertOne({ _id: randomUUID(), ...key });
+  }
+
+  async findApiKey(keyId: string): Promise<ApiKeyRecord | null> {
+    const doc = await this.#c.apiKeys.findOne({ keyId });
+    return doc ? toApiKey(doc) : null;
+  }
+
+  async revokeApiKeys(accountId: string, keepKeyId?: string): Promise<number> {
+    const filter: Filter<ApiKeyDoc> = { accountId, revokedAt: null };
+    if (keepKeyId !== undefined) filter.keyId = { $ne: keepKeyId };
+    const result = await this.#c.apiKeys.updateMany(filter, { $set: { revokedAt: now() } });
+    return result.modifiedCount;
+  }
+
+  async createProfile(accountId: string, name: string): Promise<Profile> {
+    const profile: Profile = { id: randomUUID(), accountId, name, createdAt: now() };
+    await this.#c.profiles.insertOne({ _id: profile.id, accountId, name, createdAt: profile.createdAt });
+    return profile;
+  }
+
+  async getProfile(id: string): Promise<Profile | null> {
+    const doc = await this.#c.profiles.findOne({ _id: id });
+    return doc ? toProfile(doc) : null;
+  }
+
+  async listProfiles(accountId: string): Promise<Profile[]> {
+    const docs = await this.#c.profiles.find({ accountId }).sort({ createdAt: 1, _id: 1 }).toArray();
+    return docs.map(toProfile);
+  }
+
+  async createImport(input: NewImport): Promise<ImportRecord> {
+    const record: ImportRecord = {
+      id: randomUUID(),
+      profileId: input.profileId,
+      accountId: input.accountId,
+      status: 'receiving',
+      createdAt: now(),
+      finishedAt: null,
+      endpoint: input.endpoint,
+      formatter: input.formatter,
+      params: {},
+      tags: [],
+      files: [],
+      attachments: [],
+      messages: [],
+      reportId: null,
+      progress: { bytes: 0, files: 0, containers: 0 },
+    };
+    await this.#c.imports.insertOne(importDoc(record));
+    return record;
+  }
+
+  async updateImport(id: string, patch: ImportPatch): Promise<void> {
+    const set = importPatchDoc(patch);
+    if (Object.keys(set).length === 0) return;
+    await this.#c.imports.updateOne({ _id: id }, { $set: set });
+  }
+
+  async getImport(id: string): Promise<ImportRecord | null> {
+    const doc = await this.#c.imports.findOne({ _id: id });
+    return doc ? toImport(doc) : null;
+  }
+
+  async createReport(input: Pick<Report, 'profileId' | 'importId' | 'tags' | 'date'>): Promise<Report> {
+    const report: Report = {
+      id: randomUUID(),
+      profileId: input.profileId,
+      importId: input.importId,
+      status: 'building',
+      createdAt: now(),
+      date: input.date,
+      tags: input.tags,
+      totals: { containers: 0, tests: 0, passed: 0, failed: 0, errored: 0, skipped: 0, pending: 0, unknown: 0, flaky: 0 },
+      files: [],
+      messages: [],
+    };
+    await this.#c.reports.insertOne(reportDoc(report));
+    this.#remember(report.id, { profileId: report.profileId, createdAt: report.createdAt });
+    return report;
+  }
+
+  async insertContainers(batch: StoredContainer[]): Promise<void> {
+    if (batch.length === 0) return;
+    const c = this.#c;
+    const facts = new Map<string, { profileId: string; createdAt: string }>();
+    for (const reportId of new Set(batch.map((x) => x.reportId))) facts.set(reportId, await this.#factsOf(reportId));
+    // Unordered: the server may apply the batch in parallel; (reportId, seq) is unique either way.
+    await c.containers.insertMany(
+      batch.map((x) => containerDoc(x, facts.get(x.reportId)!)),
+      { ordered: false },
+    );
+  }
+
+  async completeReport(id: string, patch: Pick<Report, 'date' | 'totals' | 'files' | 'messages' | 'tags'>): Promise<void> {
+    await this.#c.reports.updateOne(
+      { _id: id },
+      {
+        $set: {
+          status: 'completed',
+          date: patch.date,
+          totals: patch.totals,
+          files: patch.files,
+          messages: patch.messages.map(messageDoc),
+          tags: patch.tags,
+        },
+      },
+    );
+  }
+
+  async failReport(id: string): Promise<void> {
+    // The status flips first, so readers stop seeing the report before its containers are gone;
+    // `purging` marks the gap, for init() to close if the process dies inside it.
+    await this.#c.reports.updateOne({ _id: id }, { $set: { status: 'failed', purging: true } });
+    await this.#purgeContainers(id);
+  }
+
+  async getReport(id: string): Promise<Report | null> {
+    const doc = await this.#c.reports.findOne({ _id: id });
+    return doc ? toReport(doc) : null;
+  }
+
+  async listReports(profileId: string, query: ReportQuery): Promise<Report[]> {
+    if (query.limit <= 0) return [];
+    const filter: Filter<ReportDoc> = { profileId, status: 'completed' };
+    const tags = [...new Set(query.tags ?? [])];
+    // `$all: []` matches nothing, while no tags must filter nothing.
+    if (tags.length > 0) filter.tags = { $all: tags };
+    if (query.before !== undefined) {
+      const before = isoTime(query.before);
+      // With beforeId the cursor is (createdAt, _id): reports of the same millisecond are not skipped.
+      if (query.beforeId !== undefined) filter.$or = [{ createdAt: { $lt: before } }, { createdAt: before, _id: { $lt: query.beforeId } }];
+      else filter.createdAt = { $lt: before };
+    }
+    const docs = await this.#c.reports.find(filter).sort({ createdAt: -1, _id: -1 }).limit(query.limit).toArray();
+    return docs.map(toReport);
+  }
+
+  async listContainers(reportId: string, query: ContainerQuery): Promise<StoredContainer[]> {
+    // The driver reads limit 0 as "no limit".
+    if (query.limit <= 0) return [];
+    const filter: Filter<ContainerDoc> = { reportId, parentSeq: query.parentSeq };
+    if (query.afterSeq !== undefined) filter.seq = { $gt: query.afterSeq };
+    const docs = await this.#c.containers.find(filter).sort({ seq: 1 }).limit(query.limit).toArray();
+    return docs.map(toContainer);
+  }
+
+  async getContainer(reportId: string, seq: number): Promise<StoredContainer | null> {
+    const doc = await this.#c.containers.findOne({ reportId, seq });
+    return doc ? toContainer(doc) : null;
+  }
+
+  async reparentContainers(reportId: string, fromParents: number[], toParent: number): Promise<void> {
+    if (fromParents.length === 0) return;
+    await this.#c.containers.updateMany({ reportId, parentSeq: { $in: fromParents } }, { $set: { parentSeq: toParent } });
+  }
+
+  async deleteContainers(reportId: string, seqs: number[]): Promise<void> {
+    if (seqs.length === 0) return;
+    await this.#c.containers.deleteMany({ reportId, seq: { $in: seqs } });
+  }
+
+  async updateContainer(
+    reportId: string,
+    seq: number,
+    patch: Partial<Pick<StoredContainer, 'attachments' | 'durationMs' | 'status'>>,
+  ): Promise<void> {
+    const set: Partial<ContainerDoc> = {};
+    if (patch.attachments !== undefined) set.attachments = patch.attachments;
+    if (patch.durationMs !== undefined) set.durationMs = patch.durationMs;
+    if (patch.status !== undefined) set.status = patch.status;
+    if (Object.keys(set).length === 0) return;
+    await this.#c.containers.updateOne({ reportId, seq }, { $set: set });
+  }
+
+  async putBlob(source: Readable, meta: { name: string; contentType: string | null; importId?: string }): Promise<BlobRef> {
+    return this.#o.blobs.put(source, { name: meta.name, contentType: meta.contentType, importId: meta.importId ?? null });
+  }
+
+  async openBlob(id: string): Promise<Readable | null> {
+    return this.#o.blobs.open(id);
+  }
+
+  async deleteBlob(id: string): Promise<void> {
+    await this.#o.blobs.remove(id);
+  }
+
+  async failStaleImports(olderThan: string, message: Message): Promise<number> {
+    const { c, blobs } = this.#o;
+    const stale = await c.imports
+      .find({ status: { $in: LIVE_IMPORT }, createdAt: { $lt: isoTime(olderThan) } }, { projection: { _id: 1 } })
+      .toArray();
+    let ended = 0;
+    for (const { _id: id } of stale) {
+      // Conditional and atomic: an import that finished meanwhile, or that another Tally instance's
+      // sweep already ended, is left alone and not counted; the returned reportId is the current one.
+      const doc = await c.imports.findOneAndUpdate(
+        { _id: id, status: { $in: LIVE_IMPORT } },
+        { $set: { status: 'failed', finishedAt: now() }, $push: { messages: messageDoc(message) } },
+        // No projection: FerretDB 1.24 answers NotImplemented to findAndModify with `fields`.
+        { returnDocument: 'after' },
+      );
+      if (!doc) continue;
+      ended++;
+      if (doc.reportId) await this.failReport(doc.reportId);
+      for (const blobId of await blobs.idsOfImport(id)) await blobs.remove(blobId);
+    }
+    return ended;
+  }
+
+  get #o(): Open {
+    if (!this.#open) throw notOpen();
+    return this.#open;
+  }
+
+  get #c(): Collections {
+    return this.#o.c;
+  }
+
+  async #connect(): Promise<void> {
+    const client = new MongoClient(this.url, clientOptions(this.url));
+    try {
+      await client.connect();
+      const db = client.db(this.dbName);
+      await ensureIndexes(db);
+      const c: Collections = {
+        accounts: db.collection(COLLECTIONS.accounts),
+        apiKeys: db.collection(COLLECTIONS.apiKeys),
+        profiles: db.collection(COLLECTIONS.profiles),
+        imports: db.collection(COLLECTIONS.imports),
+        reports: db.collection(COLLECTIONS.reports),
+        containers: db.collection(COLLECTIONS.containers),
+      };
+      this.#open = { client, db, c, blobs: new BlobBucket(db) };
+      // A crash inside failReport leaves containers behind; finish the job so the contract holds.
+      for (const { _id } of await c.reports.find({ purging: true }, { projection: { _id: 1 } }).toArray()) await this.#purgeContainers(_id);
+    } catch (err) {
+      this.#open = null;
+      await client.close().catch(() => undefined);
+      throw err;
+    }
+  }
+
+  async #purgeContainers(reportId: string): Promise<void> {
+    const { reports, containers } = this.#c;
+    await containers.deleteMany({ reportId });
+    await reports.updateOne({ _id: reportId }, { $unset: { purging: '' } });
+  }
+
+  async #factsOf(reportId: string): Promise<{ profileId: string; createdAt: string }> {
+    const cached = this.#reportFacts.get(reportId);
+    if (cached) return cached;
+    const doc = await this.#c.reports.findOne({ _id: reportId }, { projection: { profileId: 1, createdAt: 1 } });
+    if (!doc) throw new Error(`insertContainers: there is no report ${JSON.stringify(reportId)}; create the report before its containers.`);
+    const facts = { profileId: doc.profileId, createdAt: doc.createdAt };
+    this.#remember(reportId, facts);
+    return facts;
+  }
+
+  #remember(reportId: string, facts: { profileId: string; createdAt: string }): void {
+    this.#reportFacts.set(reportId, facts);
+    // Map order is insertion order: dropping the first key drops the oldest entry.
+    if (this.#reportFacts.size > REPORT_CACHE_SIZE) this.#reportFacts.delete(this.#reportFacts.keys().next().value!);
+  }
+}
+
+function clientOptions(url: string): MongoClientOptions {
+  // An optional field left undefined (StoredFile.archive, Message.file) must stay absent, not come back as null.
+  const options: MongoClientOptions = { ignoreUndefined: true };
+  // Options given here override the URL's; these are defaults only, so the URL's own values win.
+  if (!urlHasOption(url, 'serverSelectionTimeoutMS')) options.serverSelectionTimeoutMS = SERVER_SELECTION_TIMEOUT_MS;
+  if (!urlHasOption(url, 'appName')) options.appName = 'tally';
+  return options;
+}
+
+function urlHasOption(url: string, name: string): boolean {
+  const query = url.split('?')[1] ?? '';
+  return query.split('&').some((pair) => pair.split('=')[0]!.toLowerCase() === name.toLowerCase());
+}
+
+/** The database of `mongodb://user:pw@host1,host2/<db>?opts`, if the URL names one. */
+export function databaseInUrl(url: string): string | null {
+  const match = /^mongodb(?:\+srv)?:\/\/[^/?]*\/([^?]*)/.exec(url);
+  const name = match?.[1] ? decodeURIComponent(match[1]) : '';
+  return name === '' ? null : name;
+}
+
+function notOpen(): Error {
+  return new Error('MongoStore is not open: call init() first (and not after close()).');
+}
+
+function now(): string {
+  return new Date().toISOString();
+}
+
+// Stored times are all toISOString() output, so string order is time order only if `before` has that form too.
+function isoTime(value: string): string {
+  const time = new Date(value);
+  if (Number.isNaN(time.getTime())) throw new TypeError(`not an ISO time: ${JSON.stringify(value)}`);
+  return time.toISOString();
+}

@@ -1,0 +1,38 @@
+/**
+ * Every index the store's queries rely on, by collection. `createIndexes` with the same name and keys
+ * is a no-op, so init() sends them all each time; an index of that name with other keys or options
+ * makes it fail loudly instead of leaving a query unserved.
+ */
+import type { Db, IndexDescription } from 'mongodb';
+import { BLOB_BUCKET, COLLECTIONS } from './collections.js';
+
+export const INDEXES: Record<string, IndexDescription[]> = {
+  [COLLECTIONS.apiKeys]: [{ name: 'keyId_unique', key: { keyId: 1 }, unique: true }],
+  [COLLECTIONS.profiles]: [{ name: 'account_created', key: { accountId: 1, createdAt: 1 } }],
+  [COLLECTIONS.imports]: [
+    // The stale-import sweep: live statuses, oldest first.
+    { name: 'status_created', key: { status: 1, createdAt: 1 } },
+  ],
+  [COLLECTIONS.reports]: [
+    // listReports without tags, and its (createdAt, _id) keyset cursor.
+    { name: 'profile_status_created', key: { profileId: 1, status: 1, createdAt: -1, _id: -1 } },
+    // listReports with tags: multikey on the first tag, the others checked on the fetched documents.
+    { name: 'profile_tags_created', key: { profileId: 1, tags: 1, createdAt: -1 } },
+  ],
+  [COLLECTIONS.containers]: [
+    { name: 'report_parent_seq', key: { reportId: 1, parentSeq: 1, seq: 1 } },
+    { name: 'report_seq_unique', key: { reportId: 1, seq: 1 }, unique: true },
+    // History of one title in a profile, newest report first (DESIGN "Storage").
+    { name: 'history', key: { profileId: 1, title: 1, reportCreatedAt: -1 } },
+  ],
+  // The sweep deletes the blobs of a dead import; without this it scans every file document.
+  [`${BLOB_BUCKET}.files`]: [{ name: 'metadata_importId', key: { 'metadata.importId': 1 } }],
+};
+
+export async function ensureIndexes(db: Db): Promise<void> {
+  for (const [collection, indexes] of Object.entries(INDEXES)) {
+    // One index per command: FerretDB 1.24 drops the connection (a server panic) when a single
+    // createIndexes names several indexes that all exist already, i.e. on every init but the first.
+    for (const index of indexes) await db.collection(collection).createIndexes([index]);
+  }
+}

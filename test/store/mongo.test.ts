@@ -1,0 +1,212 @@
+/**
+ * The MongoDB store against a real MongoDB-wire server (MongoDB or FerretDB) named by
+ * TALLY_TEST_MONGODB_URL; each harness gets a database of its own that cleanup() drops.
+ */
+import { randomBytes, randomUUID } from 'node:crypto';
+import { Readable } from 'node:stream';
+import { MongoClient } from 'mongodb';
+import t from 'tap';
+import { createMongoStore, databaseInUrl, type MongoStore } from '../../lib/store/mongo/index.js';
+import { storeConformance, type StoreHarness } from './conformance.js';
+
+const url = process.env.TALLY_TEST_MONGODB_URL;
+
+async function harness(serverUrl: string): Promise<StoreHarness & { store: MongoStore; dbName: string; raw: () => Promise<MongoClient> }> {
+  const dbName = `tally_test_${randomBytes(6).toString('hex')}`;
+  const first = createMongoStore({ url: serverUrl, dbName });
+  const stores = [first];
+  let peek: MongoClient | null = null;
+  return {
+    store: first,
+    dbName,
+    async reopen() {
+      const next = createMongoStore({ url: serverUrl, dbName });
+      stores.push(next);
+      return next;
+    },
+    /** A client of its own, for looking at the documents behind the store's back. */
+    async raw() {
+      peek ??= await new MongoClient(serverUrl, { serverSelectionTimeoutMS: 5_000 }).connect();
+      return peek;
+    },
+    async cleanup() {
+      for (const s of stores) await s.close();
+      const client = peek ?? (await new MongoClient(serverUrl, { serverSelectionTimeoutMS: 5_000 }).connect());
+      try {
+        await client.db(dbName).dropDatabase();
+      } finally {
+        await client.close();
+      }
+    },
+  };
+}
+
+t.test('mongo: the database name', async (t) => {
+  t.equal(databaseInUrl('mongodb://127.0.0.1:27017/'), null);
+  t.equal(databaseInUrl('mongodb://127.0.0.1:27017'), null);
+  t.equal(databaseInUrl('mongodb://u:p%40ss@a:1,b:2/ci_db?replicaSet=rs'), 'ci_db');
+  t.equal(databaseInUrl('mongodb+srv://cluster.example.net/x%20y'), 'x y');
+  t.equal(createMongoStore({ url: 'mongodb://h/' }).dbName, 'tally', 'tally when the URL names none');
+  t.equal(createMongoStore({ url: 'mongodb://h/from_url?w=1' }).dbName, 'from_url', 'else the URL path');
+  t.equal(createMongoStore({ url: 'mongodb://h/from_url', dbName: 'given' }).dbName, 'given', 'an explicit dbName wins');
+});
+
+t.test("mongo: a dead server fails fast, with the URL's own timeout", async (t) => {
+  const store = createMongoStore({ url: 'mongodb://127.0.0.1:1/?serverSelectionTimeoutMS=300' });
+  const started = Date.now();
+  await t.rejects(store.init());
+  t.ok(Date.now() - started < 3_000, 'well under the 5 s default');
+  await t.rejects(store.ping(), /not open/, 'a store that failed to open stays closed');
+  await store.close();
+});
+
+if (!url) {
+  if (process.env.TALLY_REQUIRE_MONGODB === '1') {
+    t.fail('TALLY_REQUIRE_MONGODB=1 but no MongoDB-wire server was given: set TALLY_TEST_MONGODB_URL (e.g. mongodb://127.0.0.1:27017/)');
+  } else {
+    t.skip('MongoDB store tests skipped: TALLY_TEST_MONGODB_URL is not set (point it at a MongoDB or FerretDB server to run them)', () => undefined);
+  }
+} else {
+  const serverUrl = url;
+  storeConformance(t, 'mongo', () => harness(serverUrl));
+
+  t.test('mongo: indexes exist after init, and init is idempotent', async (t) => {
+    const h = await harness(serverUrl);
+    t.teardown(() => h.cleanup());
+    await Promise.all([h.store.init(), h.store.init()]);
+    await h.store.init();
+    const db = (await h.raw()).db(h.dbName);
+    const expected: Record<string, { key: Record<string, number>; unique?: true }[]> = {
+      api_keys: [{ key: { keyId: 1 }, unique: true }],
+      profiles: [{ key: { accountId: 1, createdAt: 1 } }],
+      reports: [{ key: { profileId: 1, status: 1, createdAt: -1, _id: -1 } }, { key: { profileId: 1, tags: 1, createdAt: -1 } }],
+      imports: [{ key: { status: 1, createdAt: 1 } }],
+      containers: [
+        { key: { reportId: 1, parentSeq: 1, seq: 1 } },
+        { key: { reportId: 1, seq: 1 }, unique: true },
+        { key: { profileId: 1, title: 1, reportCreatedAt: -1 } },
+      ],
+      'blobs.files': [{ key: { 'metadata.importId': 1 } }],
+    };
+    for (const [collection, wanted] of Object.entries(expected)) {
+      const found = await db.collection(collection).listIndexes().toArray();
+      for (const w of wanted) {
+        const match = found.find((i) => JSON.stringify(i.key) === JSON.stringify(w.key));
+        t.ok(match, `${collection} has ${JSON.stringify(w.key)}`);
+        t.equal(match?.unique === true, w.unique === true, `${collection} ${JSON.stringify(w.key)} unique: ${w.unique === true}`);
+        t.type(match?.name, 'string');
+      }
+    }
+
+    await h.store.close();
+    await h.store.init();
+    await t.resolves(h.store.ping(), 'init after close opens a new client');
+    t.equal((await db.collection('containers').listIndexes().toArray()).length, 4, 'no index is created twice (3 + _id)');
+  });
+
+  t.test('mongo: a failed putBlob leaves no GridFS documents', async (t) => {
+    const h = await harness(serverUrl);
+    t.teardown(() => h.cleanup());
+    await h.store.init();
+    const db = (await h.raw()).db(h.dbName);
+    async function* breaks(): AsyncGenerator<Buffer> {
+      // Past the 255 KiB chunk size several times over, so chunks were written before the fault; the
+      // pauses let the fault land while a chunk insert is in flight (piping straight into the
+      // upload stream and aborting leaves a chunk behind most of the time here).
+      for (let i = 0; i < 8; i++) {
+        yield randomBytes(64 * 1024);
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      throw new Error('source broke');
+    }
+    for (let i = 0; i < 10; i++) {
+      await t.rejects(h.store.putBlob(Readable.from(breaks()), { name: 'x', contentType: null, importId: randomUUID() }), { message: 'source broke' });
+    }
+    const slow = new Readable({ read() {} });
+    slow.push(randomBytes(300 * 1024));
+    setTimeout(() => slow.destroy(new Error('client went away')), 20);
+    await t.rejects(h.store.putBlob(slow, { name: 'y', contentType: null }), { message: 'client went away' });
+    t.equal(await db.collection('blobs.files').countDocuments(), 0, 'no blobs.files document');
+    t.equal(await db.collection('blobs.chunks').countDocuments(), 0, 'no blobs.chunks document');
+
+    const ref = await h.store.putBlob(Readable.from([Buffer.from('ok')]), { name: 'n ü', contentType: 'text/plain', importId: 'imp-1' });
+    const file = await db.collection('blobs.files').findOne({ _id: ref.id as never });
+    t.strictSame(file?.metadata, { name: 'n ü', contentType: 'text/plain', importId: 'imp-1' }, 'metadata as the brief says');
+    t.equal(file?.length, 2);
+  });
+
+  t.test('mongo: containers carry profileId and reportCreatedAt', async (t) => {
+    const h = await harness(serverUrl);
+    t.teardown(() => h.cleanup());
+    const store = h.store;
+    await store.init();
+    const account = await store.createAccount('a');
+    const profile = await store.createProfile(account.id, 'p');
+    const imp = await store.createImport({ profileId: profile.id, accountId: account.id, endpoint: 'import', formatter: null });
+    const report = await store.createReport({ profileId: profile.id, importId: imp.id, tags: [], date: new Date().toISOString() });
+    const row = (seq: number) => ({
+      reportId: report.id, seq, parentSeq: null, fileIndex: 0, type: 'test' as const, title: `t${seq}`, status: 'passed' as const,
+      durationMs: null, startedAt: null, failure: null, output: null, properties: [], attachmentRefs: [], attachments: [], flaky: false, attempts: [], meta: {},
+    });
+    await store.insertContainers([row(1), row(2)]);
+    // A second instance has an empty cache, so it must look the report up.
+    const other = (await h.reopen!()) as MongoStore;
+    await other.init();
+    await other.insertContainers([row(3)]);
+    const docs = await (await h.raw()).db(h.dbName).collection('containers').find({ reportId: report.id }).sort({ seq: 1 }).toArray();
+    t.strictSame(docs.map((d) => [d.seq, d.profileId, d.reportCreatedAt]), [1, 2, 3].map((seq) => [seq, profile.id, report.createdAt]));
+    t.strictSame(await store.getContainer(report.id, 1), row(1), 'the copies stay out of what the store returns');
+
+    await t.rejects(store.insertContainers([{ ...row(1), reportId: randomUUID() }]), /no report/, 'containers of an unknown report are refused');
+  });
+
+  t.test('mongo: keys with dots and dollars round-trip', async (t) => {
+    const h = await harness(serverUrl);
+    t.teardown(() => h.cleanup());
+    const store = h.store;
+    await store.init();
+    const account = await store.createAccount('a');
+    const profile = await store.createProfile(account.id, 'p');
+    const imp = await store.createImport({ profileId: profile.id, accountId: account.id, endpoint: 'import', formatter: null });
+    // Query-string names arrive as typed; none of them may break the import record.
+    const params = { 'a.b': ['1'], $where: ['x'], '%2E': ['lit'], 'tag[]': ['t'], '': ['empty'], nested: { 'x.y': [{ $z: null }] } };
+    const messages = [{ severity: 'notice' as const, code: 'N', message: 'm', details: { 'os.name': 'linux', $ref: 1 } }];
+    await store.updateImport(imp.id, { params, messages });
+    const got = await store.getImport(imp.id);
+    t.strictSame(got?.params, params);
+    t.strictSame(got?.messages, messages);
+
+    const report = await store.createReport({ profileId: profile.id, importId: imp.id, tags: [], date: new Date().toISOString() });
+    const meta = { 'java.class': 'a.B', $x: '', '%': '%25' };
+    await store.insertContainers([{
+      reportId: report.id, seq: 1, parentSeq: null, fileIndex: 0, type: 'test', title: 't', status: 'passed',
+      durationMs: null, startedAt: null, failure: null, output: null, properties: [], attachmentRefs: [], attachments: [], flaky: false, attempts: [], meta,
+    }]);
+    t.strictSame((await store.getContainer(report.id, 1))?.meta, meta);
+    await store.completeReport(report.id, { date: report.date, totals: report.totals, files: [], messages, tags: [] });
+    t.strictSame((await store.getReport(report.id))?.messages, messages);
+  });
+
+  t.test('mongo: a purge cut short by a crash is finished on init', async (t) => {
+    const h = await harness(serverUrl);
+    t.teardown(() => h.cleanup());
+    const store = h.store;
+    await store.init();
+    const account = await store.createAccount('a');
+    const profile = await store.createProfile(account.id, 'p');
+    const imp = await store.createImport({ profileId: profile.id, accountId: account.id, endpoint: 'import', formatter: null });
+    const report = await store.createReport({ profileId: profile.id, importId: imp.id, tags: [], date: new Date().toISOString() });
+    await store.insertContainers(Array.from({ length: 50 }, (_, i) => ({
+      reportId: report.id, seq: i + 1, parentSeq: null, fileIndex: 0, type: 'test' as const, title: `t${i}`, status: 'passed' as const,
+      durationMs: null, startedAt: null, failure: null, output: null, properties: [], attachmentRefs: [], attachments: [], flaky: false, attempts: [], meta: {},
+    })));
+    await store.close();
+    // What a crash right after failReport's status flip leaves behind.
+    await (await h.raw()).db(h.dbName).collection('reports').updateOne({ _id: report.id as never }, { $set: { status: 'failed', purging: true } });
+
+    const again = await h.reopen!();
+    await again.init();
+    t.strictSame(await again.listContainers(report.id, { parentSeq: null, limit: 5 }), []);
+    t.strictSame(await again.getReport(report.id), { ...report, status: 'failed' }, 'the marker is gone and never shown');
+  });
+}
