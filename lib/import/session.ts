@@ -82,13 +82,23 @@ export async function runImport(deps: ImportDeps, req: ImportRequest): Promise<I
   let processor: FileProcessor | null = null;
   let counter: ByteCounter | null = null;
   let lastProgress = 0;
+  // One progress write at a time, and none racing the record's final write (some stores refuse
+  // concurrent writes to one document; a lost final write would leave the record looking alive).
+  let progressWrite: Promise<void> | null = null;
   const progress = (): void => {
     const now = Date.now();
-    if (now - lastProgress < PROGRESS_EVERY_MS || !processor) return;
+    if (now - lastProgress < PROGRESS_EVERY_MS || !processor || progressWrite) return;
     lastProgress = now;
-    store
+    progressWrite = store
       .updateImport(record.id, { progress: { bytes: counter?.bytes ?? 0, files: processor.fileCount, containers: processor.containers } })
-      .catch(() => undefined);
+      .catch(() => undefined)
+      .finally(() => {
+        progressWrite = null;
+      });
+  };
+  const settleProgress = async (): Promise<void> => {
+    lastProgress = Number.POSITIVE_INFINITY;
+    await progressWrite;
   };
 
   const abort = (): void => {
@@ -156,6 +166,7 @@ export async function runImport(deps: ImportDeps, req: ImportRequest): Promise<I
     }
 
     await processor.finish();
+    await progressWrite;
     await store.updateImport(record.id, { status: 'processing' });
     const used = new Set(processor.parsed.map((f) => f.formatter));
     const done = await finalize({
@@ -171,6 +182,7 @@ export async function runImport(deps: ImportDeps, req: ImportRequest): Promise<I
     const messages = applyFlags([...early, ...params.messages(), ...processor.messages, ...done.messages], params.flags);
     if (messages.some((m) => m.severity === 'error')) throw new Outcome(messages);
 
+    await settleProgress();
     const files = processor.parsed.map((f) => ({ name: f.name, formatter: f.formatter, producer: f.producer, tests: f.tests }));
     const totals = processor.totals;
     await store.completeReport(report.id, { date: done.date, totals, files, messages, tags: params.tags });
@@ -199,6 +211,7 @@ export async function runImport(deps: ImportDeps, req: ImportRequest): Promise<I
     };
   } catch (e) {
     const messages = await failureMessages(e, deps, early, params, processor);
+    await settleProgress();
     await cleanUp(store, record.id, report, processor, messages, params, deps);
     if (counter && !counter.readableEnded) {
       // Leave the rest of the body unread without destroying the request, so hapi can still answer.
