@@ -1,8 +1,10 @@
 /**
- * Imports a generated single JUnit file and a generated zip over HTTP into a started Tally
- * (embedded store, a child process) and prints MB/s, tests/s and the server's peak RSS (VmHWM).
+ * Imports a generated single JUnit file and a generated zip over HTTP into a started Tally (a child
+ * process) and prints MB/s, tests/s, containers/s and the server's peak RSS (VmHWM), for the
+ * embedded store, MongoDB, or both (MONGODB_URL, else a FerretDB started for the run).
  *
  *   npm run bench:rss -- --file-mb 200 --zip-files 2000 --zip-mb 200
+ *   npm run bench:rss -- --stores both --file-mb 50 --zip-files 500 --zip-mb 50
  */
 import { spawn } from 'node:child_process';
 import { createReadStream } from 'node:fs';
@@ -13,9 +15,12 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { junitFile, junitZip } from './generate.js';
+import { mongoWireForTests, type MongoWire } from '../scripts/mongo-wire.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const { values } = parseArgs({ options: { 'file-mb': { type: 'string', default: '200' }, 'zip-files': { type: 'string', default: '2000' }, 'zip-mb': { type: 'string', default: '200' } } });
+const { values } = parseArgs({
+  options: { 'file-mb': { type: 'string', default: '200' }, 'zip-files': { type: 'string', default: '2000' }, 'zip-mb': { type: 'string', default: '200' }, stores: { type: 'string', default: 'embedded' } },
+});
 const MB = 1024 * 1024;
 
 async function peakRss(pid: number): Promise<number> {
@@ -45,45 +50,80 @@ function upload(port: number, apiKey: string, profileId: string, filePath: strin
   });
 }
 
-async function main(): Promise<void> {
-  const work = await mkdtemp(path.join(os.tmpdir(), 'tally-bench-'));
-  const dataDir = path.join(work, 'data');
-  const port = 20000 + Math.floor(Math.random() * 20000);
-  const fileMb = Number(values['file-mb']);
-  const zipMb = Number(values['zip-mb']);
-  const zipFiles = Number(values['zip-files']);
-  const single = path.join(work, 'single.xml');
-  const zip = path.join(work, 'archive.zip');
-  process.stdout.write(`generating ${fileMb} MB file and ${zipFiles}-file zip of ${zipMb} MB …\n`);
-  const singleCases = await junitFile(single, fileMb * MB, 1);
-  const zipCases = await junitZip(zip, zipMb * MB, zipFiles, 2);
+interface Input {
+  label: string;
+  path: string;
+  name: string;
+  type: string;
+  cases: number;
+  uncompressed: number;
+}
 
-  const child = spawn(process.execPath, [path.join(root, 'dist/bin/tally.js'), 'serve'], { env: { ...process.env, TALLY_DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1' } });
+async function runStore(store: 'embedded' | 'mongo', inputs: Input[], work: string, mongoUrl: string | null): Promise<string[]> {
+  const dataDir = path.join(work, `data-${store}`);
+  const port = 20000 + Math.floor(Math.random() * 20000);
+  const env: NodeJS.ProcessEnv = { ...process.env, TALLY_DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1' };
+  if (store === 'mongo') env.MONGODB_URL = `${mongoUrl}tally_bench_${Date.now()}`;
+  else delete env.MONGODB_URL;
+  const child = spawn(process.execPath, [path.join(root, 'dist/bin/tally.js'), 'serve'], { env });
   let out = '';
   child.stdout.on('data', (c) => (out += c));
-  for (let i = 0; i < 200 && !out.includes('server.started'); i++) await new Promise((r) => setTimeout(r, 50));
+  child.stderr.on('data', (c) => (out += c));
+  for (let i = 0; i < 400 && !out.includes('server.started'); i++) await new Promise((r) => setTimeout(r, 50));
   const apiKey = /API key: +(tly_\S+)/.exec(out)?.[1];
   const profileId = /profile id: +(\S+)/.exec(out)?.[1];
   if (!apiKey || !profileId) throw new Error(`server did not start:\n${out}`);
-  const idle = await peakRss(child.pid!);
   const rows: string[] = [];
-  for (const [label, p, name, type, cases] of [
-    [`single ${fileMb} MB file`, single, 'single.xml', 'application/xml', singleCases],
-    [`zip of ${zipFiles} files, ${zipMb} MB`, zip, 'archive.zip', 'application/zip', zipCases],
-  ] as const) {
-    const size = (await stat(p)).size;
-    const t0 = process.hrtime.bigint();
-    const r = await upload(port, apiKey, profileId, p, name, type);
-    const s = Number(process.hrtime.bigint() - t0) / 1e9;
-    if (r.status !== 201 || r.body.report.totals.tests !== cases) throw new Error(`${label}: ${r.status} ${JSON.stringify(r.body.messages)} tests ${r.body.report?.totals.tests} != ${cases}`);
-    const uncompressed = label.startsWith('zip') ? zipMb * MB : size;
-    rows.push(`| ${label} | ${(size / MB).toFixed(1)} MB | ${cases} | ${s.toFixed(1)} s | ${(uncompressed / MB / s).toFixed(1)} | ${Math.round(cases / s)} | ${((await peakRss(child.pid!)) / MB).toFixed(0)} MiB |`);
+  try {
+    for (const input of inputs) {
+      const size = (await stat(input.path)).size;
+      const t0 = process.hrtime.bigint();
+      const r = await upload(port, apiKey, profileId, input.path, input.name, input.type);
+      const s = Number(process.hrtime.bigint() - t0) / 1e9;
+      if (r.status !== 201 || r.body.report.totals.tests !== input.cases) throw new Error(`${input.label}: ${r.status} ${JSON.stringify(r.body.messages)} tests ${r.body.report?.totals.tests} != ${input.cases}`);
+      const containers = r.body.report.totals.containers as number;
+      rows.push(
+        `| ${store} | ${input.label} | ${(size / MB).toFixed(1)} MB | ${input.cases} | ${s.toFixed(1)} s | ${(input.uncompressed / MB / s).toFixed(1)} | ${Math.round(containers / s)} | ${((await peakRss(child.pid!)) / MB).toFixed(0)} MiB |`,
+      );
+    }
+  } finally {
+    child.kill('SIGTERM');
   }
-  child.kill('SIGTERM');
-  process.stdout.write(`\nserver RSS after start: ${(idle / MB).toFixed(0)} MiB (peak RSS is the process high-water mark, cumulative)\n`);
-  process.stdout.write('| input | upload size | tests | time | MB/s (uncompressed) | tests/s | server peak RSS |\n|---|---:|---:|---:|---:|---:|---:|\n');
+  return rows;
+}
+
+async function main(): Promise<void> {
+  const work = await mkdtemp(path.join(os.tmpdir(), 'tally-bench-'));
+  const fileMb = Number(values['file-mb']);
+  const zipMb = Number(values['zip-mb']);
+  const zipFiles = Number(values['zip-files']);
+  const stores = values.stores === 'both' ? (['embedded', 'mongo'] as const) : ([values.stores as 'embedded' | 'mongo'] as const);
+  const single = path.join(work, 'single.xml');
+  const zip = path.join(work, 'archive.zip');
+  process.stdout.write(`generating ${fileMb} MB file and ${zipFiles}-file zip of ${zipMb} MB …\n`);
+  const inputs: Input[] = [
+    { label: `single ${fileMb} MB file`, path: single, name: 'single.xml', type: 'application/xml', cases: await junitFile(single, fileMb * MB, 1), uncompressed: fileMb * MB },
+    { label: `zip of ${zipFiles} files, ${zipMb} MB`, path: zip, name: 'archive.zip', type: 'application/zip', cases: await junitZip(zip, zipMb * MB, zipFiles, 2), uncompressed: zipMb * MB },
+  ];
+  let wire: MongoWire | null = null;
+  const rows: string[] = [];
+  try {
+    for (const store of stores) {
+      if (store === 'mongo' && !wire) {
+        const w = await mongoWireForTests((l) => process.stdout.write(`${l}\n`));
+        if ('unavailable' in w) throw new Error(`no MongoDB-wire server: ${w.unavailable}`);
+        wire = w;
+        process.stdout.write(`MongoDB-wire server: ${w.kind} at ${w.url}\n`);
+      }
+      rows.push(...(await runStore(store, inputs, work, wire?.url ?? null)));
+    }
+  } finally {
+    await wire?.stop();
+    await rm(work, { recursive: true, force: true });
+  }
+  process.stdout.write('\nserver peak RSS is the process high-water mark (VmHWM): cumulative over the inputs of one store\n');
+  process.stdout.write('| store | input | upload size | tests | time | MB/s (uncompressed) | containers/s | server peak RSS |\n|---|---|---:|---:|---:|---:|---:|---:|\n');
   process.stdout.write(`${rows.join('\n')}\n`);
-  await rm(work, { recursive: true, force: true });
 }
 
 main().catch((e) => {
