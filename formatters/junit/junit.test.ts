@@ -8,7 +8,8 @@ import { decodeText } from '../../lib/sniff/encoding.js';
 import { HEAD_BYTES, readHead } from '../../lib/sniff/head.js';
 import { junit } from './index.js';
 import { junitHandler } from './parse.js';
-import { parseSeconds, parseTimestamp } from './values.js';
+import { parseSeconds } from './values.js';
+import { parseTimestamp } from '../../lib/formatter-api.js';
 
 const FIXTURES = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures');
 

@@ -6,6 +6,8 @@
 import {
   FormatError,
   TextBuffer,
+  parseTimestamp,
+  type Instant,
   type Attempt,
   type Container,
   type ContainerStatus,
@@ -16,7 +18,7 @@ import {
 } from '../../lib/formatter-api.js';
 import { MarkerScanner, attachmentProperty } from './attachments.js';
 import { producerFromCase, producerFromProperty, producerFromRetry, producerFromRoot, producerFromSuite } from './producer.js';
-import { parseSeconds, parseTimestamp, type Instant } from './values.js';
+import { parseSeconds } from './values.js';
 
 type Attrs = Record<string, string>;
 type OutcomeName = 'error' | 'failure' | 'skipped';
