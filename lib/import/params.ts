@@ -11,10 +11,16 @@ const REPEATABLE = new Set(['file', 'attachment', 'tag']);
 const PLURALS: Record<string, string> = { files: 'file', attachments: 'attachment', tags: 'tag', formatters: 'formatter' };
 const DEPRECATED_TAGS = new Set(['os', 'platform', 'build']);
 const FLAG_SET: ReadonlySet<string> = new Set(FLAGS);
+/**
+ * Options Calliope-style clients send beyond SPEC part 2: known, never reported as unused.
+ * `envelope` is accepted without effect (older clients send it).
+ */
+const OPTIONS = new Set(['date', 'smart', 'suppress_notifications', 'ignore_empty_report', 'process_async', 'envelope']);
+const BOOLEAN_OPTIONS = new Set(['smart', 'suppress_notifications', 'ignore_empty_report', 'process_async']);
 const MAX_TAGS = 200;
 const MAX_TAG_CHARS = 256;
 
-export type ParamRole = 'file' | 'attachment' | 'tag' | 'formatter' | 'flag' | 'deprecated-tag' | 'unknown';
+export type ParamRole = 'file' | 'attachment' | 'tag' | 'formatter' | 'flag' | 'option' | 'deprecated-tag' | 'unknown';
 
 export interface NormalisedName {
   role: ParamRole;
@@ -35,6 +41,7 @@ export function normaliseName(raw: string): NormalisedName {
   let role: ParamRole = 'unknown';
   if (base === 'file' || base === 'attachment' || base === 'tag' || base === 'formatter') role = base;
   else if (FLAG_SET.has(base)) role = 'flag';
+  else if (OPTIONS.has(base)) role = 'option';
   else if (DEPRECATED_TAGS.has(base)) role = 'deprecated-tag';
   return { role, base, plural, scalar };
 }
@@ -53,6 +60,12 @@ export class ImportParams {
   readonly tags: string[] = [];
   readonly flags = new Set<Flag>();
   formatterField: string | null = null;
+  /** `date`: the report date to use instead of the detected one ('now' resolved at finalize). */
+  date: string | null = null;
+  /** `smart` (default true): a formatter may group or sort for readability. */
+  smart = true;
+  suppressNotifications = false;
+  processAsync = false;
   /** Everything as received, for the import record. */
   readonly received: Record<string, string[]> = {};
   private readonly unused = new Set<string>();
@@ -88,6 +101,9 @@ export class ImportParams {
       case 'formatter':
         this.formatterField = value.trim();
         break;
+      case 'option':
+        this.addOption(n.base, value);
+        break;
       case 'file':
       case 'attachment':
         // A file name sent as a plain field carries no file: the form is still checked for file parts.
@@ -95,6 +111,22 @@ export class ImportParams {
       case 'unknown':
         break;
     }
+  }
+
+  private addOption(name: string, value: string): void {
+    if (BOOLEAN_OPTIONS.has(name)) {
+      const on = parseBoolean(name, value);
+      if (name === 'smart') this.smart = on;
+      else if (name === 'suppress_notifications') this.suppressNotifications = on;
+      else if (name === 'process_async') this.processAsync = on;
+      // Calliope's name for ignore_empty_import.
+      else if (name === 'ignore_empty_report') {
+        if (on) this.flags.add('ignore_empty_import');
+        else this.flags.delete('ignore_empty_import');
+      }
+      return;
+    }
+    if (name === 'date') this.date = parseReportDate(value);
   }
 
   private addTag(value: string): void {
@@ -115,4 +147,15 @@ export class ImportParams {
     if (this.unused.size > 0) out.push(unusedParameters([...this.unused]));
     return out;
   }
+}
+
+/** `date=now` or an ISO 8601 date-time (a date alone is midnight UTC); anything else is refused. */
+export function parseReportDate(value: string): string {
+  const v = value.trim();
+  if (v.toLowerCase() === 'now') return 'now';
+  const m = /^(\d{4}-\d{2}-\d{2})(?:[T ](\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?)(Z|[+-]\d{2}:?\d{2})?)?$/.exec(v);
+  // A time without a zone is read as UTC, like the report dates formatters read.
+  const t = m ? Date.parse(`${m[1]}T${m[2] ?? '00:00:00'}${m[3] ?? 'Z'}`) : NaN;
+  if (Number.isNaN(t)) throw new ImportFault('import_validation_error', { detail: `date must be "now" or an ISO 8601 date-time, got "${v.slice(0, 40)}".`, details: { parameter: 'date' } });
+  return new Date(t).toISOString();
 }

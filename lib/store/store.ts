@@ -65,7 +65,8 @@ export interface StoredFile {
   archive?: string;
 }
 
-export type ImportStatus = 'receiving' | 'processing' | 'completed' | 'failed';
+/** `queued`: stored whole for a worker (process_async); `receiving`: the request is being read. */
+export type ImportStatus = 'queued' | 'receiving' | 'processing' | 'completed' | 'failed';
 
 export interface ImportProgress {
   bytes: number;
@@ -83,6 +84,8 @@ export interface ImportRecord {
   /** Route used: 'import', 'import/{formatter}', 'report/import', 'body'. */
   endpoint: string;
   formatter: string | null;
+  /** Media type of the request: multipart/form-data, or the raw body's type. */
+  contentType: string | null;
   /** Every parameter as received: flags, tags, aliases, unknown names. */
   params: Record<string, unknown>;
   tags: string[];
@@ -98,7 +101,7 @@ export interface ImportRecord {
 export type NewImport = Pick<ImportRecord, 'profileId' | 'accountId' | 'endpoint' | 'formatter'>;
 
 export type ImportPatch = Partial<
-  Pick<ImportRecord, 'status' | 'finishedAt' | 'formatter' | 'params' | 'tags' | 'files' | 'attachments' | 'messages' | 'reportId' | 'progress'>
+  Pick<ImportRecord, 'status' | 'finishedAt' | 'formatter' | 'contentType' | 'params' | 'tags' | 'files' | 'attachments' | 'messages' | 'reportId' | 'progress'>
 >;
 
 export interface Totals {
@@ -205,6 +208,8 @@ export interface Store {
   createImport(input: NewImport): Promise<ImportRecord>;
   updateImport(id: string, patch: ImportPatch): Promise<void>;
   getImport(id: string): Promise<ImportRecord | null>;
+  /** Takes the oldest `queued` import for a worker: atomically sets it `processing` and returns it. */
+  claimQueuedImport(): Promise<ImportRecord | null>;
 
   /** A new report in status `building`, zero totals, invisible to listReports. */
   createReport(input: Pick<Report, 'profileId' | 'importId' | 'tags' | 'date'>): Promise<Report>;

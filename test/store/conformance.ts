@@ -100,6 +100,7 @@ export function storeConformance(t: Test, name: string, makeStore: () => Promise
       finishedAt: null,
       endpoint: 'import',
       formatter: null,
+      contentType: null,
       params: {},
       tags: [],
       files: [],
@@ -402,6 +403,26 @@ export function storeConformance(t: Test, name: string, makeStore: () => Promise
       await store.init();
       await t.resolves(store.ping(), 'answers again after init');
     }
+  });
+
+  group('queued imports are claimed once each, oldest first', async (t, _h, store) => {
+    const { account, profile } = await seed(store);
+    t.equal(await store.claimQueuedImport(), null, 'nothing queued');
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const imp = await store.createImport({ profileId: profile.id, accountId: account.id, endpoint: 'import', formatter: null });
+      await store.updateImport(imp.id, { status: 'queued', contentType: 'application/xml', params: { 'tag[]': ['a:b'] } });
+      ids.push(imp.id);
+      await sleep(3);
+    }
+    const claimed = await Promise.all([store.claimQueuedImport(), store.claimQueuedImport(), store.claimQueuedImport(), store.claimQueuedImport()]);
+    t.same(claimed.filter(Boolean).map((r) => r!.id).sort(), [...ids].sort(), 'each queued import is claimed exactly once');
+    t.equal(claimed.filter((r) => r === null).length, 1);
+    const first = claimed.find((r) => r?.id === ids[0])!;
+    t.equal(first.status, 'processing');
+    t.equal(first.contentType, 'application/xml', 'the request media type round-trips');
+    t.same(first.params, { 'tag[]': ['a:b'] });
+    t.equal(await store.claimQueuedImport(), null);
   });
 
   group('stale imports are ended, with their report and blobs', async (t, _h, store) => {

@@ -45,6 +45,7 @@ const IMPORT_COLUMNS: Record<string, { column: string; json: boolean }> = {
   status: { column: 'status', json: false },
   finishedAt: { column: 'finished_at', json: false },
   formatter: { column: 'formatter', json: false },
+  contentType: { column: 'content_type', json: false },
   params: { column: 'params', json: true },
   tags: { column: 'tags', json: true },
   files: { column: 'files', json: true },
@@ -160,6 +161,7 @@ export class EmbeddedStore implements Store {
       finishedAt: null,
       endpoint: input.endpoint,
       formatter: input.formatter,
+      contentType: null,
       params: {},
       tags: [],
       files: [],
@@ -172,7 +174,7 @@ export class EmbeddedStore implements Store {
     this.#s.insertImport.run(
       r.id, r.profileId, r.accountId, r.status, r.createdAt, r.finishedAt, r.endpoint, r.formatter,
       JSON.stringify(r.params), JSON.stringify(r.tags), JSON.stringify(r.files), JSON.stringify(r.attachments),
-      JSON.stringify(r.messages), r.reportId, JSON.stringify(r.progress),
+      JSON.stringify(r.messages), r.reportId, JSON.stringify(r.progress), r.contentType,
     );
     return record;
   }
@@ -186,6 +188,12 @@ export class EmbeddedStore implements Store {
     });
     const sql = `update imports set ${keys.map((k) => `${IMPORT_COLUMNS[k]!.column} = ?`).join(', ')} where id = ?`;
     this.#shapedStatement(sql).run(...values, id);
+  }
+
+  async claimQueuedImport(): Promise<ImportRecord | null> {
+    // One statement: two workers (or processes on one data dir) never take the same import.
+    const row = this.#s.claimQueued.get();
+    return row ? toImport(row) : null;
   }
 
   async getImport(id: string): Promise<ImportRecord | null> {

@@ -41,6 +41,7 @@ export interface ImportRow {
   messages: string;
   report_id: string | null;
   progress: string;
+  content_type: string | null;
 }
 
 export interface ReportRow {
@@ -102,6 +103,7 @@ export function toImport(r: ImportRow): ImportRecord {
     finishedAt: r.finished_at,
     endpoint: r.endpoint,
     formatter: r.formatter,
+    contentType: r.content_type ?? null,
     params: JSON.parse(r.params),
     tags: JSON.parse(r.tags),
     files: JSON.parse(r.files),

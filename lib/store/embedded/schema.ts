@@ -113,6 +113,10 @@ const migrations: readonly string[] = [
   create index blobs_by_import on blobs (import_id);
   create index imports_unfinished on imports (status, created_at);
   `,
+  // 3: the request's media type, so a queued import can be replayed as it came.
+  `
+  alter table imports add column content_type text;
+  `,
 ];
 
 export const SCHEMA_VERSION = migrations.length;

@@ -42,7 +42,10 @@ export function prepareStatements(db: Database.Database) {
 
     insertImport: s<unknown[]>(
       'insert into imports (id, profile_id, account_id, status, created_at, finished_at, endpoint, formatter, params, tags, ' +
-        'files, attachments, messages, report_id, progress) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+        'files, attachments, messages, report_id, progress, content_type) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+    ),
+    claimQueued: s<[], ImportRow>(
+      "update imports set status = 'processing' where id = (select id from imports where status = 'queued' order by created_at, id limit 1) returning *",
     ),
     getImport: s<[string], ImportRow>('select * from imports where id = ?'),
 

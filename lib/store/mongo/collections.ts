@@ -23,6 +23,8 @@ export const COLLECTIONS = {
   imports: 'imports',
   reports: 'reports',
   containers: 'containers',
+  /** One document per claimed queued import: its unique `_id` is the claim (see claimQueuedImport). */
+  importClaims: 'import_claims',
 } as const;
 
 /** GridFS bucket: documents live in `blobs.files` and `blobs.chunks`. */
@@ -99,6 +101,7 @@ const IMPORT_PATCH_FIELDS = [
   'status',
   'finishedAt',
   'formatter',
+  'contentType',
   'params',
   'tags',
   'files',
@@ -118,6 +121,7 @@ export function toImport(d: ImportDoc): ImportRecord {
     finishedAt: d.finishedAt,
     endpoint: d.endpoint,
     formatter: d.formatter,
+    contentType: d.contentType ?? null,
     params: unescapeKeys(d.params) as ImportRecord['params'],
     tags: d.tags,
     files: d.files,

@@ -69,6 +69,7 @@ interface Collections {
   imports: Collection<ImportDoc>;
   reports: Collection<ReportDoc>;
   containers: Collection<ContainerDoc>;
+  importClaims: Collection<{ _id: string; claimedAt: string }>;
 }
 
 interface Open {
@@ -176,6 +177,7 @@ export class MongoStore implements Store {
       finishedAt: null,
       endpoint: input.endpoint,
       formatter: input.formatter,
+      contentType: null,
       params: {},
       tags: [],
       files: [],
@@ -192,6 +194,24 @@ export class MongoStore implements Store {
     const set = importPatchDoc(patch);
     if (Object.keys(set).length === 0) return;
     await this.#c.imports.updateOne({ _id: id }, { $set: set });
+  }
+
+  async claimQueuedImport(): Promise<ImportRecord | null> {
+    // The claim is an insert under a unique _id: exactly one caller can make it, on MongoDB and on
+    // FerretDB alike. (A conditional findOneAndUpdate or updateOne let two concurrent callers take
+    // the same import on FerretDB 1.24.) Claim documents are kept: a late caller must still lose.
+    const candidates = await this.#c.imports.find({ status: 'queued' }).sort({ createdAt: 1, _id: 1 }).limit(8).toArray();
+    for (const candidate of candidates) {
+      try {
+        await this.#c.importClaims.insertOne({ _id: candidate._id, claimedAt: now() });
+      } catch (e) {
+        if ((e as { code?: number }).code === 11000) continue;
+        throw e;
+      }
+      await this.#c.imports.updateOne({ _id: candidate._id }, { $set: { status: 'processing' } });
+      return toImport({ ...candidate, status: 'processing' });
+    }
+    return null;
   }
 
   async getImport(id: string): Promise<ImportRecord | null> {
@@ -367,6 +387,7 @@ export class MongoStore implements Store {
         imports: db.collection(COLLECTIONS.imports),
         reports: db.collection(COLLECTIONS.reports),
         containers: db.collection(COLLECTIONS.containers),
+        importClaims: db.collection(COLLECTIONS.importClaims),
       };
       this.#open = { client, db, c, blobs: new BlobBucket(db) };
       // A crash inside failReport leaves containers behind; finish the job so the contract holds.
