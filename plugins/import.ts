@@ -13,6 +13,8 @@ const PATHS: { path: string; route: ImportRoute }[] = [
   { path: `${BASE}/import/{formatter}`, route: 'import/{formatter}' },
   { path: `${BASE}/import`, route: 'import' },
   { path: `${BASE}/report/import`, route: 'report/import' },
+  // Older clients post a raw Cucumber JSON body here.
+  { path: `${BASE}/testresult`, route: 'testresult' },
 ];
 
 export const importPlugin: Plugin<ImportDeps> = {
@@ -39,7 +41,7 @@ export const importPlugin: Plugin<ImportDeps> = {
           };
           request.raw.req.once('aborted', onClose);
           request.raw.res.once('close', onClose);
-          const formatterKey = route === 'import/{formatter}' && params.formatter ? decodeURIComponent(params.formatter) : null;
+          const formatterKey = route === 'testresult' ? 'cucumber' : route === 'import/{formatter}' && params.formatter ? decodeURIComponent(params.formatter) : null;
           const answer = await runImport(deps, {
             profile,
             accountId: accountOf(request),

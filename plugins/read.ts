@@ -6,12 +6,14 @@ import type { Plugin, Request, ResponseToolkit } from '@hapi/hapi';
 import Joi from 'joi';
 import type { Registry } from '../lib/registry.js';
 import type { Store } from '../lib/store/store.js';
-import { accountOf, profileFor } from './profiles.js';
+import { accountOf, baseUrl, profileFor } from './profiles.js';
+import { progressPercent, reportPageUrl } from '../lib/import/answer.js';
 import { fault } from './replies.js';
 
 interface ReadDeps {
   store: Store;
   registry: Registry;
+  publicUrl: string | null;
 }
 
 const MAX_PAGE = 1000;
@@ -30,7 +32,7 @@ async function ownedReport(store: Store, request: Request, id: string) {
 
 export const readPlugin: Plugin<ReadDeps> = {
   name: 'tally-read',
-  register(server, { store, registry }) {
+  register(server, { store, registry, publicUrl }) {
     const validateFail = (_r: Request, h: ResponseToolkit, err?: Error) => fault(h, 'import_validation_error', err?.message).takeover();
 
     server.route({
@@ -63,6 +65,40 @@ export const readPlugin: Plugin<ReadDeps> = {
         const reports = await store.listReports(profile.id, { limit: q.limit, ...(before ? { before } : {}), ...(beforeId ? { beforeId } : {}), ...(tags.length ? { tags } : {}) });
         const last = reports[reports.length - 1];
         return { profile_id: profile.id, reports, next_before: reports.length === q.limit && last ? `${last.createdAt}~${last.id}` : null };
+      },
+    });
+
+    server.route({
+      method: 'GET',
+      path: '/api/v2/profile/{profile_id}',
+      options: { auth: 'api-key' },
+      handler: async (request, h) => {
+        // Clients call this to check their settings: the key may use the profile.
+        const profile = await profileFor(store, request, h, (request.params as { profile_id: string }).profile_id);
+        if (!('accountId' in profile)) return profile;
+        return { profile_id: profile.id, id: profile.id, name: profile.name, created_at: profile.createdAt };
+      },
+    });
+
+    server.route({
+      method: 'GET',
+      path: '/api/v2/reports/{report_id}/status',
+      options: { auth: 'api-key' },
+      handler: async (request, h) => {
+        const report = await store.getReport((request.params as { report_id: string }).report_id);
+        const record = report ? await store.getImport(report.importId) : null;
+        if (!report || !record || record.accountId !== accountOf(request)) return fault(h, 'not_found');
+        const finished = record.status === 'completed' || record.status === 'failed';
+        return {
+          report_id: report.id,
+          import_id: record.id,
+          import_status: record.status,
+          import_progress: progressPercent(record.status, record.progress),
+          progress: record.progress,
+          report_url: record.status === 'failed' ? null : reportPageUrl(baseUrl(request, publicUrl), report.id),
+          messages: finished ? record.messages : [],
+          totals: record.status === 'completed' ? report.totals : null,
+        };
       },
     });
 

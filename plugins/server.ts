@@ -17,6 +17,8 @@ import { authPlugin } from './auth.js';
 import { healthPlugin } from './health.js';
 import { importPlugin } from './import.js';
 import { readPlugin } from './read.js';
+import { ImportWorker } from '../lib/import/worker.js';
+import type { ImportDeps } from '../lib/import/session.js';
 
 export interface TallyOptions {
   config: Config;
@@ -32,6 +34,8 @@ export interface Tally {
   server: Hapi.Server;
   registry: Registry;
   config: Config;
+  /** Processes process_async imports. */
+  worker: ImportWorker;
   /** Ends imports that cannot still be running at `now` (runs at start and every 10 minutes). */
   sweep(now?: Date): Promise<number>;
   start(): Promise<void>;
@@ -71,10 +75,14 @@ export async function createTally(o: TallyOptions): Promise<Tally> {
     return h.response({ status: 'failed', messages: [message(code)] }).code(status);
   });
 
+  const deps: ImportDeps = { store: o.store, registry, config: o.config, tmpDir, log: o.log };
+  // URLs in a queued import's answer are never sent; the public URL (if set) keeps them right on the record.
+  const worker = new ImportWorker(deps, o.config.publicUrl ?? '');
+  deps.onQueued = () => worker.kick();
   await server.register([
     { plugin: authPlugin, options: { store: o.store } },
-    { plugin: importPlugin, options: { store: o.store, registry, config: o.config, tmpDir, log: o.log } },
-    { plugin: readPlugin, options: { store: o.store, registry } },
+    { plugin: importPlugin, options: deps },
+    { plugin: readPlugin, options: { store: o.store, registry, publicUrl: o.config.publicUrl } },
     { plugin: healthPlugin, options: { store: o.store } },
   ]);
 
@@ -96,6 +104,7 @@ export async function createTally(o: TallyOptions): Promise<Tally> {
     server,
     registry,
     config: o.config,
+    worker,
     sweep,
     async start() {
       // Spool files of a process that died are no one's: clear them at start.
@@ -104,10 +113,12 @@ export async function createTally(o: TallyOptions): Promise<Tally> {
       await server.start();
       await sweep();
       sweeper = setInterval(() => void sweep(), SWEEP_EVERY_MS).unref();
+      worker.start();
     },
     async stop() {
       if (sweeper) clearInterval(sweeper);
       await server.stop({ timeout: 10_000 });
+      await worker.stop();
     },
     url: () => server.info.uri.replace('0.0.0.0', '127.0.0.1'),
   };

@@ -33,6 +33,8 @@ export interface FileProcessorOptions {
   formatter: Formatter | null;
   /** Formatters allowed to vote when none is named (all, or those taking a raw body's media type). */
   candidates: readonly Formatter[];
+  /** `smart` (default true): formatters may group or sort for readability. */
+  smart: boolean;
   onProgress(): void;
 }
 
@@ -86,7 +88,7 @@ export class FileProcessor {
     const p = await peek(source, HEAD_BYTES);
     if (p.head.length === 0 && p.complete) return false;
     if (looksLikeZip(p.head)) {
-      await this.addZip(p.all, name, contentType);
+      await this.addZip(p.all, name, contentType, null);
       return true;
     }
     this.fileCount++;
@@ -107,6 +109,27 @@ export class FileProcessor {
     this.uploads.push(outcome);
     if (outcome.formatter === null) this.unmatched.push(outcome);
     return true;
+  }
+
+  /** An upload already in the blob store (a queued import being processed): read, never stored again. */
+  async addStoredUpload(file: StoredFile): Promise<void> {
+    const source = await this.o.store.openBlob(file.blobId);
+    if (!source) throw new ImportFault('import_validation_error', { detail: `The stored file ${file.name} is missing.`, file: file.name });
+    const p = await peek(source, HEAD_BYTES);
+    if (looksLikeZip(p.head)) {
+      await this.addZip(p.all, file.name, file.contentType, file);
+      return;
+    }
+    this.fileCount++;
+    const record = await this.processFile(p.all, p, file.name, { keepUnmatched: false });
+    const outcome = { ...file, formatter: record.formatter };
+    this.uploads.push(outcome);
+    if (outcome.formatter === null) this.unmatched.push(outcome);
+  }
+
+  /** An attachment already in the blob store (a queued import being processed). */
+  adoptAttachment(file: StoredFile): void {
+    this.attachments.push(file);
   }
 
   async addAttachment(source: AsyncIterable<Buffer>, rawName: string, contentType: string | null): Promise<void> {
@@ -135,12 +158,15 @@ export class FileProcessor {
     return [...ids];
   }
 
-  private async addZip(source: AsyncIterable<Buffer>, name: string, contentType: string | null): Promise<void> {
+  private async addZip(source: AsyncIterable<Buffer>, name: string, contentType: string | null, stored: StoredFile | null): Promise<void> {
     const spool = path.join(this.o.tmpDir, `upload-${randomUUID()}.zip`);
     try {
       await pipeline(Readable.from(source), createWriteStream(spool, { flags: 'wx' }));
-      const ref = await this.o.store.putBlob(createReadStream(spool), { name, contentType: contentType ?? 'application/zip', importId: this.o.importId });
-      this.uploads.push({ name, blobId: ref.id, size: ref.size, sha256: ref.sha256, contentType: contentType ?? 'application/zip', formatter: null });
+      if (stored) this.uploads.push({ ...stored, formatter: null });
+      else {
+        const ref = await this.o.store.putBlob(createReadStream(spool), { name, contentType: contentType ?? 'application/zip', importId: this.o.importId });
+        this.uploads.push({ name, blobId: ref.id, size: ref.size, sha256: ref.sha256, contentType: contentType ?? 'application/zip', formatter: null });
+      }
       const files = await readZip(spool, name, this.o.limits, {
         hidden: (entry) => this.hidden.push(entry),
         entry: async (entry, stream) => {
@@ -191,7 +217,7 @@ export class FileProcessor {
       setProducer: (p) => {
         producer = p;
       },
-      options: { smart: true },
+      options: { smart: this.o.smart },
     };
     try {
       await formatter.parse(decodeText(all, encoding), assembler, ctx);

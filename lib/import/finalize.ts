@@ -24,6 +24,8 @@ export interface FinalizeInput {
   mergeByDefault: boolean;
   limits: Limits;
   now: Date;
+  /** The `date` option: the report date to use instead of the detected one. */
+  date: string | null;
 }
 
 export interface Finalized {
@@ -75,7 +77,7 @@ export async function finalize(i: FinalizeInput): Promise<Finalized> {
   }
   if (p.totals.tests === 0) messages.push(message('empty_import_after_processing'));
 
-  const date = p.earliest ?? i.now.toISOString();
+  const date = i.date ?? p.earliest ?? i.now.toISOString();
   if (i.now.getTime() - Date.parse(date) > DAY_MS) messages.push(message('report_contains_old_date', { detail: `Report date: ${date}.`, details: { date } }));
   return { messages, date, attachments };
 }

@@ -82,9 +82,20 @@ export class ImportParams {
     return n;
   }
 
+  /** A file part: its name and file name are kept with the request, so a replay notes the same names. */
+  notePart(raw: string, fileName: string | undefined): NormalisedName {
+    const n = normaliseName(raw);
+    if (n.role === 'file' || n.role === 'attachment' || n.role === 'unknown') {
+      (this.received[raw] ??= []).push(fileName ?? '');
+      return this.noteName(raw);
+    }
+    return n;
+  }
+
   /** A text value from the query string or a form field. */
   addValue(raw: string, value: string): void {
-    (this.received[raw] ??= []).push(value.length > 200 ? `${value.slice(0, 200)}…` : value);
+    // Kept whole (fields are bounded by TALLY_MAX_FIELD_BYTES): a queued import is replayed from these.
+    (this.received[raw] ??= []).push(value);
     const n = this.noteName(raw);
     switch (n.role) {
       case 'tag':

@@ -1,22 +1,26 @@
 /**
  * One import, from the request to the answer. The import record is created first and keeps the
- * request; parts stream through the file processor; finalize settles what needs the whole request.
- * Any failure ends the record `failed` with its messages, removes the report's containers and the
- * blobs written so far, so no half report is ever shown.
+ * request; parts stream through the file processor (or, with process_async, into the blob store for
+ * a worker); finalize settles what needs the whole request. Any failure ends the record `failed`
+ * with its messages, removes the report's containers and the blobs written so far, so no half
+ * report is ever shown.
  */
 import type { Readable } from 'node:stream';
 import type { Config } from '../config.js';
 import type { Formatter } from '../formatter-api.js';
 import { applyFlags, ImportFault, message, statusOf } from '../messages.js';
 import type { Registry } from '../registry.js';
-import type { ImportRecord, Message, Profile, Report, Store, StoredFile, Totals } from '../store/store.js';
+import type { ImportRecord, Message, Profile, Report, Store, StoredFile } from '../store/store.js';
+import { answerBody, type ImportResponseBody, type ReportSummary } from './answer.js';
 import { finalize } from './finalize.js';
-import { FileProcessor } from './files.js';
+import { FileProcessor, type FileProcessorOptions } from './files.js';
 import { readMultipart } from './multipart.js';
 import { ImportParams } from './params.js';
+import { RequestStore } from './request-store.js';
 import { ByteCounter } from './streams.js';
 
-export type ImportRoute = 'import' | 'import/{formatter}' | 'report/import';
+export type ImportRoute = 'import' | 'import/{formatter}' | 'report/import' | 'testresult';
+export type { ImportResponseBody };
 
 export interface ImportDeps {
   store: Store;
@@ -24,6 +28,8 @@ export interface ImportDeps {
   config: Config;
   tmpDir: string;
   log(event: string, data: Record<string, unknown>): void;
+  /** Told when an import was queued (process_async), so a worker can pick it up at once. */
+  onQueued?(): void;
 }
 
 export interface ImportRequest {
@@ -41,27 +47,26 @@ export interface ImportRequest {
   signal: AbortSignal;
 }
 
-export interface ImportResponseBody {
-  import_id: string | null;
-  report_id: string | null;
-  profile_id: string;
-  status: 'completed' | 'failed';
-  messages: Message[];
-  report: {
-    date: string;
-    url: string;
-    tags: string[];
-    files: { name: string; formatter: string; producer: string | null; tests: number }[];
-    totals: Totals;
-  } | null;
-}
-
 export interface ImportAnswer {
   status: number;
   body: ImportResponseBody;
 }
 
 const PROGRESS_EVERY_MS = 1000;
+const MULTIPART = 'multipart/form-data';
+
+/** What one run of an import shares between its steps (request time or worker). */
+interface Run {
+  deps: ImportDeps;
+  record: ImportRecord;
+  report: Report | null;
+  params: ImportParams;
+  early: Message[];
+  processor: FileProcessor | null;
+  queued: RequestStore | null;
+  profileId: string;
+  baseUrl: string;
+}
 
 export async function runImport(deps: ImportDeps, req: ImportRequest): Promise<ImportAnswer> {
   const { store, registry, config } = deps;
@@ -74,32 +79,18 @@ export async function runImport(deps: ImportDeps, req: ImportRequest): Promise<I
   } catch (cause) {
     deps.log('import.record_failed', { error: String(cause) });
     const messages = [...early, message('import_generating_error')];
-    return { status: statusOf(messages), body: emptyBody(null, req.profile.id, messages) };
+    return { status: statusOf(messages), body: answerBody({ importId: null, reportId: null, profileId: req.profile.id, status: 'failed', messages, report: null, baseUrl: req.baseUrl }) };
   }
 
-  const params = new ImportParams();
-  let report: Report | null = null;
-  let processor: FileProcessor | null = null;
+  const run: Run = { deps, record, report: null, params: new ImportParams(), early, processor: null, queued: null, profileId: req.profile.id, baseUrl: req.baseUrl };
+  const { params } = run;
   let counter: ByteCounter | null = null;
-  let lastProgress = 0;
-  // One progress write at a time, and none racing the record's final write (some stores refuse
-  // concurrent writes to one document; a lost final write would leave the record looking alive).
-  let progressWrite: Promise<void> | null = null;
-  const progress = (): void => {
-    const now = Date.now();
-    if (now - lastProgress < PROGRESS_EVERY_MS || !processor || progressWrite) return;
-    lastProgress = now;
-    progressWrite = store
-      .updateImport(record.id, { progress: { bytes: counter?.bytes ?? 0, files: processor.fileCount, containers: processor.containers } })
-      .catch(() => undefined)
-      .finally(() => {
-        progressWrite = null;
-      });
-  };
-  const settleProgress = async (): Promise<void> => {
-    lastProgress = Number.POSITIVE_INFINITY;
-    await progressWrite;
-  };
+  const progress = progressWriter(store, record.id, () => ({
+    bytes: counter?.bytes ?? 0,
+    files: run.processor?.fileCount ?? run.queued?.uploads.length ?? 0,
+    containers: run.processor?.containers ?? 0,
+    totalBytes: req.contentLength,
+  }));
 
   const abort = (): void => {
     counter?.destroy(new ImportFault('upload_aborted'));
@@ -111,8 +102,8 @@ export async function runImport(deps: ImportDeps, req: ImportRequest): Promise<I
     for (const [name, value] of req.query) params.addValue(name, value);
     let formatter: Formatter | null = null;
     if (req.formatterKey !== null) formatter = lookupFormatter(registry, req.formatterKey);
-    report = await store.createReport({ profileId: req.profile.id, importId: record.id, tags: [], date: record.createdAt });
-    await store.updateImport(record.id, { reportId: report.id });
+    run.report = await store.createReport({ profileId: req.profile.id, importId: record.id, tags: [], date: record.createdAt });
+    await store.updateImport(record.id, { reportId: run.report.id });
 
     if (!req.contentType) throw new ImportFault('import_missing_media_type');
     // A declared length over the limit is refused before a byte is read; chunked bodies are counted below.
@@ -120,123 +111,274 @@ export async function runImport(deps: ImportDeps, req: ImportRequest): Promise<I
       throw new ImportFault('payload_too_large', { detail: `The limit is ${config.limits.maxUploadBytes} bytes (TALLY_MAX_UPLOAD_BYTES).`, details: { limit: config.limits.maxUploadBytes } });
     }
     const mediaType = req.contentType.split(';')[0]!.trim().toLowerCase();
-    counter = new ByteCounter(config.limits.maxUploadBytes, progress);
+    await store.updateImport(record.id, { contentType: mediaType });
+    counter = new ByteCounter(config.limits.maxUploadBytes, progress.tick);
     req.body.on('error', (e) => counter?.destroy(e));
     req.body.pipe(counter);
-    const base = { store, registry, limits: config.limits, tmpDir: deps.tmpDir, reportId: report.id, importId: record.id, onProgress: progress };
+    const processorOptions = (candidates: readonly Formatter[]): FileProcessorOptions => ({
+      store,
+      registry,
+      limits: config.limits,
+      tmpDir: deps.tmpDir,
+      reportId: run.report!.id,
+      importId: record.id,
+      onProgress: progress.tick,
+      formatter,
+      candidates,
+      smart: params.smart,
+    });
 
-    if (mediaType === 'multipart/form-data') {
-      const p = (processor = new FileProcessor({ ...base, formatter, candidates: registry.all() }));
+    if (mediaType === MULTIPART) {
+      // process_async is honoured when it is known before the first file (query string or an earlier field).
+      const receiver = (): FileProcessor | RequestStore =>
+        run.processor ?? run.queued ?? (params.processAsync ? (run.queued = new RequestStore(store, record.id)) : (run.processor = new FileProcessor(processorOptions(registry.all()))));
+      const nameFormatter = (): void => {
+        if (!formatter && params.formatterField) {
+          const named = lookupFormatter(registry, params.formatterField);
+          if (run.processor) run.processor.useFormatter(named);
+          else formatter = named;
+        }
+      };
       let emptyParts = 0;
       await readMultipart(counter, req.contentType, config.limits, {
         field: (name, value) => {
           params.addValue(name, value);
-          if (!formatter && params.formatterField) p.useFormatter(lookupFormatter(registry, params.formatterField));
+          nameFormatter();
         },
         file: async (name, fileName, stream, mime) => {
-          const n = params.noteName(name);
+          const n = params.notePart(name, fileName);
           if (n.role === 'file') {
-            const added = await p.addUpload(stream, fileName ?? 'file', mime ?? null);
+            const added = await receiver().addUpload(stream, fileName ?? 'file', mime ?? null);
             if (!added) emptyParts++;
           } else if (n.role === 'attachment') {
-            await p.addAttachment(stream, fileName ?? 'attachment', mime ?? null);
+            await receiver().addAttachment(stream, fileName ?? 'attachment', mime ?? null);
           } else if (n.role === 'unknown') {
             stream.resume();
           } else {
             // Real uploaders send flags and tags as file parts (`-F merge_containers=@flag.txt`).
             params.addValue(name, await smallText(stream, config.limits.maxFieldBytes, name));
-            if (!formatter && params.formatterField) p.useFormatter(lookupFormatter(registry, params.formatterField));
+            nameFormatter();
           }
         },
       });
-      if (p.uploads.length === 0) {
+      if ((run.processor?.uploads.length ?? run.queued?.uploads.length ?? 0) === 0) {
         if (emptyParts > 0) early.push(message('parameter_file_empty', { detail: 'The file[] parts were empty.' }));
         throw new ImportFault('import_missing_file');
       }
     } else {
       early.push(message('invalid_content_type'), message('parameter_file_empty'));
-      const candidates = formatter ? (formatter.mediaTypes.includes(mediaType) ? [formatter] : []) : registry.byMediaType(mediaType);
-      if (candidates.length === 0) {
-        const who = formatter ? `the formatter ${formatter.key} (${formatter.mediaTypes.join(', ')})` : 'any formatter';
-        throw new ImportFault('import_content_type_error', { detail: `${mediaType} is not a content type of ${who}.`, details: { contentType: mediaType } });
+      const candidates = rawBodyCandidates(registry, formatter, mediaType);
+      let added: boolean;
+      if (params.processAsync) {
+        run.queued = new RequestStore(store, record.id);
+        added = await run.queued.addUpload(counter, 'request-body', mediaType);
+      } else {
+        run.processor = new FileProcessor(processorOptions(candidates));
+        added = await run.processor.addUpload(counter, 'request-body', mediaType);
       }
-      processor = new FileProcessor({ ...base, formatter, candidates });
-      const added = await processor.addUpload(counter, 'request-body', mediaType);
       if (!added) throw new ImportFault('missing_file_and_body');
     }
 
-    await processor.finish();
-    await progressWrite;
-    await store.updateImport(record.id, { status: 'processing' });
-    const used = new Set(processor.parsed.map((f) => f.formatter));
-    const done = await finalize({
-      store,
-      reportId: report.id,
-      processor,
-      flags: params.flags,
-      formatterNamed: processor.formatter !== null,
-      mergeByDefault: registry.all().some((f) => used.has(f.key) && f.mergeContainersByDefault === true),
-      limits: config.limits,
-      now: new Date(),
-    });
-    const messages = applyFlags([...early, ...params.messages(), ...processor.messages, ...done.messages], params.flags);
-    if (messages.some((m) => m.severity === 'error')) throw new Outcome(messages);
-
-    await settleProgress();
-    const files = processor.parsed.map((f) => ({ name: f.name, formatter: f.formatter, producer: f.producer, tests: f.tests }));
-    const totals = processor.totals;
-    await store.completeReport(report.id, { date: done.date, totals, files, messages, tags: params.tags });
-    await store.updateImport(record.id, {
-      status: 'completed',
-      finishedAt: new Date().toISOString(),
-      formatter: processor.formatter?.key ?? null,
-      params: params.received,
-      tags: params.tags,
-      files: processor.uploads,
-      attachments: done.attachments,
-      messages,
-      progress: { bytes: counter.bytes, files: processor.fileCount, containers: processor.containers },
-    });
-    deps.log('import.completed', { importId: record.id, reportId: report.id, tests: totals.tests, bytes: counter.bytes });
-    return {
-      status: 201,
-      body: {
-        import_id: record.id,
-        report_id: report.id,
-        profile_id: req.profile.id,
-        status: 'completed',
-        messages,
-        report: { date: done.date, url: `${req.baseUrl}/api/v2/reports/${report.id}`, tags: params.tags, files, totals },
-      },
-    };
+    await progress.settle();
+    if (run.queued) return await queue(run, run.queued, formatter, counter.bytes);
+    return await complete(run, counter.bytes);
   } catch (e) {
-    const messages = await failureMessages(e, deps, early, params, processor);
-    await settleProgress();
-    await cleanUp(store, record.id, report, processor, messages, params, deps);
+    await progress.settle();
+    const answer = await fail(run, e);
     if (counter && !counter.readableEnded) {
       // Leave the rest of the body unread without destroying the request, so hapi can still answer.
       req.body.unpipe(counter);
       req.body.resume();
     }
-    return { status: statusOf(messages), body: emptyBody(record.id, req.profile.id, messages) };
+    return answer;
   } finally {
     req.signal.removeEventListener('abort', abort);
   }
 }
 
+/**
+ * Processes an import a worker claimed: its stored parts are replayed through the same file
+ * processor and finalize, so the same messages end up on the record.
+ */
+export async function processQueuedImport(deps: ImportDeps, record: ImportRecord, baseUrl: string): Promise<ImportAnswer> {
+  const { store, registry, config } = deps;
+  const run: Run = { deps, record, report: null, params: new ImportParams(), early: [...record.messages], processor: null, queued: null, profileId: record.profileId, baseUrl };
+  try {
+    for (const [name, values] of Object.entries(record.params)) for (const value of values as string[]) run.params.addValue(name, value);
+    run.report = record.reportId ? await store.getReport(record.reportId) : null;
+    if (!run.report) throw new ImportFault('import_validation_error', { detail: 'The queued import has no report.' });
+    let formatter: Formatter | null = record.formatter ? lookupFormatter(registry, record.formatter) : null;
+    if (!formatter && run.params.formatterField) formatter = lookupFormatter(registry, run.params.formatterField);
+    const raw = record.contentType !== MULTIPART;
+    run.processor = new FileProcessor({
+      store,
+      registry,
+      limits: config.limits,
+      tmpDir: deps.tmpDir,
+      reportId: run.report.id,
+      importId: record.id,
+      onProgress: () => undefined,
+      formatter,
+      candidates: raw ? rawBodyCandidates(registry, formatter, record.contentType ?? '') : registry.all(),
+      smart: run.params.smart,
+    });
+    for (const file of record.files) await run.processor.addStoredUpload(file);
+    for (const file of record.attachments) run.processor.adoptAttachment(file);
+    return await complete(run, record.files.reduce((n, f) => n + f.size, 0));
+  } catch (e) {
+    return fail(run, e);
+  }
+}
+
+/** process_async: the request is stored whole; the answer is 202 and the status URL. */
+async function queue(run: Run, queued: RequestStore, formatter: Formatter | null, bytes: number): Promise<ImportAnswer> {
+  const { store } = run.deps;
+  const messages = applyFlags([...run.early, ...run.params.messages()], run.params.flags);
+  await store.updateImport(run.record.id, {
+    status: 'queued',
+    formatter: formatter?.key ?? null,
+    params: run.params.received,
+    tags: run.params.tags,
+    files: queued.uploads,
+    attachments: queued.attachments,
+    // Only the messages of the request itself: the worker adds the parameter messages again.
+    messages: run.early,
+    progress: { bytes, files: queued.uploads.length, containers: 0 },
+  });
+  run.deps.onQueued?.();
+  run.deps.log('import.queued', { importId: run.record.id, files: queued.uploads.length, bytes });
+  return {
+    status: 202,
+    body: answerBody({ importId: run.record.id, reportId: run.report!.id, profileId: run.profileId, status: 'queued', messages, report: null, baseUrl: run.baseUrl }),
+  };
+}
+
+/** Finalize and complete the report (request time or worker). */
+async function complete(run: Run, bytes: number): Promise<ImportAnswer> {
+  const { store, registry, config } = run.deps;
+  const processor = run.processor!;
+  const report = run.report!;
+  const { params } = run;
+  await processor.finish();
+  await store.updateImport(run.record.id, { status: 'processing' });
+  const used = new Set(processor.parsed.map((f) => f.formatter));
+  const now = new Date();
+  const done = await finalize({
+    store,
+    reportId: report.id,
+    processor,
+    flags: params.flags,
+    formatterNamed: processor.formatter !== null,
+    mergeByDefault: registry.all().some((f) => used.has(f.key) && f.mergeContainersByDefault === true),
+    limits: config.limits,
+    now,
+    date: params.date === 'now' ? now.toISOString() : params.date,
+  });
+  const messages = applyFlags([...run.early, ...params.messages(), ...processor.messages, ...done.messages], params.flags);
+  if (messages.some((m) => m.severity === 'error')) throw new Outcome(messages);
+
+  const files = processor.parsed.map((f) => ({ name: f.name, formatter: f.formatter, producer: f.producer, tests: f.tests }));
+  const totals = processor.totals;
+  await store.completeReport(report.id, { date: done.date, totals, files, messages, tags: params.tags });
+  const progress = { bytes, files: processor.fileCount, containers: processor.containers };
+  await store.updateImport(run.record.id, {
+    status: 'completed',
+    finishedAt: new Date().toISOString(),
+    formatter: processor.formatter?.key ?? null,
+    params: params.received,
+    tags: params.tags,
+    files: processor.uploads,
+    attachments: done.attachments,
+    messages,
+    progress,
+  });
+  run.deps.log('import.completed', { importId: run.record.id, reportId: report.id, tests: totals.tests, bytes });
+  const summary: ReportSummary = { date: done.date, url: `${run.baseUrl}/api/v2/reports/${report.id}`, tags: params.tags, files, totals };
+  return {
+    status: 201,
+    body: answerBody({ importId: run.record.id, reportId: report.id, profileId: run.profileId, status: 'completed', messages, report: summary, baseUrl: run.baseUrl, progress }),
+  };
+}
+
+/** Ends the run `failed`: messages decided, containers and blobs removed, the record written. */
+async function fail(run: Run, e: unknown): Promise<ImportAnswer> {
+  const { store } = run.deps;
+  const messages = await failureMessages(e, run);
+  const steps: Promise<unknown>[] = [];
+  // A container write still in flight would land after the purge: let it finish first.
+  await run.processor?.abandon();
+  if (run.report) steps.push(store.failReport(run.report.id));
+  const blobs = new Set([...(run.processor?.blobIds() ?? []), ...(run.queued?.blobIds() ?? []), ...run.record.files.map((f) => f.blobId), ...run.record.attachments.map((f) => f.blobId)]);
+  for (const id of blobs) steps.push(store.deleteBlob(id));
+  steps.push(
+    store.updateImport(run.record.id, {
+      status: 'failed',
+      finishedAt: new Date().toISOString(),
+      messages,
+      params: run.params.received,
+      tags: run.params.tags,
+      files: [] as StoredFile[],
+      attachments: [],
+    }),
+  );
+  const results = await Promise.allSettled(steps);
+  const failed = results.filter((r) => r.status === 'rejected').length;
+  if (failed > 0) run.deps.log('import.cleanup_incomplete', { importId: run.record.id, failedSteps: failed });
+  return {
+    status: statusOf(messages),
+    body: answerBody({ importId: run.record.id, reportId: null, profileId: run.profileId, status: 'failed', messages, report: null, baseUrl: run.baseUrl }),
+  };
+}
+
 /** The messages of a failed import; real bugs are logged and answered as internal_error. */
-async function failureMessages(e: unknown, deps: ImportDeps, early: Message[], params: ImportParams, processor: FileProcessor | null): Promise<Message[]> {
+async function failureMessages(e: unknown, run: Run): Promise<Message[]> {
   if (e instanceof Outcome) return e.messages;
-  const before = [...early, ...safe(() => params.messages()), ...(processor?.messages ?? [])];
+  const before = [...run.early, ...safe(() => run.params.messages()), ...(run.processor?.messages ?? [])];
   let fault: Message;
   if (e instanceof ImportFault) fault = e.msg;
   else {
-    const storeUp = await deps.store.ping().then(() => true, () => false);
+    const storeUp = await run.deps.store.ping().then(() => true, () => false);
     fault = storeUp ? message('internal_error') : message('store_unavailable');
-    deps.log(storeUp ? 'import.internal_error' : 'import.store_unavailable', { error: e instanceof Error ? (e.stack ?? e.message) : String(e) });
+    run.deps.log(storeUp ? 'import.internal_error' : 'import.store_unavailable', { error: e instanceof Error ? (e.stack ?? e.message) : String(e) });
   }
   // Flags still apply to warnings and notices of a failed import (SPEC 7.2 "way to silence").
-  return applyFlags([...before, fault], new Set(safe(() => [...params.flags])));
+  return applyFlags([...before, fault], new Set(safe(() => [...run.params.flags])));
+}
+
+/**
+ * Progress writes: at most one a second, one at a time, and none racing the record's final write
+ * (some stores refuse concurrent writes to one document; a lost final write would leave the record
+ * looking alive).
+ */
+function progressWriter(store: Store, importId: string, read: () => ImportRecord['progress']) {
+  let last = 0;
+  let write: Promise<void> | null = null;
+  return {
+    tick(): void {
+      const now = Date.now();
+      if (now - last < PROGRESS_EVERY_MS || write) return;
+      last = now;
+      write = store
+        .updateImport(importId, { progress: read() })
+        .catch(() => undefined)
+        .finally(() => {
+          write = null;
+        });
+    },
+    async settle(): Promise<void> {
+      last = Number.POSITIVE_INFINITY;
+      await write;
+    },
+  };
+}
+
+function rawBodyCandidates(registry: Registry, formatter: Formatter | null, mediaType: string): readonly Formatter[] {
+  const candidates = formatter ? (formatter.mediaTypes.includes(mediaType) ? [formatter] : []) : registry.byMediaType(mediaType);
+  if (candidates.length === 0) {
+    const who = formatter ? `the formatter ${formatter.key} (${formatter.mediaTypes.join(', ')})` : 'any formatter';
+    throw new ImportFault('import_content_type_error', { detail: `${mediaType} is not a content type of ${who}.`, details: { contentType: mediaType } });
+  }
+  return candidates;
 }
 
 function safe<T>(f: () => T[]): T[] {
@@ -245,28 +387,6 @@ function safe<T>(f: () => T[]): T[] {
   } catch {
     return [];
   }
-}
-
-async function cleanUp(store: Store, importId: string, report: Report | null, processor: FileProcessor | null, messages: Message[], params: ImportParams, deps: ImportDeps): Promise<void> {
-  const steps: Promise<unknown>[] = [];
-  // A container write still in flight would land after the purge: let it finish first.
-  await processor?.abandon();
-  if (report) steps.push(store.failReport(report.id));
-  for (const id of processor?.blobIds() ?? []) steps.push(store.deleteBlob(id));
-  steps.push(
-    store.updateImport(importId, {
-      status: 'failed',
-      finishedAt: new Date().toISOString(),
-      messages,
-      params: params.received,
-      tags: params.tags,
-      files: [] as StoredFile[],
-      attachments: [],
-    }),
-  );
-  const results = await Promise.allSettled(steps);
-  const failed = results.filter((r) => r.status === 'rejected').length;
-  if (failed > 0) deps.log('import.cleanup_incomplete', { importId, failedSteps: failed });
 }
 
 class Outcome extends Error {
@@ -298,8 +418,4 @@ async function smallText(stream: Readable, limit: number, name: string): Promise
     chunks.push(chunk as Buffer);
   }
   return Buffer.concat(chunks).toString('utf8');
-}
-
-function emptyBody(importId: string | null, profileId: string, messages: Message[]): ImportResponseBody {
-  return { import_id: importId, report_id: null, profile_id: profileId, status: 'failed', messages, report: null };
 }

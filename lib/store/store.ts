@@ -72,6 +72,8 @@ export interface ImportProgress {
   bytes: number;
   files: number;
   containers: number;
+  /** The request's Content-Length, when it had one. */
+  totalBytes?: number | null;
 }
 
 export interface ImportRecord {
