@@ -11,12 +11,18 @@ import { jsonLogger } from '../lib/log.js';
 import { openStore } from '../lib/store/index.js';
 import type { Store } from '../lib/store/store.js';
 import { createTally } from '../plugins/server.js';
+import { loadFormatters } from '../lib/formatter-loader.js';
+import { builtinFixtures, checkFormatter } from '../lib/formatter-check.js';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 const USAGE = `Usage:
   tally serve                                   start the service (PORT, HOST, TALLY_DATA_DIR, MONGODB_URL)
   tally account create NAME [--json]            create an account and print its API key (shown only here)
   tally profile create NAME --account ID [--json]
   tally key rotate --account ID [--json]        issue a new key; the old one stops working
+  tally formatter check PATH                    run the conformance kit on a formatter folder or package
 `;
 
 class UsageError extends Error {}
@@ -38,7 +44,9 @@ async function serve(config: Config): Promise<void> {
   const log = jsonLogger();
   const store = await openStore(config, log);
   if ((await store.countAccounts()) === 0) await createDemo(store, config);
-  const tally = await createTally({ config, store, formatters: builtinFormatters, log });
+  const external = await loadFormatters(config.formatterModules);
+  if (external.length > 0) log('formatters.loaded', { keys: external.map((f) => f.key) });
+  const tally = await createTally({ config, store, formatters: [...builtinFormatters, ...external], log });
   await tally.start();
   log('server.started', { url: tally.url(), store: store.kind, dataDir: config.dataDir });
   let stopping = false;
@@ -72,6 +80,31 @@ async function createDemo(store: Store, config: Config): Promise<void> {
       '',
     ].join('\n') + '\n',
   );
+}
+
+/** The folder holding the built-in formatters (and their fixtures), from a checkout. */
+function builtinFormattersDir(): string {
+  let dir = path.dirname(fileURLToPath(import.meta.url));
+  for (let i = 0; i < 4; i++, dir = path.dirname(dir)) if (existsSync(path.join(dir, 'formatters', 'index.ts'))) return path.join(dir, 'formatters');
+  return path.join(process.cwd(), 'formatters');
+}
+
+async function checkCommand(target: string): Promise<void> {
+  const formatters = await loadFormatters([target]);
+  const others = builtinFixtures(builtinFormattersDir());
+  let failed = 0;
+  for (const f of formatters) {
+    // Fixtures sit in the formatter's folder: PATH/fixtures, or PATH/<key>/fixtures for a folder of formatters.
+    const base = path.resolve(target);
+    const own = [path.join(base, f.key, 'fixtures'), path.join(base, 'fixtures')].find((d) => existsSync(d)) ?? path.join(base, 'fixtures');
+    process.stdout.write(`${f.key} (${f.title})\n`);
+    for (const c of await checkFormatter(f, { ownFixtures: own, others })) {
+      if (!c.ok) failed++;
+      process.stdout.write(`  ${c.ok ? 'ok  ' : 'FAIL'} ${c.name}${c.detail && !c.ok ? ` — ${c.detail}` : ''}\n`);
+    }
+  }
+  process.stdout.write(failed ? `\n${failed} check(s) failed\n` : '\nall checks passed\n');
+  if (failed) process.exitCode = 1;
 }
 
 async function main(argv: string[]): Promise<void> {
@@ -110,6 +143,10 @@ async function main(argv: string[]): Promise<void> {
       return rotateKey(s, accountId);
     });
     return print(json, { account_id: accountId, api_key: apiKey }, `new API key: ${apiKey}\n(the previous key no longer works)`);
+  }
+  if (command === 'formatter' && sub === 'check') {
+    if (!name) throw new UsageError('formatter check needs a PATH (a formatter folder or package)');
+    return checkCommand(name);
   }
   throw new UsageError(`unknown command: ${positionals.join(' ')}`);
 }

@@ -78,6 +78,11 @@ export interface ParseContext {
   setProducer(name: string): void;
   /** Options of the import that a formatter may honour. */
   options: { smart: boolean };
+  /**
+   * This file holds no tests by its nature (an Allure `*-container.json`), so Tally does not warn
+   * `import_file_resulted_in_empty_report` for it.
+   */
+  declareNoTests?(): void;
 }
 
 /** What a formatter sees to vote: the first bytes of a file, decoded. */
@@ -113,7 +118,7 @@ export interface Formatter {
   parse(input: AsyncIterable<string>, out: ContainerSink, ctx: ParseContext): Promise<void>;
 }
 
-export { FormatError } from './formatter-kit/errors.js';
+export { FormatError, isFormatError } from './formatter-kit/errors.js';
 export { parseXml, IllegalReferenceFilter, type XmlHandler } from './formatter-kit/xml.js';
 export { TextBuffer } from './formatter-kit/text.js';
 export { parseTimestamp, fromEpochMs, type Instant } from './formatter-kit/time.js';

@@ -12,3 +12,11 @@ export class FormatError extends Error {
   }
 }
 
+
+/**
+ * True for a FormatError, also one thrown by a plugin that loaded its own copy of the formatter
+ * API (another build, a test runner's loader): the class may differ, the name does not.
+ */
+export function isFormatError(e: unknown): e is FormatError {
+  return e instanceof FormatError || (e instanceof Error && e.name === 'FormatError');
+}

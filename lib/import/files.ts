@@ -9,7 +9,7 @@ import path from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { randomUUID } from 'node:crypto';
-import { FormatError, type Formatter, type Head, type ParseContext } from '../formatter-api.js';
+import { isFormatError, type Formatter, type Head, type ParseContext } from '../formatter-api.js';
 import type { Limits } from '../config.js';
 import { ImportFault, message } from '../messages.js';
 import { vote, type Registry } from '../registry.js';
@@ -210,6 +210,7 @@ export class FileProcessor {
       this.o.onProgress();
     });
     let producer: string | null = null;
+    let noTestsByDesign = false;
     const ctx: ParseContext = {
       fileName: name,
       nextId: () => ++this.seq,
@@ -218,11 +219,14 @@ export class FileProcessor {
         producer = p;
       },
       options: { smart: this.o.smart },
+      declareNoTests: () => {
+        noTestsByDesign = true;
+      },
     };
     try {
       await formatter.parse(decodeText(all, encoding), assembler, ctx);
     } catch (e) {
-      if (e instanceof FormatError) {
+      if (isFormatError(e)) {
         const where = e.line !== null ? ` (line ${e.line}, column ${e.column})` : '';
         throw new ImportFault('report_validation_error', {
           detail: `${name}${where}: ${e.message}`,
@@ -243,7 +247,7 @@ export class FileProcessor {
       formatter: formatter.key,
       producer,
       tests: assembler.totals.tests,
-      empty: assembler.totals.tests === 0,
+      empty: assembler.totals.tests === 0 && !noTestsByDesign,
       duplicates: assembler.duplicates,
       duplicateCount: assembler.duplicateCount,
     });

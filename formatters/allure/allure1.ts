@@ -1,0 +1,205 @@
+/**
+ * Allure 1 XML (`*-testsuite.xml`, root `<ns2:test-suite xmlns:ns2="urn:model.allure.qatools.yandex.ru">`):
+ * SAX events in, containers out in closing order. It keeps the suite, the open test case and its
+ * open steps, never the tree.
+ */
+import {
+  FormatError,
+  TextBuffer,
+  type Container,
+  type ContainerStatus,
+  type FailureInfo,
+  type ParseContext,
+  type Property,
+  type XmlHandler,
+} from '../../lib/formatter-api.js';
+import { allureStatus, producerName, span, worst, type Span } from './values.js';
+
+type Attrs = Record<string, string>;
+
+export const ALLURE1_NAMESPACE = 'urn:model.allure.qatools.yandex.ru';
+
+/** The suite, a test case or a step: all carry a name, a title, labels and attachments. */
+interface Node {
+  id: number;
+  parentId: number | null;
+  type: 'suite' | 'test' | 'step';
+  name: TextBuffer | null;
+  title: TextBuffer | null;
+  status: ContainerStatus;
+  when: Span;
+  failure: { message: TextBuffer; stack: TextBuffer } | null;
+  properties: Property[];
+  refs: string[];
+  seen: ContainerStatus[];
+}
+
+type Frame =
+  | { kind: 'node'; node: Node }
+  | { kind: 'text'; buf: TextBuffer }
+  | { kind: 'failure'; node: Node }
+  | { kind: 'list'; node: Node; item: 'test-case' | 'step' | 'label' | 'attachment' | 'parameter' }
+  | { kind: 'ignored' };
+
+const IGNORED: Frame = { kind: 'ignored' };
+const MAX_NAME_CHARS = 2000;
+const MAX_LIST = 1000;
+
+export interface Allure1Handler extends XmlHandler {
+  /** Call after the last event: rejects a file without a root or with unclosed elements. */
+  end(): void;
+}
+
+export type Allure1Context = Pick<ParseContext, 'fileName' | 'nextId' | 'limits' | 'setProducer'>;
+
+export function allure1Handler(ctx: Allure1Context, emit: (container: Container) => void): Allure1Handler {
+  const limit = ctx.limits.maxTextChars;
+  const frames: Frame[] = [];
+  let rootSeen = false;
+
+  const openNode = (type: Node['type'], parent: Node | null, a: Attrs): Node => ({
+    id: ctx.nextId(),
+    parentId: parent ? parent.id : null,
+    type,
+    name: null,
+    title: null,
+    status: allureStatus(a['status']),
+    when: span(a['start'], a['stop']),
+    failure: null,
+    properties: [],
+    refs: [],
+    seen: [],
+  });
+
+  const closeNode = (node: Node): void => {
+    const title = value(node.title) ?? value(node.name) ?? (node.type === 'suite' ? ctx.fileName.split(/[\\/]/).pop() || '(unnamed suite)' : `(unnamed ${node.type})`);
+    const status = node.type === 'suite' ? worst(node.seen) : node.status;
+    const c: Container = {
+      id: node.id,
+      parentId: node.parentId,
+      type: node.type,
+      title,
+      status,
+      durationMs: node.when.durationMs,
+      startedAt: node.when.startedAt?.iso ?? null,
+      failure: status === 'passed' ? null : failureInfo(node),
+      output: null,
+      properties: node.properties,
+      attachmentRefs: node.refs,
+    };
+    // Allure 1 shows the title and keeps the method name apart; the name is worth keeping.
+    const name = value(node.name);
+    if (name !== null && name !== title) c.meta = { name };
+    if (node.type === 'suite') ctx.setProducer(producerName(node.properties.find((p) => p.name === 'framework')?.value ?? null));
+    for (let i = frames.length - 1; i >= 0; i--) {
+      const f = frames[i]!;
+      if (f.kind !== 'node') continue;
+      f.node.seen.push(status);
+      break;
+    }
+    emit(c);
+  };
+
+  const openChild = (top: Frame, name: string, a: Attrs): Frame => {
+    if (top.kind === 'node') {
+      const node = top.node;
+      switch (name) {
+        case 'name':
+          return { kind: 'text', buf: (node.name ??= new TextBuffer(MAX_NAME_CHARS)) };
+        case 'title':
+          return { kind: 'text', buf: (node.title ??= new TextBuffer(MAX_NAME_CHARS)) };
+        case 'failure':
+          node.failure ??= { message: new TextBuffer(limit), stack: new TextBuffer(limit) };
+          return { kind: 'failure', node };
+        case 'test-cases':
+          return node.type === 'suite' ? { kind: 'list', node, item: 'test-case' } : IGNORED;
+        case 'steps':
+          return node.type === 'suite' ? IGNORED : { kind: 'list', node, item: 'step' };
+        case 'labels':
+          return { kind: 'list', node, item: 'label' };
+        case 'attachments':
+          return { kind: 'list', node, item: 'attachment' };
+        case 'parameters':
+          return { kind: 'list', node, item: 'parameter' };
+      }
+      return IGNORED;
+    }
+    if (top.kind === 'failure') {
+      const f = top.node.failure!;
+      if (name === 'message') return { kind: 'text', buf: f.message };
+      if (name === 'stack-trace') return { kind: 'text', buf: f.stack };
+      return IGNORED;
+    }
+    if (top.kind === 'list' && name === top.item) {
+      const node = top.node;
+      switch (top.item) {
+        case 'test-case':
+          return { kind: 'node', node: openNode('test', node, a) };
+        case 'step':
+          return { kind: 'node', node: openNode('step', node, a) };
+        case 'label':
+          if (a['name'] && node.properties.length < MAX_LIST) node.properties.push({ name: a['name'], value: a['value'] ?? '' });
+          return IGNORED;
+        case 'parameter':
+          if (a['name'] && node.properties.length < MAX_LIST) node.properties.push({ name: `parameter:${a['name']}`, value: a['value'] ?? '' });
+          return IGNORED;
+        case 'attachment': {
+          const source = a['source']?.trim();
+          if (source && !node.refs.includes(source) && node.refs.length < MAX_LIST) node.refs.push(source);
+          return IGNORED;
+        }
+      }
+    }
+    return IGNORED;
+  };
+
+  return {
+    open(rawName, a) {
+      const name = localName(rawName);
+      if (!rootSeen) {
+        if (name !== 'test-suite' || !Object.values(a).includes(ALLURE1_NAMESPACE)) {
+          throw new FormatError(`The root element is <${rawName}>, not an Allure 1 <test-suite> in namespace ${ALLURE1_NAMESPACE}; choose the formatter for its format or let Tally detect it`);
+        }
+        rootSeen = true;
+        frames.push({ kind: 'node', node: openNode('suite', null, a) });
+        return;
+      }
+      const top = frames[frames.length - 1];
+      frames.push(top ? openChild(top, name, a) : IGNORED);
+    },
+
+    text(t) {
+      const top = frames[frames.length - 1];
+      if (top?.kind === 'text') top.buf.append(t);
+    },
+
+    close() {
+      const frame = frames.pop();
+      if (frame?.kind === 'node') closeNode(frame.node);
+    },
+
+    end() {
+      if (!rootSeen) throw new FormatError('The file has no XML root element (it is empty or holds only a prolog); send an Allure 1 *-testsuite.xml file');
+      if (frames.length > 0) throw new FormatError('The file ends before its root element is closed; the report looks truncated');
+    },
+  };
+}
+
+function failureInfo(node: Node): FailureInfo | null {
+  if (!node.failure) return null;
+  const message = value(node.failure.message);
+  const stack = value(node.failure.stack);
+  return message === null && stack === null ? null : { message, type: null, stack };
+}
+
+/** Element text without the indentation around it; null when there is none. */
+function value(buffer: TextBuffer | null): string | null {
+  if (!buffer || buffer.empty) return null;
+  const v = buffer.value().trim();
+  return v === '' ? null : v;
+}
+
+function localName(name: string): string {
+  const i = name.indexOf(':');
+  return i >= 0 ? name.slice(i + 1) : name;
+}

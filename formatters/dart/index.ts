@@ -1,0 +1,22 @@
+/**
+ * The Dart / Flutter JSON reporter event stream (`dart test --reporter json`,
+ * `flutter test --machine`). See README.md beside this file.
+ */
+import { parseJson, type ContainerSink, type Formatter, type ParseContext } from '../../lib/formatter-api.js';
+import { dartHandler } from './parse.js';
+import { sniff } from './sniff.js';
+
+async function parse(input: AsyncIterable<string>, out: ContainerSink, ctx: ParseContext): Promise<void> {
+  const handler = dartHandler(ctx, (container) => out.emit(container));
+  await parseJson(input, out, handler, { multiple: true });
+  handler.end();
+}
+
+export const dart = {
+  key: 'dart',
+  title: 'Dart / Flutter JSON reporter',
+  extensions: ['.json', '.jsonl', '.ndjson'],
+  mediaTypes: ['application/json', 'application/x-ndjson', 'application/jsonl'],
+  sniff,
+  parse,
+} satisfies Formatter;

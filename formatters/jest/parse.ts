@@ -1,0 +1,286 @@
+/**
+ * The Jest/Vitest JSON state machine: parseJson events in, containers out, in closing order. Each
+ * `testResults[]` entry (one test file) is walked, not taken whole; its `assertionResults[]` come
+ * one at a time. Held per file: its scalars, its describe suites and a capped `message`.
+ */
+import {
+  FormatError,
+  TextBuffer,
+  fromEpochMs,
+  type Attempt,
+  type Container,
+  type ContainerStatus,
+  type FailureInfo,
+  type JsonHandler,
+  type ParseContext,
+} from '../../lib/formatter-api.js';
+import { failureFromMessages, stripAnsi } from './failure.js';
+
+export type JestContext = Pick<ParseContext, 'fileName' | 'nextId' | 'limits' | 'setProducer'>;
+
+export interface JestHandler extends JsonHandler {
+  /** Call after the last event: rejects a file that was no Jest report. */
+  end(): void;
+}
+
+interface Describe {
+  id: number;
+  parentId: number;
+  title: string;
+  depth: number;
+  seen: Set<ContainerStatus>;
+}
+
+interface OpenFile {
+  id: number;
+  name: string | null;
+  status: string | null;
+  message: TextBuffer;
+  execError: FailureInfo | null;
+  startTime: number | null;
+  endTime: number | null;
+  assertions: number;
+  /** Describe suites of this file by their ancestor path; emitted when the file closes. */
+  describes: Map<string, Describe>;
+  seen: Set<ContainerStatus>;
+}
+
+const STATUS: Record<string, ContainerStatus> = {
+  passed: 'passed',
+  failed: 'failed',
+  pending: 'skipped',
+  skipped: 'skipped',
+  disabled: 'skipped',
+  // A todo was never written, not skipped: Tally keeps the difference, the totals count it as skipped.
+  todo: 'pending',
+};
+
+export function jestHandler(ctx: JestContext, emit: (container: Container) => void): JestHandler {
+  const limit = ctx.limits.maxTextChars;
+  let rootSeen = false;
+  let resultsSeen = false;
+  let file: OpenFile | null = null;
+  let producer: string | null = null;
+
+  const guess = (name: string): void => {
+    if (producer !== null) return;
+    producer = name;
+    ctx.setProducer(name);
+  };
+
+  /** The innermost describe suite of an assertion, created on first use; null for a test at file level. */
+  const describeFor = (f: OpenFile, ancestors: string[]): Describe | null => {
+    let node: Describe | null = null;
+    let key = '';
+    ancestors.forEach((title, depth) => {
+      key += `\u0000${title}`;
+      let d = f.describes.get(key);
+      if (!d) {
+        d = { id: ctx.nextId(), parentId: node?.id ?? f.id, title, depth, seen: new Set() };
+        f.describes.set(key, d);
+      }
+      node = d;
+    });
+    return node;
+  };
+
+  const onAssertion = (f: OpenFile, raw: unknown): void => {
+    if (!isObject(raw)) return;
+    f.assertions++;
+    // Vitest's reporter adds `meta` to every assertion result; Jest never writes it.
+    guess('meta' in raw ? 'vitest' : 'jest');
+    const ancestors = Array.isArray(raw['ancestorTitles']) ? raw['ancestorTitles'].filter((a): a is string => typeof a === 'string') : [];
+    const describe = describeFor(f, ancestors);
+    const rawStatus = str(raw['status']) ?? '';
+    const status = STATUS[rawStatus] ?? 'unknown';
+    const messages = Array.isArray(raw['failureMessages']) ? raw['failureMessages'].filter((m): m is string => typeof m === 'string') : [];
+    const meta: Record<string, string> = {};
+    const fullName = str(raw['fullName']);
+    if (fullName !== null) meta['fullName'] = fullName;
+    if (!(rawStatus in STATUS)) meta['status'] = rawStatus;
+    const location = raw['location'];
+    if (isObject(location)) {
+      if (typeof location['line'] === 'number') meta['line'] = String(location['line']);
+      if (typeof location['column'] === 'number') meta['column'] = String(location['column']);
+    }
+    const invocations = raw['invocations'];
+    if (typeof invocations === 'number' && invocations > 1) meta['invocations'] = String(invocations);
+    const started = fromEpochMs(num(raw['startAt']));
+    const container: Container = {
+      id: ctx.nextId(),
+      parentId: describe?.id ?? f.id,
+      type: 'test',
+      title: str(raw['title']) ?? fullName ?? '(untitled)',
+      status,
+      durationMs: num(raw['duration']),
+      startedAt: started ? started.iso : null,
+      failure: status === 'failed' || messages.length > 0 ? failureFromMessages(messages, limit) : null,
+      output: null,
+      properties: [],
+      attachmentRefs: [],
+      meta,
+    };
+    // jest.retryTimes: one result with the failures of the earlier runs in `retryReasons`.
+    const reasons = Array.isArray(raw['retryReasons']) ? raw['retryReasons'].filter((m): m is string => typeof m === 'string') : [];
+    if (reasons.length > 0) {
+      const earlier: Attempt[] = reasons.map((r) => ({ status: 'failed', durationMs: null, failure: failureFromMessages([r], limit) }));
+      container.attempts = [...earlier, { status, durationMs: container.durationMs, failure: container.failure }];
+      container.flaky = status === 'passed';
+    }
+    (describe ?? f).seen.add(status);
+    emit(container);
+  };
+
+  const closeFile = (f: OpenFile): void => {
+    // Counting rule 4: a test file that failed to run (syntax error, missing module) has no
+    // assertion results; it is one errored test.
+    if (f.assertions === 0 && (f.status === 'failed' || f.execError !== null)) {
+      const message = f.message.empty ? null : stripAnsi(f.message.value());
+      const failure = f.execError ?? (message === null ? null : failureFromMessages([message], limit));
+      emit({
+        id: ctx.nextId(),
+        parentId: f.id,
+        type: 'test',
+        title: 'Test suite failed to run',
+        status: 'errored',
+        durationMs: null,
+        startedAt: null,
+        failure,
+        output: null,
+        properties: [],
+        attachmentRefs: [],
+        meta: { synthetic: 'file-error' },
+      });
+      f.seen.add('errored');
+    }
+    // Deepest describe first, so every suite follows its children.
+    const describes = [...f.describes.values()].sort((a, b) => b.depth - a.depth);
+    const byId = new Map(describes.map((d) => [d.id, d]));
+    for (const d of describes) {
+      const status = worst(d.seen);
+      (byId.get(d.parentId) ?? f).seen.add(status);
+      emit(suite(d.id, d.parentId, d.title, status, null, null));
+    }
+    const started = fromEpochMs(f.startTime);
+    const ended = fromEpochMs(f.endTime);
+    const duration = started && ended && f.endTime! >= f.startTime! ? f.endTime! - f.startTime! : null;
+    let status = worst(f.seen);
+    let failure: FailureInfo | null = null;
+    // A failed file whose tests all passed failed outside them (an afterAll that threw): the
+    // error stays on the file, as Jest shows it. Otherwise `message` only repeats the test failures.
+    if (f.assertions > 0 && f.status === 'failed' && !f.seen.has('failed') && !f.seen.has('errored')) {
+      failure = f.execError ?? failureFromMessages([f.message.value()], limit);
+      status = 'errored';
+    }
+    const container = suite(f.id, null, f.name ?? '(unnamed test file)', status, duration, started?.iso ?? null);
+    container.failure = failure;
+    if (f.name !== null) container.meta = { file: f.name };
+    emit(container);
+  };
+
+  return {
+    open(path, kind) {
+      if (path.length === 0) {
+        if (kind !== 'object') throw notJest('the file holds a JSON array, not an object');
+        rootSeen = true;
+        return false;
+      }
+      if (path[0] !== 'testResults') return false;
+      if (path.length === 1) {
+        resultsSeen = kind === 'array';
+        return false;
+      }
+      if (path.length === 2 && kind === 'object') {
+        file = { id: ctx.nextId(), name: null, status: null, message: new TextBuffer(limit), execError: null, startTime: null, endTime: null, assertions: 0, describes: new Map(), seen: new Set() };
+        return false;
+      }
+      // One assertion result at a time; a file's own exec error is small.
+      if (path.length === 4 && path[2] === 'assertionResults' && kind === 'object') return true;
+      return path.length === 3 && path[2] === 'testExecError' && kind === 'object';
+    },
+
+    value(path, v) {
+      if (path[0] !== 'testResults' || !file) return;
+      if (path.length === 4 && path[2] === 'assertionResults') {
+        onAssertion(file, v);
+        return;
+      }
+      if (path.length !== 3) return;
+      switch (path[2]) {
+        case 'name':
+          file.name = str(v);
+          return;
+        case 'status':
+          file.status = str(v);
+          return;
+        case 'message':
+        case 'failureMessage':
+          if (typeof v === 'string' && v !== '' && file.message.empty) file.message.append(v);
+          return;
+        case 'startTime':
+          file.startTime = num(v);
+          return;
+        case 'endTime':
+          file.endTime = num(v);
+          return;
+        case 'testExecError':
+          if (isObject(v)) {
+            const message = str(v['message']);
+            const stack = str(v['stack']);
+            const type = str(v['type']) ?? str(v['name']);
+            file.execError = {
+              message: message === null ? null : cap(stripAnsi(message), limit),
+              type,
+              stack: stack === null ? null : cap(stripAnsi(stack), limit),
+            };
+          }
+          return;
+      }
+    },
+
+    close(path, kind) {
+      if (path.length === 2 && path[0] === 'testResults' && kind === 'object' && file) {
+        const f = file;
+        file = null;
+        closeFile(f);
+      }
+    },
+
+    end() {
+      if (!rootSeen) throw notJest('the file holds no JSON object');
+      if (!resultsSeen) throw notJest('it has no "testResults" array');
+      guess('jest');
+    },
+  };
+}
+
+function suite(id: number, parentId: number | null, title: string, status: ContainerStatus, durationMs: number | null, startedAt: string | null): Container {
+  return { id, parentId, type: 'suite', title, status, durationMs, startedAt, failure: null, output: null, properties: [], attachmentRefs: [] };
+}
+
+function notJest(why: string): FormatError {
+  return new FormatError(`This is not a Jest/Vitest JSON report (${why}); send the output of \`jest --json\` or \`vitest --reporter=json\`, or choose the formatter for its format`);
+}
+
+function cap(text: string, limit: number): string {
+  const b = new TextBuffer(limit);
+  b.append(text);
+  return b.value();
+}
+
+function worst(seen: Set<ContainerStatus>): ContainerStatus {
+  for (const s of ['errored', 'failed', 'passed', 'skipped', 'pending', 'unknown'] as const) if (seen.has(s)) return s;
+  return 'passed';
+}
+
+function num(v: unknown): number | null {
+  return typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : null;
+}
+
+function str(v: unknown): string | null {
+  return typeof v === 'string' ? v : null;
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}

@@ -1,0 +1,245 @@
+/**
+ * The mochawesome state machine: parseJson events in, containers out, in closing order. It walks
+ * the suite trees (`results[]`, or the single `suites` object of mochawesome < 4) and takes one
+ * test or hook object at a time; it keeps only the open suites, never the tree.
+ */
+import {
+  FormatError,
+  TextBuffer,
+  parseTimestamp,
+  type Container,
+  type ContainerStatus,
+  type FailureInfo,
+  type Instant,
+  type JsonHandler,
+  type JsonPath,
+  type ParseContext,
+  type Property,
+} from '../../lib/formatter-api.js';
+import { readContext } from './context.js';
+
+export type MochawesomeContext = Pick<ParseContext, 'fileName' | 'nextId' | 'limits' | 'setProducer'>;
+
+export interface MochawesomeHandler extends JsonHandler {
+  /** Call after the last event: rejects a file that was no mochawesome report. */
+  end(): void;
+}
+
+interface OpenSuite {
+  id: number;
+  parentId: number | null;
+  /** Length of the suite object's path: its own keys are one deeper. */
+  depth: number;
+  title: string;
+  file: string | null;
+  fullFile: string | null;
+  durationMs: number | null;
+  seen: Set<ContainerStatus>;
+}
+
+const ENTRY_LISTS = new Set(['tests', 'beforeHooks', 'afterHooks']);
+
+export function mochawesomeHandler(ctx: MochawesomeContext, emit: (container: Container) => void): MochawesomeHandler {
+  const limit = ctx.limits.maxTextChars;
+  const stack: OpenSuite[] = [];
+  let rootSeen = false;
+  let treeSeen = false;
+  let statsSeen = false;
+  let start: Instant | null = null;
+
+  const isSuite = (path: JsonPath): boolean => {
+    const top = stack[stack.length - 1];
+    if (!top) return (path.length === 2 && path[0] === 'results' && typeof path[1] === 'number') || (path.length === 1 && path[0] === 'suites');
+    return path.length === top.depth + 2 && path[top.depth] === 'suites' && typeof path[top.depth + 1] === 'number';
+  };
+
+  const openSuite = (path: JsonPath): void => {
+    const parent = stack[stack.length - 1] ?? null;
+    treeSeen = true;
+    stack.push({ id: ctx.nextId(), parentId: parent?.id ?? null, depth: path.length, title: '', file: null, fullFile: null, durationMs: null, seen: new Set() });
+  };
+
+  const closeSuite = (): void => {
+    const s = stack.pop()!;
+    const status = worst(s.seen);
+    stack[stack.length - 1]?.seen.add(status);
+    // A spec file's root suite has an empty title; the file names it.
+    const title = s.title || s.file || s.fullFile || (s.parentId === null ? baseName(ctx.fileName) : '(untitled suite)');
+    const meta: Record<string, string> = {};
+    if (s.file) meta['file'] = s.file;
+    if (s.fullFile) meta['fullFile'] = s.fullFile;
+    const container: Container = {
+      id: s.id,
+      parentId: s.parentId,
+      type: 'suite',
+      title,
+      status,
+      durationMs: s.durationMs,
+      // mochawesome dates only the run (`stats.start`): it dates the top-level suites.
+      startedAt: s.parentId === null && start ? start.iso : null,
+      failure: null,
+      output: null,
+      properties: [],
+      attachmentRefs: [],
+    };
+    if (s.parentId === null && start?.naive) container.startedAtNaive = true;
+    if (Object.keys(meta).length > 0) container.meta = meta;
+    emit(container);
+  };
+
+  const onEntry = (suite: OpenSuite, list: string, raw: unknown): void => {
+    if (!isObject(raw)) return;
+    const hook = list !== 'tests';
+    const failed = raw['state'] === 'failed' || raw['fail'] === true;
+    let status: ContainerStatus;
+    if (hook) {
+      // Counting rule 4: a failed hook is one errored test. Hooks that did not fail are not
+      // tests; they are kept (as hooks) only when they carry context, which may name attachments.
+      if (failed) status = 'errored';
+      else if (raw['context'] === undefined || raw['context'] === null) return;
+      else status = raw['state'] === 'passed' || raw['pass'] === true ? 'passed' : 'unknown';
+    } else if (failed) status = 'failed';
+    else if (raw['state'] === 'passed' || raw['pass'] === true) status = 'passed';
+    // `pending` (it.skip) and `skipped` (not run because a hook failed) are both not run; so is
+    // an entry without any outcome.
+    else status = 'skipped';
+
+    const { properties, refs } = readContext(raw['context'], limit);
+    const failure = status === 'failed' || status === 'errored' ? readErr(raw['err'], limit, properties) : null;
+    const meta: Record<string, string> = {};
+    const fullTitle = str(raw['fullTitle']);
+    if (fullTitle !== null) meta['fullTitle'] = fullTitle.trim();
+    if (raw['timedOut'] === true) meta['timedOut'] = 'true';
+    if (raw['pending'] === true) meta['pending'] = 'true';
+    if (raw['skipped'] === true) meta['skipped'] = 'true';
+    if (hook) meta['hook'] = list === 'beforeHooks' ? 'before' : 'after';
+    if (hook && status === 'errored') meta['synthetic'] = 'hook';
+    const uuid = str(raw['uuid']);
+    if (uuid !== null) meta['uuid'] = uuid;
+    const container: Container = {
+      id: ctx.nextId(),
+      parentId: suite.id,
+      type: hook && status !== 'errored' ? 'hook' : 'test',
+      title: str(raw['title']) ?? fullTitle ?? '(untitled)',
+      status,
+      durationMs: num(raw['duration']),
+      startedAt: null,
+      failure,
+      output: null,
+      properties,
+      attachmentRefs: refs,
+      meta,
+    };
+    if (container.type === 'test') suite.seen.add(status);
+    emit(container);
+  };
+
+  return {
+    open(path, kind) {
+      if (path.length === 0) {
+        if (kind !== 'object') throw notMochawesome('the file holds a JSON array, not an object');
+        rootSeen = true;
+        ctx.setProducer('mochawesome');
+        return false;
+      }
+      if (kind === 'object' && isSuite(path)) {
+        openSuite(path);
+        return false;
+      }
+      const top = stack[stack.length - 1];
+      // One test or hook at a time, whole: its `err` and `context` belong to it.
+      return kind === 'object' && top !== undefined && path.length === top.depth + 2 && ENTRY_LISTS.has(path[top.depth] as string) && typeof path[top.depth + 1] === 'number';
+    },
+
+    value(path, v) {
+      if (path[0] === 'stats' && path.length === 2) {
+        statsSeen = true;
+        if (path[1] === 'start' && typeof v === 'string') start = parseTimestamp(v);
+        return;
+      }
+      const top = stack[stack.length - 1];
+      if (!top) return;
+      if (path.length === top.depth + 2 && ENTRY_LISTS.has(path[top.depth] as string)) {
+        onEntry(top, path[top.depth] as string, v);
+        return;
+      }
+      if (path.length !== top.depth + 1) return;
+      switch (path[top.depth]) {
+        case 'title':
+          if (typeof v === 'string') top.title = v;
+          return;
+        case 'file':
+          if (typeof v === 'string' && v !== '') top.file = v;
+          return;
+        case 'fullFile':
+          if (typeof v === 'string' && v !== '') top.fullFile = v;
+          return;
+        case 'duration':
+          top.durationMs = num(v);
+          return;
+      }
+    },
+
+    close(path, kind) {
+      const top = stack[stack.length - 1];
+      if (top && kind === 'object' && path.length === top.depth) closeSuite();
+    },
+
+    end() {
+      if (!rootSeen) throw notMochawesome('the file holds no JSON object');
+      // `results: [false]` (nothing ran) has stats and no tree: zero tests, not an error.
+      if (!treeSeen && !statsSeen) throw notMochawesome('it has neither "stats" nor a "results"/"suites" tree');
+    },
+  };
+}
+
+function notMochawesome(why: string): FormatError {
+  return new FormatError(`This is not a mochawesome JSON report (${why}); send mochawesome's .json output or choose the formatter for its format`);
+}
+
+/** `err` is `{}` on tests that passed; `message` is `"<ErrorName>: <text>"`, `estack` the stack. */
+function readErr(err: unknown, limit: number, properties: Property[]): FailureInfo | null {
+  if (!isObject(err) || Object.keys(err).length === 0) return null;
+  const stack = str(err['estack']) ?? str(err['stack']);
+  // Older mochawesome kept should.js's text in `_message`, or only the stack.
+  const message = str(err['message']) ?? str(err['_message']) ?? messageFromStack(stack);
+  const diff = str(err['diff']);
+  if (diff) properties.push({ name: 'diff', value: cap(diff, limit)! });
+  const type = /^((?:[A-Za-z_$][\w$.]*)?(?:Error|Exception))(?: \[[^\]\n]*\])?:/.exec(stack ?? message ?? '')?.[1] ?? null;
+  return { message: cap(message, limit), type, stack: cap(stack, limit) };
+}
+
+/** `ReferenceError: a is not defined\n    at …` → `a is not defined`. */
+function messageFromStack(stack: string | null): string | null {
+  if (stack === null) return null;
+  const head = stack.split(/\n\s+at /)[0]!.trim();
+  return head.replace(/^(?:[A-Za-z_$][\w$.]*)?(?:Error|Exception)(?: \[[^\]\n]*\])?:\s*/, '') || null;
+}
+
+function cap(text: string | null, limit: number): string | null {
+  if (text === null) return null;
+  const b = new TextBuffer(limit);
+  b.append(text);
+  return b.value();
+}
+
+function worst(seen: Set<ContainerStatus>): ContainerStatus {
+  for (const s of ['errored', 'failed', 'passed', 'skipped', 'pending', 'unknown'] as const) if (seen.has(s)) return s;
+  return 'passed';
+}
+
+function baseName(name: string): string {
+  return name.split(/[\\/]/).pop() || name;
+}
+
+function num(v: unknown): number | null {
+  return typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : null;
+}
+
+function str(v: unknown): string | null {
+  return typeof v === 'string' ? v : null;
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}

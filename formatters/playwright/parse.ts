@@ -1,0 +1,335 @@
+/**
+ * The Playwright JSON state machine: parseJson events in, containers out, in closing order. The
+ * suite tree is walked (files, then describe blocks); each spec is taken whole, one at a time, and
+ * gives one test per project (`specs[].tests[]`), whose `results[]` are its attempts.
+ */
+import {
+  FormatError,
+  TextBuffer,
+  parseTimestamp,
+  type Attempt,
+  type Container,
+  type ContainerStatus,
+  type FailureInfo,
+  type JsonHandler,
+  type JsonPath,
+  type ParseContext,
+  type Property,
+} from '../../lib/formatter-api.js';
+
+export type PlaywrightContext = Pick<ParseContext, 'fileName' | 'nextId' | 'limits' | 'setProducer'>;
+
+export interface PlaywrightHandler extends JsonHandler {
+  /** Call after the last event: rejects a file that was no Playwright report. */
+  end(): void;
+}
+
+interface OpenSuite {
+  id: number;
+  parentId: number | null;
+  /** Length of the suite object's path: its own keys are one deeper. */
+  depth: number;
+  title: string;
+  file: string | null;
+  line: number | null;
+  seen: Set<ContainerStatus>;
+  /** Earliest start among the tests below: the JSON gives suites no time of their own. */
+  startedAt: string | null;
+}
+
+/** One attempt (`results[].status`): `timedOut` is a failure; `interrupted` never finished. */
+const ATTEMPT: Record<string, ContainerStatus> = {
+  passed: 'passed',
+  failed: 'failed',
+  timedOut: 'failed',
+  skipped: 'skipped',
+  interrupted: 'unknown',
+};
+
+export function playwrightHandler(ctx: PlaywrightContext, emit: (container: Container) => void): PlaywrightHandler {
+  const limit = ctx.limits.maxTextChars;
+  const stack: OpenSuite[] = [];
+  let rootSeen = false;
+  let suitesSeen = false;
+  let runErrors = 0;
+
+  const isSuite = (path: JsonPath): boolean => {
+    const top = stack[stack.length - 1];
+    const base = top ? top.depth : 0;
+    return path.length === base + 2 && path[base] === 'suites' && typeof path[base + 1] === 'number';
+  };
+
+  const closeSuite = (): void => {
+    const s = stack.pop()!;
+    const status = worst(s.seen);
+    const parent = stack[stack.length - 1];
+    if (parent) {
+      parent.seen.add(status);
+      if (s.startedAt && (!parent.startedAt || s.startedAt < parent.startedAt)) parent.startedAt = s.startedAt;
+    }
+    const meta: Record<string, string> = {};
+    if (s.file) meta['file'] = s.file;
+    if (s.line !== null) meta['line'] = String(s.line);
+    const container: Container = {
+      id: s.id,
+      parentId: s.parentId,
+      type: 'suite',
+      title: s.title || s.file || '(untitled suite)',
+      status,
+      durationMs: null,
+      startedAt: s.startedAt,
+      failure: null,
+      output: null,
+      properties: [],
+      attachmentRefs: [],
+    };
+    if (Object.keys(meta).length > 0) container.meta = meta;
+    emit(container);
+  };
+
+  const onSpec = (suite: OpenSuite, spec: unknown): void => {
+    if (!isObject(spec) || !Array.isArray(spec['tests'])) return;
+    for (const test of spec['tests']) {
+      if (!isObject(test)) continue;
+      const container = readTest(spec, test, suite.id, ctx.nextId(), limit);
+      suite.seen.add(container.status);
+      if (container.startedAt && (!suite.startedAt || container.startedAt < suite.startedAt)) suite.startedAt = container.startedAt;
+      emit(container);
+    }
+  };
+
+  const onRunError = (raw: unknown): void => {
+    if (!isObject(raw)) return;
+    runErrors++;
+    const failure = readError(raw, limit);
+    const firstLine = failure?.message?.split('\n').find((l) => l.trim() !== '')?.trim().slice(0, 200);
+    const meta: Record<string, string> = { synthetic: 'run-error' };
+    const location = raw['location'];
+    if (isObject(location) && typeof location['file'] === 'string') {
+      meta['file'] = location['file'];
+      if (typeof location['line'] === 'number') meta['line'] = String(location['line']);
+    }
+    // Counting rule 4: an error outside any test (global setup, a file that failed to load) is one errored test.
+    emit({
+      id: ctx.nextId(),
+      parentId: null,
+      type: 'test',
+      title: firstLine || `Error outside any test #${runErrors}`,
+      status: 'errored',
+      durationMs: null,
+      startedAt: null,
+      failure,
+      output: null,
+      properties: [],
+      attachmentRefs: [],
+      meta,
+    });
+  };
+
+  return {
+    open(path, kind) {
+      if (path.length === 0) {
+        if (kind !== 'object') throw notPlaywright('the file holds a JSON array, not an object');
+        rootSeen = true;
+        ctx.setProducer('playwright');
+        return false;
+      }
+      if (path.length === 1 && path[0] === 'suites' && kind === 'array') suitesSeen = true;
+      if (kind === 'object' && isSuite(path)) {
+        const parent = stack[stack.length - 1] ?? null;
+        stack.push({ id: ctx.nextId(), parentId: parent?.id ?? null, depth: path.length, title: '', file: null, line: null, seen: new Set(), startedAt: null });
+        return false;
+      }
+      const top = stack[stack.length - 1];
+      // A spec whole: its title may follow its tests, and its tests are what is kept of it.
+      if (top && kind === 'object' && path.length === top.depth + 2 && path[top.depth] === 'specs') return true;
+      return !top && kind === 'object' && path.length === 2 && path[0] === 'errors';
+    },
+
+    value(path, v) {
+      const top = stack[stack.length - 1];
+      if (!top) {
+        if (path.length === 2 && path[0] === 'errors') onRunError(v);
+        return;
+      }
+      if (path.length === top.depth + 2 && path[top.depth] === 'specs') {
+        onSpec(top, v);
+        return;
+      }
+      if (path.length !== top.depth + 1) return;
+      switch (path[top.depth]) {
+        case 'title':
+          if (typeof v === 'string') top.title = v;
+          return;
+        case 'file':
+          if (typeof v === 'string' && v !== '') top.file = v;
+          return;
+        case 'line':
+          if (typeof v === 'number') top.line = v;
+          return;
+      }
+    },
+
+    close(path, kind) {
+      const top = stack[stack.length - 1];
+      if (top && kind === 'object' && path.length === top.depth) closeSuite();
+    },
+
+    end() {
+      if (!rootSeen) throw notPlaywright('the file holds no JSON object');
+      if (!suitesSeen) throw notPlaywright('it has no "suites" array');
+    },
+  };
+}
+
+function readTest(spec: Record<string, unknown>, test: Record<string, unknown>, parentId: number, id: number, limit: number): Container {
+  const results = Array.isArray(test['results']) ? test['results'].filter(isObject) : [];
+  const attempts: Attempt[] = results.map((r) => ({
+    status: ATTEMPT[str(r['status']) ?? ''] ?? 'unknown',
+    durationMs: num(r['duration']),
+    failure: readError(r, limit),
+  }));
+  const last = attempts[attempts.length - 1];
+  const expectedStatus = str(test['expectedStatus']);
+  let status: ContainerStatus;
+  switch (str(test['status'])) {
+    case 'expected':
+      status = expectedStatus === 'skipped' ? 'skipped' : 'passed';
+      break;
+    case 'flaky':
+      status = 'passed';
+      break;
+    case 'unexpected':
+      status = 'failed';
+      break;
+    case 'skipped':
+      status = 'skipped';
+      break;
+    default:
+      // Without the summary status (a report cut short), the last attempt decides.
+      status = last?.status === 'unknown' || !last ? 'unknown' : last.status;
+  }
+  const failedAttempt = [...attempts].reverse().find((a) => a.failure !== null);
+  const failure = status === 'failed' ? (failedAttempt?.failure ?? null) : null;
+
+  const stdout = new TextBuffer(limit);
+  const stderr = new TextBuffer(limit);
+  const refs: string[] = [];
+  let startedAt: string | null = null;
+  let startedNaive = false;
+  for (const r of results) {
+    appendOutput(stdout, r['stdout']);
+    appendOutput(stderr, r['stderr']);
+    if (Array.isArray(r['attachments'])) {
+      for (const a of r['attachments']) {
+        // `body` attachments are inline content, not a file Tally could match.
+        const p = isObject(a) ? str(a['path']) : null;
+        if (p && !refs.includes(p)) refs.push(p);
+      }
+    }
+    const t = parseTimestamp(str(r['startTime']) ?? undefined);
+    if (t && (startedAt === null || t.iso < startedAt)) {
+      startedAt = t.iso;
+      startedNaive = t.naive;
+    }
+  }
+
+  const properties: Property[] = [];
+  if (Array.isArray(spec['tags'])) for (const tag of spec['tags']) if (typeof tag === 'string') properties.push({ name: 'tag', value: tag });
+  if (Array.isArray(test['annotations'])) {
+    for (const a of test['annotations']) {
+      if (isObject(a) && typeof a['type'] === 'string') properties.push({ name: a['type'], value: cap(str(a['description']) ?? '', limit) });
+    }
+  }
+
+  const project = str(test['projectName']) ?? str(test['projectId']) ?? '';
+  const title = str(spec['title']) ?? '(untitled)';
+  const meta: Record<string, string> = {};
+  if (project) meta['project'] = project;
+  const file = str(spec['file']);
+  if (file) meta['file'] = file;
+  if (typeof spec['line'] === 'number') meta['line'] = String(spec['line']);
+  if (typeof spec['column'] === 'number') meta['column'] = String(spec['column']);
+  const specId = str(spec['id']);
+  if (specId) meta['specId'] = specId;
+  if (expectedStatus && expectedStatus !== 'passed') meta['expectedStatus'] = expectedStatus;
+
+  const container: Container = {
+    id,
+    parentId,
+    type: 'test',
+    // The same spec runs once per project; the project keeps the titles apart, as Playwright's own `[chromium]` does.
+    title: project ? `${title} [${project}]` : title,
+    status,
+    durationMs: last?.durationMs ?? null,
+    startedAt,
+    failure,
+    output: stdout.empty && stderr.empty ? null : { stdout: stdout.empty ? null : stdout.value(), stderr: stderr.empty ? null : stderr.value() },
+    properties,
+    attachmentRefs: refs,
+    meta,
+  };
+  if (startedNaive) container.startedAtNaive = true;
+  if (attempts.length > 1) {
+    container.attempts = attempts;
+    // Flaky: a failed attempt before the one that passed (Playwright's own `flaky`).
+    const passedAt = attempts.findIndex((a) => a.status === 'passed');
+    container.flaky = status === 'passed' && passedAt > 0 && attempts.slice(0, passedAt).some((a) => a.status === 'failed' || a.status === 'errored');
+  } else if (str(test['status']) === 'flaky') container.flaky = true;
+  return container;
+}
+
+/** `error` (newer: also `errors[]`) of one attempt, or a run-level error entry. */
+function readError(r: Record<string, unknown>, limit: number): FailureInfo | null {
+  const e = isObject(r['error']) ? r['error'] : Array.isArray(r['errors']) && isObject(r['errors'][0]) ? r['errors'][0] : 'message' in r || 'stack' in r ? r : null;
+  if (!e) return null;
+  const message = str(e['message']);
+  const stack = str(e['stack']);
+  if (message === null && stack === null) return null;
+  const clean = (t: string | null): string | null => (t === null ? null : cap(stripAnsi(t), limit));
+  const type = /^((?:[A-Za-z_$][\w$.]*)?(?:Error|Exception))(?: \[[^\]\n]*\])?:/.exec(stripAnsi(stack ?? message ?? ''))?.[1] ?? null;
+  return { message: clean(message), type, stack: clean(stack) };
+}
+
+/** stdout/stderr entries are `{ text }` or `{ buffer }` (base64 of bytes that were not text). */
+function appendOutput(into: TextBuffer, entries: unknown): void {
+  if (!Array.isArray(entries)) return;
+  for (const e of entries) {
+    if (typeof e === 'string') into.append(e);
+    else if (isObject(e) && typeof e['text'] === 'string') into.append(e['text']);
+    else if (isObject(e) && typeof e['buffer'] === 'string') into.append(Buffer.from(e['buffer'], 'base64').toString('utf8'));
+  }
+}
+
+function notPlaywright(why: string): FormatError {
+  return new FormatError(`This is not a Playwright JSON report (${why}); send the output of Playwright's \`json\` reporter or choose the formatter for its format`);
+}
+
+function stripAnsi(text: string): string {
+  // The escape character is the point of this pattern.
+  // eslint-disable-next-line no-control-regex
+  return text.replace(/\u001b\[[0-9;?]*[ -/]*[@-~]/g, '');
+}
+
+function cap(text: string, limit: number): string {
+  const b = new TextBuffer(limit);
+  b.append(text);
+  return b.value();
+}
+
+function worst(seen: Set<ContainerStatus>): ContainerStatus {
+  for (const s of ['errored', 'failed', 'passed', 'skipped', 'pending', 'unknown'] as const) if (seen.has(s)) return s;
+  return 'passed';
+}
+
+function num(v: unknown): number | null {
+  return typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : null;
+}
+
+function str(v: unknown): string | null {
+  return typeof v === 'string' ? v : null;
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}

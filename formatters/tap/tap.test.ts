@@ -1,0 +1,390 @@
+import t from 'tap';
+import { createHash } from 'node:crypto';
+import { readFileSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { FormatError, isCountedTest, type Container, type Head } from '../../lib/formatter-api.js';
+import { decodeText } from '../../lib/sniff/encoding.js';
+import { HEAD_BYTES, readHead } from '../../lib/sniff/head.js';
+import { tap } from './index.js';
+import { parsePoint, statusOf, tapHandler } from './parse.js';
+import { readYaml } from './yaml.js';
+
+const FIXTURES = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures');
+
+interface Counts {
+  tests: number;
+  passed: number;
+  failed: number;
+  errored: number;
+  skipped: number;
+}
+interface Entry {
+  path: string;
+  sha256: string;
+  expected: Counts | null;
+  parse_error_expected?: boolean;
+}
+const manifest = JSON.parse(readFileSync(path.join(FIXTURES, 'MANIFEST.json'), 'utf8')) as { files: Entry[] };
+
+async function* chunks(bytes: Buffer, size: number): AsyncGenerator<Buffer> {
+  for (let i = 0; i < bytes.length; i += size) yield bytes.subarray(i, i + size);
+}
+
+async function run(bytes: Buffer, fileName: string, chunkSize = 65536, maxTextChars = 100_000) {
+  const { head, encoding } = readHead(bytes.subarray(0, HEAD_BYTES), fileName, bytes.length <= HEAD_BYTES);
+  const containers: Container[] = [];
+  const producers: string[] = [];
+  let id = 0;
+  await tap.parse(
+    decodeText(chunks(bytes, chunkSize), encoding),
+    { emit: (c) => containers.push(c), ready: () => null },
+    { fileName, nextId: () => ++id, limits: { maxTextChars }, setProducer: (p) => producers.push(p), options: { smart: false } },
+  );
+  return { head, containers, producers };
+}
+
+function count(containers: Container[]): Counts {
+  const c: Counts = { tests: 0, passed: 0, failed: 0, errored: 0, skipped: 0 };
+  for (const x of containers) {
+    if (!isCountedTest(x)) continue;
+    c.tests++;
+    if (x.status === 'pending' || x.status === 'unknown') c.skipped++;
+    else c[x.status]++;
+  }
+  return c;
+}
+
+async function failure(p: Promise<unknown>): Promise<unknown> {
+  return p.then(
+    () => null,
+    (err: unknown) => err,
+  );
+}
+
+/** Drives the state machine line by line. */
+function drive(text: string, maxTextChars = 1000): Container[] {
+  const out: Container[] = [];
+  let id = 0;
+  const h = tapHandler({ fileName: 'ci/run.tap', nextId: () => ++id, limits: { maxTextChars }, setProducer: () => {} }, (c) => out.push(c));
+  text.split('\n').forEach((line, i) => h.line(line, i + 1));
+  h.end();
+  return out;
+}
+
+const byTitle = (cs: Container[], title: string): Container => {
+  const c = cs.find((x) => x.title === title);
+  if (!c) throw new Error(`no container ${title}`);
+  return c;
+};
+
+const head = (text: string, fileName = 'r.tap'): Head => readHead(Buffer.from(text), fileName, true).head;
+
+/** Problems of the emitted tree: a child after its parent, a missing parent, not one root. */
+function treeProblems(cs: Container[]): string[] {
+  const problems: string[] = [];
+  const seen = new Set<number>();
+  for (const c of cs) {
+    for (const other of cs) if (other.parentId === c.id && !seen.has(other.id)) problems.push(`child ${other.title} after ${c.title}`);
+    seen.add(c.id);
+  }
+  for (const c of cs) if (c.parentId !== null && !seen.has(c.parentId)) problems.push(`parent of ${c.title} missing`);
+  const roots = cs.filter((c) => c.parentId === null).length;
+  if (roots !== 1) problems.push(`${roots} roots`);
+  return problems;
+}
+
+t.test('fixture folder: every file listed, byte-identical to its manifest hash, and in the README', async (t) => {
+  const readme = readFileSync(path.join(FIXTURES, 'README.md'), 'utf8');
+  const onDisk = readdirSync(FIXTURES).filter((f) => f !== 'MANIFEST.json' && f !== 'README.md').sort();
+  t.same(onDisk, manifest.files.map((f) => f.path).sort());
+  for (const f of manifest.files) {
+    t.equal(createHash('sha256').update(readFileSync(path.join(FIXTURES, f.path))).digest('hex'), f.sha256, f.path);
+    t.ok(readme.includes(f.path), `README lists ${f.path}`);
+  }
+});
+
+t.test('every fixture gives the manifest counts', async (t) => {
+  for (const f of manifest.files) {
+    const bytes = readFileSync(path.join(FIXTURES, f.path));
+    if (f.parse_error_expected) {
+      t.type(await failure(run(bytes, f.path)), FormatError, `${f.path} rejects with FormatError`);
+      continue;
+    }
+    const { containers } = await run(bytes, f.path);
+    t.same(count(containers), f.expected, f.path);
+    t.same(treeProblems(containers), [], `${f.path}: tree`);
+  }
+});
+
+t.test('producer guesses', async (t) => {
+  const cases: [string, string | undefined][] = [
+    ['tapjs__node-test-mjs.tap', 'node-test'],
+    ['tapjs__not-ok-todo.tap', 'perl-test-more'],
+    ['tapjs__subtest-buffer.tap', 'node-tap'],
+    ['tapjs__version-14.tap', undefined],
+  ];
+  for (const [file, want] of cases) {
+    const { producers } = await run(readFileSync(path.join(FIXTURES, file)), file);
+    t.ok(producers.length <= 1, `${file}: set at most once`);
+    t.equal(producers[0], want, file);
+  }
+});
+
+t.test('sniff: every fixture votes above the match threshold', async (t) => {
+  for (const f of manifest.files) {
+    const bytes = readFileSync(path.join(FIXTURES, f.path));
+    const { head: h } = readHead(bytes.subarray(0, HEAD_BYTES), f.path, bytes.length <= HEAD_BYTES);
+    t.ok(tap.sniff(h) >= 0.5, f.path);
+  }
+});
+
+t.test('sniff: other formats score below the match threshold', async (t) => {
+  const others: [string, string, string][] = [
+    ['JUnit', 'r.xml', '<?xml version="1.0" encoding="UTF-8"?>\n<testsuite name="a.B" tests="1"><testcase name="ok 1"/>'],
+    ['Robot', 'output.xml', '<?xml version="1.0" encoding="UTF-8"?>\n<robot generator="Robot 6.1"><suite id="s1" name="T"><test id="s1-t1" name="A"><status status="PASS"/>'],
+    ['Go test2json', 'r.json', '{"Time":"2024-01-01T00:00:00Z","Action":"run","Package":"m","Test":"TestA"}\n{"Time":"2024-01-01T00:00:00Z","Action":"output","Package":"m","Test":"TestA","Output":"ok  \\tm\\t0.1s\\n"}\n'],
+    ['Go test2json after go: downloading lines', 'r.txt', 'go: downloading example.com/x v1.0.0\n{"Action":"output","Package":"m","Output":"ok 1 looks like tap\\n"}\n{"Action":"pass","Package":"m"}\n'],
+    ['Dart JSON reporter', 'r.json', '{"protocolVersion":"0.1.1","runnerVersion":"1.15.4","pid":7504,"type":"start","time":0}\n{"suite":{"id":0,"platform":"vm","path":"test/main_test.dart"},"type":"suite","time":0}\n'],
+    ['Cucumber Messages', 'r.ndjson', '{"meta":{"protocolVersion":"22.0.0"}}\n{"source":{"uri":"a.feature","data":"ok 1\\n1..1"}}\n'],
+    ['pretty JSON with TAP-like strings', 'r.json', '{\n  "stats": {"tests": 1},\n  "tests": [{"title": "ok 1 - a"}]\n}\n'],
+    ['JSON array', 'r.json', '[\n  {"keyword": "Feature", "elements": []}\n]\n'],
+    ['go test plain text', 'go.txt', '=== RUN   TestA\n--- PASS: TestA (0.00s)\n=== RUN   TestB\n--- PASS: TestB (0.00s)\nPASS\nok  \texample.com/m\t0.002s\nok  \texample.com/n\t0.003s\n'],
+    ['prose with one line starting with ok', 'notes.txt', 'Release notes\nok so this fixes the bug\nthanks\n'],
+    ['empty', 'r.tap', ''],
+  ];
+  for (const [name, file, text] of others) t.ok(tap.sniff(head(text, file)) < 0.5, name);
+});
+
+t.test('sniff: TAP in its shapes, and never throws', async (t) => {
+  const positive: [string, string, number][] = [
+    ['version line', 'TAP version 14\n', 0.9],
+    ['npm banner before the stream', '\n> pkg@1.0.0 test\n> tape test/*.js\n\nTAP version 13\n# add\nok 1 should be equal\n', 0.9],
+    ['plan and points, no version', '1..2\nok 1\nnot ok 2\n', 0.9],
+    ['plan at the end', 'ok 1 - a\nok 2 - b\n1..2\n', 0.9],
+    ['skip all', '1..0 # SKIP no database\n', 0.5],
+    ['numbered points only', 'ok 1 - a\nnot ok 2 - b\n', 0.5],
+    ['log line starting with [', '[12:00:01] starting\nTAP version 13\nok 1\n', 0.9],
+  ];
+  for (const [name, text, min] of positive) t.ok(tap.sniff(head(text, 'out.txt')) >= min, name);
+  const broken = { ...head('TAP version 13'), text: undefined } as unknown as Head;
+  t.equal(tap.sniff(broken), 0, 'a malformed head scores 0 instead of throwing');
+});
+
+t.test('chunk boundaries do not change the containers', async (t) => {
+  const largest = [...manifest.files].filter((f) => !f.parse_error_expected).sort((a, b) => size(b.path) - size(a.path))[0]!;
+  const bytes = readFileSync(path.join(FIXTURES, largest.path));
+  const [one, seven, big] = await Promise.all([1, 7, 65536].map(async (n) => (await run(bytes, largest.path, n, 300)).containers));
+  t.equal(count(big!).tests, largest.expected!.tests, largest.path);
+  t.same(one, big, 'chunks of 1 byte');
+  t.same(seven, big, 'chunks of 7 bytes');
+  for (const f of manifest.files.filter((x) => !x.parse_error_expected)) {
+    const b = readFileSync(path.join(FIXTURES, f.path));
+    t.same((await run(b, f.path, 7, 300)).containers, (await run(b, f.path, 65536, 300)).containers, `${f.path} in 7-byte chunks`);
+  }
+  const crlf = readFileSync(path.join(FIXTURES, 'tapjs__node-test-mjs.tap'), 'utf8').replace(/\n/g, '\r\n');
+  t.same((await run(Buffer.from(crlf), 'tapjs__node-test-mjs.tap', 3)).containers, (await run(readFileSync(path.join(FIXTURES, 'tapjs__node-test-mjs.tap')), 'tapjs__node-test-mjs.tap')).containers, 'CRLF line ends');
+});
+
+function size(p: string): number {
+  return readFileSync(path.join(FIXTURES, p)).length;
+}
+
+t.test('empty, truncated and foreign input reject with FormatError', async (t) => {
+  const nodeTest = readFileSync(path.join(FIXTURES, 'tapjs__node-test-mjs.tap'), 'utf8');
+  const cases: [string, string][] = [
+    ['empty', ''],
+    ['whitespace only', '  \n\n'],
+    ['prose', 'hello\nworld\n'],
+    ['Go test2json', '{"Action":"run","Package":"m","Test":"TestA"}\n'],
+    ['truncated inside a YAML block', nodeTest.slice(0, nodeTest.indexOf('stack: |-'))],
+    ['truncated inside a subtest', nodeTest.slice(0, nodeTest.indexOf('not ok 2 - A thing'))],
+    ['truncated inside a buffered subtest', 'TAP version 13\nok 1 - nesting {\n    1..1\n    ok 1 - inner\n'],
+  ];
+  for (const [name, text] of cases) t.type(await failure(run(Buffer.from(text), 'x.tap')), FormatError, name);
+});
+
+t.test('test point lines', async (t) => {
+  const cases: [string, Partial<ReturnType<typeof parsePoint>>][] = [
+    ['ok', { ok: true, number: null, title: '', directive: null }],
+    ['not ok 12', { ok: false, number: '12', title: '' }],
+    ['ok 1 - adds numbers', { number: '1', title: 'adds numbers' }],
+    ['ok - no number', { number: null, title: 'no number' }],
+    ['ok 2 no dash', { number: '2', title: 'no dash' }],
+    ['ok 3 # SKIP no db', { directive: 'skip', reason: 'no db', title: '' }],
+    ['ok 4 - x # skipped: later', { directive: 'skip', reason: 'later', title: 'x' }],
+    ['not ok 5 - y # TODO fix it', { ok: false, directive: 'todo', reason: 'fix it', title: 'y' }],
+    ['ok 6 - z # todo', { directive: 'todo', reason: '' }],
+    ['ok 7 - a \\# SKIP not a directive', { directive: null, title: 'a # SKIP not a directive' }],
+    ['ok 8 - title#skip is not a directive', { directive: null, title: 'title#skip is not a directive' }],
+    ['ok 9 - issue #12 # SKIP flaky', { directive: 'skip', reason: 'flaky', title: 'issue #12' }],
+    ['ok 10 - boom # time=5.26ms', { durationMs: 5.26, title: 'boom' }],
+    ['ok 11 - pkg.TestPass # time=0.010s', { durationMs: 10, title: 'pkg.TestPass' }],
+    ['ok 12 - nesting {', { braced: true, title: 'nesting' }],
+    ['ok 13 - back\\\\slash', { title: 'back\\slash' }],
+  ];
+  for (const [line, want] of cases) t.match(parsePoint(line), want, line);
+  const statuses: [string, string][] = [
+    ['ok 1', 'passed'],
+    ['not ok 1', 'failed'],
+    ['ok 1 # SKIP', 'skipped'],
+    ['not ok 1 # SKIP', 'skipped'],
+    ['not ok 1 # TODO', 'skipped'],
+    ['ok 1 # TODO', 'passed'],
+  ];
+  for (const [line, want] of statuses) t.equal(statusOf(parsePoint(line)), want, line);
+});
+
+t.test('YAML diagnostics: a minimal reader that never interprets tags or anchors', async (t) => {
+  const entries = readYaml([
+    '  message: "expected \\"a\\"\\n got b"',
+    "  severity: 'fail'",
+    '  plain: some text # a comment',
+    '  duration_ms: 12.5',
+    '  stack: |-',
+    '    at f (a.js:1:2)',
+    '      at g (b.js:3:4)',
+    '  folded: >',
+    '    one',
+    '    two',
+    '',
+    '    three',
+    '  at:',
+    '    file: a.js',
+    '    line: 12',
+    '  list:',
+    '  - a',
+    '  - b',
+    '  anchor: &x !!python/object:os.system "rm -rf"',
+    '  alias: *x',
+    '  empty:',
+  ]);
+  const get = (k: string) => entries.find((e) => e.key === k);
+  t.same(get('message'), { key: 'message', value: 'expected "a"\n got b', nested: false });
+  t.equal(get('severity')?.value, 'fail');
+  t.equal(get('plain')?.value, 'some text');
+  t.equal(get('duration_ms')?.value, '12.5');
+  t.equal(get('stack')?.value, 'at f (a.js:1:2)\n  at g (b.js:3:4)');
+  t.equal(get('folded')?.value, 'one two\nthree');
+  t.same(get('at'), { key: 'at', value: 'file: a.js\nline: 12', nested: true });
+  t.same(get('list'), { key: 'list', value: '- a\n- b', nested: true });
+  t.equal(get('anchor')?.value, '&x !!python/object:os.system "rm -rf"', 'tags and anchors stay literal text');
+  t.equal(get('alias')?.value, '*x', 'aliases are not resolved');
+  t.equal(get('empty')?.value, '');
+  t.same(readYaml([]), []);
+  t.same(readYaml(['   ', '']), []);
+});
+
+t.test('state machine: YAML blocks become failure, duration, properties', async (t) => {
+  const cs = drive(
+    [
+      'TAP version 14',
+      'not ok 1 - compares',
+      '  ---',
+      '  message: values differ',
+      '  name: AssertionError',
+      '  found: 1',
+      '  wanted: 2',
+      '  duration_ms: 3.5',
+      '  stack: |',
+      '    at a.js:1:1',
+      '  ...',
+      'not ok 2 - no diagnostics',
+      'not ok 3 - only some keys',
+      '  ---',
+      '  results:',
+      '    ok: false',
+      '  ...',
+      'ok 4 - a skip # SKIP not today',
+      '1..4',
+    ].join('\n'),
+  );
+  t.match(byTitle(cs, 'compares'), {
+    type: 'test',
+    status: 'failed',
+    durationMs: 3.5,
+    failure: { message: 'values differ', type: 'AssertionError', stack: 'at a.js:1:1' },
+    properties: [
+      { name: 'name', value: 'AssertionError' },
+      { name: 'found', value: '1' },
+      { name: 'wanted', value: '2' },
+    ],
+    meta: { number: '1' },
+  });
+  t.equal(byTitle(cs, 'no diagnostics').failure, null);
+  t.match(byTitle(cs, 'only some keys'), { failure: { message: null, stack: 'results:\n  ok: false' } });
+  t.match(byTitle(cs, 'a skip'), { status: 'skipped', failure: { message: 'not today' }, meta: { directive: 'SKIP' } });
+  t.match(cs[cs.length - 1], { type: 'suite', title: 'run.tap', status: 'failed', meta: { tapVersion: '14', plan: '1..4' } });
+});
+
+t.test('state machine: bail out and plans', async (t) => {
+  const bailed = drive('1..4\nok 1\n    ok 1 - inner\nBail out! db down\nok 2\nnot ok 3\n');
+  t.same(count(bailed), { tests: 1, passed: 1, failed: 0, errored: 0, skipped: 0 }, 'nothing after a top-level bail out counts');
+  t.match(bailed.find((c) => c.type === 'suite' && c.parentId !== null), { meta: { incomplete: 'no summary test point' } }, 'the cut subtest is kept as a non-counted suite');
+  t.match(bailed[bailed.length - 1], { status: 'errored', failure: { message: 'Bail out! db down', type: 'bail out' } });
+
+  const nested = drive('ok 1 - a\n    Bail out! only the subtest\n    ok 1 - b\nok 2 - c\n');
+  t.same(count(nested), { tests: 2, passed: 2, failed: 0, errored: 0, skipped: 0 }, 'an indented bail out is not top level');
+
+  const missing = drive('1..5\nok 1\nok 2\n');
+  t.same(count(missing), { tests: 2, passed: 2, failed: 0, errored: 0, skipped: 0 }, 'planned but missing tests are not counted');
+  t.match(missing[missing.length - 1], { status: 'errored', failure: { message: 'Planned 5 tests but 2 test points were reported' } });
+
+  const skipAll = drive('1..0 # SKIP no positrons\n');
+  t.same(count(skipAll), { tests: 0, passed: 0, failed: 0, errored: 0, skipped: 0 });
+  t.match(skipAll[0], { status: 'skipped', meta: { planReason: 'SKIP no positrons' } });
+});
+
+t.test('state machine: subtests are steps under the point that summarises them', async (t) => {
+  const streamed = drive(
+    [
+      'TAP version 14',
+      '# Subtest: outer',
+      '    # Subtest: inner',
+      '        ok 1 - deep',
+      '        1..1',
+      '    ok 1',
+      '    not ok 2 - fails inside # TODO known',
+      '    1..2',
+      'ok 1 - outer',
+      'ok 2 - after {',
+      '    ok 1 - buffered child',
+      '}',
+      '    ok 1 - orphan child',
+      '1..2',
+      'ok 3 - late',
+    ].join('\n'),
+  );
+  t.same(count(streamed), { tests: 3, passed: 3, failed: 0, errored: 0, skipped: 0 });
+  t.same(treeProblems(streamed), [], 'tree');
+  const outer = byTitle(streamed, 'outer');
+  const inner = byTitle(streamed, 'inner');
+  t.match(inner, { type: 'step', parentId: outer.id, status: 'passed' }, 'an untitled summary takes its # Subtest name');
+  t.match(byTitle(streamed, 'deep'), { type: 'step', parentId: inner.id });
+  t.match(byTitle(streamed, 'fails inside'), { type: 'step', status: 'skipped', parentId: outer.id, meta: { todo: 'known' } });
+  t.match(byTitle(streamed, 'buffered child'), { parentId: byTitle(streamed, 'after').id });
+  t.match(byTitle(streamed, '(subtest without a summary line)'), { type: 'suite', parentId: streamed[streamed.length - 1]!.id });
+  t.match(byTitle(streamed, 'orphan child'), { parentId: byTitle(streamed, '(subtest without a summary line)').id });
+});
+
+t.test('state machine: output, limits and untitled points', async (t) => {
+  const cs = drive(['# comment', 'console noise', 'ok 1', 'ok', 'not ok 2 - long', '  ---', `  message: ${'m'.repeat(40)}`, '  ...'].join('\n'), 10);
+  t.same(
+    cs.filter(isCountedTest).map((c) => c.title),
+    ['test #1', 'test #2', 'long'],
+  );
+  t.match(byTitle(cs, 'long').failure, { message: /^\[… truncated by Tally at 10 characters\]$/ }, 'a YAML block is cut at the text limit, with the marker');
+  const capped = drive(['not ok 1 - long', '  ---', `  message: ${'m'.repeat(40)}`, '  ...'].join('\n'), 30);
+  t.match(byTitle(capped, 'long').failure, { message: /^m{19} \[… truncated by Tally at 30 characters\]$/ });
+  t.match(cs[cs.length - 1]!.output, { stdout: /^# comment\n\n\[… truncated/ }, 'comments and other lines are the file suite\'s output');
+});
+
+t.test('state machine: pathological nesting stays bounded', async (t) => {
+  const deepestFirst = Array.from({ length: 100 }, (_, i) => `${' '.repeat(4 * (99 - i))}ok 1 - d${99 - i}`).join('\n');
+  const cs = drive(deepestFirst);
+  t.same(count(cs), { tests: 1, passed: 1, failed: 0, errored: 0, skipped: 0 });
+  t.same(treeProblems(cs), []);
+  const ever = Array.from({ length: 1_000 }, (_, i) => `${' '.repeat(4 * i)}ok 1`).join('\n');
+  t.throws(() => drive(ever), FormatError, 'ever deeper and never summarised: truncated');
+  t.same(count(drive(`${' '.repeat(1_000_000)}ok 1\nok 1 - top`)), { tests: 1, passed: 1, failed: 0, errored: 0, skipped: 0 }, 'a huge indent');
+});
