@@ -1,5 +1,5 @@
 import t from 'tap';
-import { readdir } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -19,6 +19,8 @@ t.test('every formatter folder is registered, with fixtures, a README and tests'
     t.ok(existsSync(path.join(root, 'formatters', key, 'README.md')), `${key} has a README`);
     t.ok(existsSync(path.join(root, 'formatters', key, `${key}.test.ts`)), `${key} has tests`);
   }
+  const readme = await readFile(path.join(root, 'README.md'), 'utf8');
+  for (const key of folders) t.match(readme, `| \`${key}\` |`, `README lists ${key}`);
   const sorted = builtinFormatters.map((f) => f.key);
   t.same(sorted, [...sorted].sort(), 'the list is sorted by key');
 });
