@@ -1,123 +1,44 @@
 import t from 'tap';
-import { createHash } from 'node:crypto';
-import { readFileSync, readdirSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { FormatError, isCountedTest, type Container, type Head } from '../../lib/formatter-api.js';
-import { decodeText } from '../../lib/sniff/encoding.js';
-import { HEAD_BYTES, readHead } from '../../lib/sniff/head.js';
+import type { Container, Head } from '../../lib/formatter-api.js';
+import { totalsOf as count } from '../../lib/formatter-check.js';
+import { byTitle, driveHandler, expectChunkIndependence, expectFixtureFolder, expectFormatErrors, expectManifestTotals, formatterFixtures, headOf } from '../../test/helpers/formatter-fixtures.js';
 import { golang } from './index.js';
 import { goHandler, seconds, type GoEvent } from './parse.js';
 
-const FIXTURES = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures');
-
-interface Counts {
-  tests: number;
-  passed: number;
-  failed: number;
-  errored: number;
-  skipped: number;
-}
-interface Entry {
-  path: string;
-  sha256: string;
-  expected: Counts | null;
-  parse_error_expected?: boolean;
-}
-const manifest = JSON.parse(readFileSync(path.join(FIXTURES, 'MANIFEST.json'), 'utf8')) as { files: Entry[] };
-
-async function* chunks(bytes: Buffer, size: number): AsyncGenerator<Buffer> {
-  for (let i = 0; i < bytes.length; i += size) yield bytes.subarray(i, i + size);
-}
-
-async function run(bytes: Buffer, fileName: string, chunkSize = 65536, maxTextChars = 100_000) {
-  const { head, encoding } = readHead(bytes.subarray(0, HEAD_BYTES), fileName, bytes.length <= HEAD_BYTES);
-  const containers: Container[] = [];
-  const producers: string[] = [];
-  let id = 0;
-  await golang.parse(
-    decodeText(chunks(bytes, chunkSize), encoding),
-    { emit: (c) => containers.push(c), ready: () => null },
-    { fileName, nextId: () => ++id, limits: { maxTextChars }, setProducer: (p) => producers.push(p), options: { smart: false } },
-  );
-  return { head, containers, producers };
-}
-
-function count(containers: Container[]): Counts {
-  const c: Counts = { tests: 0, passed: 0, failed: 0, errored: 0, skipped: 0 };
-  for (const x of containers) {
-    if (!isCountedTest(x)) continue;
-    c.tests++;
-    if (x.status === 'pending' || x.status === 'unknown') c.skipped++;
-    else c[x.status]++;
-  }
-  return c;
-}
-
-async function failure(p: Promise<unknown>): Promise<unknown> {
-  return p.then(
-    () => null,
-    (err: unknown) => err,
-  );
-}
+const fx = formatterFixtures(golang, import.meta.url);
+const { dir: FIXTURES, run } = fx;
 
 /** Drives the state machine with events, as the JSON lines would. */
 function drive(events: GoEvent[], maxTextChars = 1000): Container[] {
-  const out: Container[] = [];
-  let id = 0;
-  const h = goHandler({ fileName: 'go.json', nextId: () => ++id, limits: { maxTextChars }, setProducer: () => {} }, (c) => out.push(c));
-  for (const e of events) h.event(e);
-  h.end();
-  return out;
+  return driveHandler(goHandler, 'go.json', maxTextChars, (h) => {
+    for (const e of events) h.event(e);
+  }).out;
 }
 
 const P = 'example.com/m/pkg';
 const ev = (Action: string, Test?: string, extra: Partial<GoEvent> = {}): GoEvent => ({ Time: '2024-05-01T10:00:00.5+02:00', Action, Package: P, ...(Test ? { Test } : {}), ...extra });
 const out = (Test: string | undefined, Output: string): GoEvent => ev('output', Test, { Output });
-const byTitle = (cs: Container[], title: string): Container => {
-  const c = cs.find((x) => x.title === title);
-  if (!c) throw new Error(`no container ${title}`);
-  return c;
-};
+const head = (text: string, fileName = 'r.json'): Head => headOf(text, fileName);
 
-const head = (text: string, fileName = 'r.json'): Head => readHead(Buffer.from(text), fileName, true).head;
+t.test('fixture folder: every file listed, byte-identical to its manifest hash, and in the README', async (t) => expectFixtureFolder(t, fx));
 
-t.test('fixture folder: every file listed, byte-identical to its manifest hash, and in the README', async (t) => {
-  const readme = readFileSync(path.join(FIXTURES, 'README.md'), 'utf8');
-  const onDisk = readdirSync(FIXTURES).filter((f) => f !== 'MANIFEST.json' && f !== 'README.md').sort();
-  t.same(onDisk, manifest.files.map((f) => f.path).sort());
-  for (const f of manifest.files) {
-    t.equal(createHash('sha256').update(readFileSync(path.join(FIXTURES, f.path))).digest('hex'), f.sha256, f.path);
-    t.ok(readme.includes(f.path), `README lists ${f.path}`);
-  }
-});
-
-t.test('every fixture gives the manifest counts', async (t) => {
-  for (const f of manifest.files) {
-    const bytes = readFileSync(path.join(FIXTURES, f.path));
-    if (f.parse_error_expected) {
-      t.type(await failure(run(bytes, f.path)), FormatError, `${f.path} rejects with FormatError`);
-      continue;
-    }
-    const { containers, producers } = await run(bytes, f.path);
-    t.same(count(containers), f.expected, f.path);
-    t.same(producers, ['go-test'], `${f.path}: producer set once`);
+t.test('every fixture gives the manifest counts', async (t) =>
+  expectManifestTotals(t, fx, ({ containers, producers }, name) => {
+    t.same(producers, ['go-test'], `${name}: producer set once`);
     // Children are emitted before their parents, and every parent is emitted.
     const seen = new Set<number>();
     for (const c of containers) {
-      for (const other of containers) if (other.parentId === c.id) t.ok(seen.has(other.id), `${f.path}: child ${other.title} before ${c.title}`);
+      for (const other of containers) if (other.parentId === c.id) t.ok(seen.has(other.id), `${name}: child ${other.title} before ${c.title}`);
       seen.add(c.id);
     }
-    for (const c of containers) if (c.parentId !== null) t.ok(seen.has(c.parentId), `${f.path}: parent of ${c.title} emitted`);
-  }
-});
+    for (const c of containers) if (c.parentId !== null) t.ok(seen.has(c.parentId), `${name}: parent of ${c.title} emitted`);
+  }),
+);
 
 t.test('sniff: every fixture votes above the match threshold', async (t) => {
-  for (const f of manifest.files) {
-    const bytes = readFileSync(path.join(FIXTURES, f.path));
-    const { head: h } = readHead(bytes.subarray(0, HEAD_BYTES), f.path, bytes.length <= HEAD_BYTES);
-    t.ok(golang.sniff(h) >= 0.9, f.path);
-  }
+  for (const f of fx.manifest) t.ok(golang.sniff(fx.head(f.path)) >= 0.9, f.path);
 });
 
 t.test('sniff: other formats score below the match threshold', async (t) => {
@@ -156,35 +77,19 @@ t.test('sniff: Go streams in their real shapes, and never throws', async (t) => 
   t.equal(golang.sniff(broken), 0, 'a malformed head scores 0 instead of throwing');
 });
 
-t.test('chunk boundaries do not change the containers', async (t) => {
-  const largest = [...manifest.files].filter((f) => !f.parse_error_expected).sort((a, b) => size(b.path) - size(a.path))[0]!;
-  const bytes = readFileSync(path.join(FIXTURES, largest.path));
-  const [one, seven, big] = await Promise.all([1, 7, 65536].map(async (n) => (await run(bytes, largest.path, n, 300)).containers));
-  t.equal(count(big!).tests, largest.expected!.tests, largest.path);
-  t.same(one, big, 'chunks of 1 byte');
-  t.same(seven, big, 'chunks of 7 bytes');
-  for (const f of manifest.files.filter((x) => !x.parse_error_expected)) {
-    const b = readFileSync(path.join(FIXTURES, f.path));
-    t.same((await run(b, f.path, 7, 300)).containers, (await run(b, f.path, 65536, 300)).containers, `${f.path} in 7-byte chunks`);
-  }
-});
-
-function size(p: string): number {
-  return readFileSync(path.join(FIXTURES, p)).length;
-}
+t.test('chunk boundaries do not change the containers', async (t) => expectChunkIndependence(t, fx, { eachInChunksOf: 7 }));
 
 t.test('empty, truncated and foreign input reject with FormatError', async (t) => {
   const bytes = readFileSync(path.join(FIXTURES, 'go-junit-report__101-fail.gojson.txt'));
   const cut = bytes.subarray(0, bytes.lastIndexOf('{"Time"') + 40);
-  const cases: [string, Buffer][] = [
+  await expectFormatErrors(t, fx, 'go.json', [
     ['empty', Buffer.alloc(0)],
     ['whitespace only', Buffer.from('  \n\n')],
     ['plain text', Buffer.from('=== RUN   TestA\n--- PASS: TestA (0.00s)\nok  \tm\t0.1s\n')],
     ['JSON lines without Action', Buffer.from('{"type":"start","time":0}\n{"type":"done","time":1}\n')],
     ['a pretty-printed JSON document', Buffer.from('{\n  "Action": "run",\n  "Package": "m"\n}\n')],
     ['truncated inside the last event', cut],
-  ];
-  for (const [name, b] of cases) t.type(await failure(run(b, 'go.json')), FormatError, name);
+  ]);
   // Cut at a line end, the stream is complete as far as it goes: the open test is errored.
   const atLine = bytes.subarray(0, bytes.indexOf('\n', bytes.indexOf('"Test":"TestTwo"')) + 1);
   t.same(count((await run(atLine, 'go.json')).containers), { tests: 2, passed: 0, failed: 1, errored: 1, skipped: 0 }, 'cut at a line end');

@@ -1,106 +1,28 @@
 import t from 'tap';
-import { createHash } from 'node:crypto';
-import { readFileSync, readdirSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { FormatError, isCountedTest, type Container, type Head } from '../../lib/formatter-api.js';
-import { decodeText } from '../../lib/sniff/encoding.js';
-import { HEAD_BYTES, readHead } from '../../lib/sniff/head.js';
+import type { Container, Head } from '../../lib/formatter-api.js';
+import { totalsOf as count } from '../../lib/formatter-check.js';
+import { driveHandler, expectChunkIndependence, expectFixtureFolder, expectFormatErrors, expectManifestTotals, feedXml, formatterFixtures, headOf, type XmlEvent } from '../../test/helpers/formatter-fixtures.js';
 import { junit } from './index.js';
 import { junitHandler } from './parse.js';
 import { parseSeconds } from './values.js';
 import { parseTimestamp } from '../../lib/formatter-api.js';
 
-const FIXTURES = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures');
+const fx = formatterFixtures(junit, import.meta.url);
+const { dir: FIXTURES, run } = fx;
 
-interface Counts {
-  tests: number;
-  passed: number;
-  failed: number;
-  errored: number;
-  skipped: number;
-}
-interface Entry {
-  path: string;
-  sha256: string;
-  expected: Counts | null;
-  parse_error_expected?: boolean;
-}
-const manifest = JSON.parse(readFileSync(path.join(FIXTURES, 'MANIFEST.json'), 'utf8')) as { files: Entry[] };
-
-async function* chunks(bytes: Buffer, size: number): AsyncGenerator<Buffer> {
-  for (let i = 0; i < bytes.length; i += size) yield bytes.subarray(i, i + size);
-}
-
-async function run(bytes: Buffer, fileName: string, chunkSize = 65536, maxTextChars = 100_000) {
-  const { head, encoding } = readHead(bytes.subarray(0, HEAD_BYTES), fileName, bytes.length <= HEAD_BYTES);
-  const containers: Container[] = [];
-  const producers: string[] = [];
-  let id = 0;
-  await junit.parse(
-    decodeText(chunks(bytes, chunkSize), encoding),
-    { emit: (c) => containers.push(c), ready: () => null },
-    { fileName, nextId: () => ++id, limits: { maxTextChars }, setProducer: (p) => producers.push(p), options: { smart: false } },
-  );
-  return { head, containers, producers };
-}
-
-function count(containers: Container[]): Counts {
-  const c: Counts = { tests: 0, passed: 0, failed: 0, errored: 0, skipped: 0 };
-  for (const x of containers) {
-    if (!isCountedTest(x)) continue;
-    c.tests++;
-    if (x.status === 'pending' || x.status === 'unknown') c.skipped++;
-    else c[x.status]++;
-  }
-  return c;
-}
-
-async function failure(p: Promise<unknown>): Promise<unknown> {
-  return p.then(
-    () => null,
-    (err: unknown) => err,
-  );
-}
-
-type Event = ['open', string, Record<string, string>?] | ['text', string] | ['close', string];
+type Event = XmlEvent;
 
 function drive(events: Event[], maxTextChars = 1000): Container[] {
-  const out: Container[] = [];
-  let id = 0;
-  const h = junitHandler({ fileName: 'x.xml', nextId: () => ++id, limits: { maxTextChars }, setProducer: () => {} }, (c) => out.push(c));
-  for (const e of events) {
-    if (e[0] === 'open') h.open(e[1], e[2] ?? {});
-    else if (e[0] === 'text') h.text(e[1]);
-    else h.close(e[1]);
-  }
-  h.end();
-  return out;
+  return driveHandler(junitHandler, 'x.xml', maxTextChars, (h) => feedXml(h, events)).out;
 }
 
-const head = (text: string, fileName = 'r.xml'): Head => readHead(Buffer.from(text), fileName, true).head;
+const head = (text: string, fileName = 'r.xml'): Head => headOf(text, fileName);
 
-t.test('fixture folder: every file listed, byte-identical to its manifest hash, and in the README', async (t) => {
-  const readme = readFileSync(path.join(FIXTURES, 'README.md'), 'utf8');
-  const onDisk = readdirSync(FIXTURES).filter((f) => f !== 'MANIFEST.json' && f !== 'README.md').sort();
-  t.same(onDisk, manifest.files.map((f) => f.path).sort());
-  for (const f of manifest.files) {
-    t.equal(createHash('sha256').update(readFileSync(path.join(FIXTURES, f.path))).digest('hex'), f.sha256, f.path);
-    t.ok(readme.includes(f.path), `README lists ${f.path}`);
-  }
-});
+t.test('fixture folder: every file listed, byte-identical to its manifest hash, and in the README', async (t) => expectFixtureFolder(t, fx));
 
-t.test('every fixture gives the manifest counts', async (t) => {
-  for (const f of manifest.files) {
-    const bytes = readFileSync(path.join(FIXTURES, f.path));
-    if (f.parse_error_expected) {
-      t.type(await failure(run(bytes, f.path)), FormatError, `${f.path} rejects with FormatError`);
-      continue;
-    }
-    const { containers } = await run(bytes, f.path);
-    t.same(count(containers), f.expected, f.path);
-  }
-});
+t.test('every fixture gives the manifest counts', async (t) => expectManifestTotals(t, fx));
 
 t.test('producer guesses', async (t) => {
   const cases: [string, string | undefined][] = [
@@ -125,11 +47,7 @@ t.test('producer guesses', async (t) => {
 });
 
 t.test('sniff: every fixture votes above the match threshold', async (t) => {
-  for (const f of manifest.files) {
-    const bytes = readFileSync(path.join(FIXTURES, f.path));
-    const { head: h } = readHead(bytes.subarray(0, HEAD_BYTES), f.path, bytes.length <= HEAD_BYTES);
-    t.ok(junit.sniff(h) > 0.5, f.path);
-  }
+  for (const f of fx.manifest) t.ok(junit.sniff(fx.head(f.path)) > 0.5, f.path);
 });
 
 t.test('sniff: other formats score 0', async (t) => {
@@ -167,24 +85,8 @@ t.test('sniff: JUnit roots, namespaces, and never throws', async (t) => {
   t.equal(junit.sniff(broken), 0, 'a malformed head scores 0 instead of throwing');
 });
 
-t.test('chunk boundaries do not change the containers', async (t) => {
-  const largest = [...manifest.files].filter((f) => !f.parse_error_expected).sort((a, b) => statSize(b.path) - statSize(a.path))[0]!;
-  const bytes = readFileSync(path.join(FIXTURES, largest.path));
-  // A small text limit also checks that truncation does not depend on where chunks end.
-  const [one, seven, big] = await Promise.all([1, 7, 65536].map(async (n) => (await run(bytes, largest.path, n, 300)).containers));
-  t.equal(count(big!).tests, largest.expected!.tests, largest.path);
-  t.same(one, big, 'chunks of 1 byte');
-  t.same(seven, big, 'chunks of 7 bytes');
-
-  for (const f of manifest.files.filter((x) => !x.parse_error_expected)) {
-    const b = readFileSync(path.join(FIXTURES, f.path));
-    t.same((await run(b, f.path, 7, 300)).containers, (await run(b, f.path, 65536, 300)).containers, `${f.path} in 7-byte chunks`);
-  }
-});
-
-function statSize(p: string): number {
-  return readFileSync(path.join(FIXTURES, p)).length;
-}
+// With a small text limit, every fixture also in 7-byte chunks.
+t.test('chunk boundaries do not change the containers', async (t) => expectChunkIndependence(t, fx, { eachInChunksOf: 7 }));
 
 t.test('state machine: Surefire flaky and rerun testcases', async (t) => {
   const out = drive([
@@ -397,7 +299,7 @@ t.test('a fixture container in full: timestamp read as UTC, naive flag, meta', a
 
 t.test('empty, truncated and foreign input reject with FormatError', async (t) => {
   const bytes = readFileSync(path.join(FIXTURES, 'dorny__jest-junit.xml'));
-  const cases: [string, Buffer][] = [
+  await expectFormatErrors(t, fx, 'x.xml', [
     ['empty', Buffer.alloc(0)],
     ['whitespace only', Buffer.from('  \n')],
     ['prolog only', Buffer.from('<?xml version="1.0" encoding="UTF-8"?>\n')],
@@ -405,8 +307,7 @@ t.test('empty, truncated and foreign input reject with FormatError', async (t) =
     ['truncated in a tag', Buffer.from('<testsuites><testsuite name="a"><testca')],
     ['NUnit 3 root', Buffer.from('<test-run id="0"><test-suite/></test-run>')],
     ['JSON', Buffer.from('{"stats":{}}')],
-  ];
-  for (const [name, b] of cases) t.type(await failure(run(b, 'x.xml')), FormatError, name);
+  ]);
 });
 
 t.test('character references to control characters are kept readable, not fatal', async (t) => {

@@ -1,84 +1,22 @@
 import t from 'tap';
-import { createHash } from 'node:crypto';
-import { readFileSync, readdirSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { FormatError, isCountedTest, type Container, type Head } from '../../lib/formatter-api.js';
-import { decodeText } from '../../lib/sniff/encoding.js';
-import { HEAD_BYTES, readHead } from '../../lib/sniff/head.js';
+import { totalsOf as count } from '../../lib/formatter-check.js';
+import { byTitle, driveHandler, expectChunkIndependence, expectFixtureFolder, expectFormatErrors, expectManifestTotals, formatterFixtures, headOf } from '../../test/helpers/formatter-fixtures.js';
 import { tap } from './index.js';
 import { parsePoint, statusOf, tapHandler } from './parse.js';
 import { readYaml } from './yaml.js';
 
-const FIXTURES = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures');
-
-interface Counts {
-  tests: number;
-  passed: number;
-  failed: number;
-  errored: number;
-  skipped: number;
-}
-interface Entry {
-  path: string;
-  sha256: string;
-  expected: Counts | null;
-  parse_error_expected?: boolean;
-}
-const manifest = JSON.parse(readFileSync(path.join(FIXTURES, 'MANIFEST.json'), 'utf8')) as { files: Entry[] };
-
-async function* chunks(bytes: Buffer, size: number): AsyncGenerator<Buffer> {
-  for (let i = 0; i < bytes.length; i += size) yield bytes.subarray(i, i + size);
-}
-
-async function run(bytes: Buffer, fileName: string, chunkSize = 65536, maxTextChars = 100_000) {
-  const { head, encoding } = readHead(bytes.subarray(0, HEAD_BYTES), fileName, bytes.length <= HEAD_BYTES);
-  const containers: Container[] = [];
-  const producers: string[] = [];
-  let id = 0;
-  await tap.parse(
-    decodeText(chunks(bytes, chunkSize), encoding),
-    { emit: (c) => containers.push(c), ready: () => null },
-    { fileName, nextId: () => ++id, limits: { maxTextChars }, setProducer: (p) => producers.push(p), options: { smart: false } },
-  );
-  return { head, containers, producers };
-}
-
-function count(containers: Container[]): Counts {
-  const c: Counts = { tests: 0, passed: 0, failed: 0, errored: 0, skipped: 0 };
-  for (const x of containers) {
-    if (!isCountedTest(x)) continue;
-    c.tests++;
-    if (x.status === 'pending' || x.status === 'unknown') c.skipped++;
-    else c[x.status]++;
-  }
-  return c;
-}
-
-async function failure(p: Promise<unknown>): Promise<unknown> {
-  return p.then(
-    () => null,
-    (err: unknown) => err,
-  );
-}
+const fx = formatterFixtures(tap, import.meta.url);
+const { dir: FIXTURES, run } = fx;
 
 /** Drives the state machine line by line. */
 function drive(text: string, maxTextChars = 1000): Container[] {
-  const out: Container[] = [];
-  let id = 0;
-  const h = tapHandler({ fileName: 'ci/run.tap', nextId: () => ++id, limits: { maxTextChars }, setProducer: () => {} }, (c) => out.push(c));
-  text.split('\n').forEach((line, i) => h.line(line, i + 1));
-  h.end();
-  return out;
+  return driveHandler(tapHandler, 'ci/run.tap', maxTextChars, (h) => text.split('\n').forEach((line, i) => h.line(line, i + 1))).out;
 }
 
-const byTitle = (cs: Container[], title: string): Container => {
-  const c = cs.find((x) => x.title === title);
-  if (!c) throw new Error(`no container ${title}`);
-  return c;
-};
-
-const head = (text: string, fileName = 'r.tap'): Head => readHead(Buffer.from(text), fileName, true).head;
+const head = (text: string, fileName = 'r.tap'): Head => headOf(text, fileName);
 
 /** Problems of the emitted tree: a child after its parent, a missing parent, not one root. */
 function treeProblems(cs: Container[]): string[] {
@@ -94,28 +32,11 @@ function treeProblems(cs: Container[]): string[] {
   return problems;
 }
 
-t.test('fixture folder: every file listed, byte-identical to its manifest hash, and in the README', async (t) => {
-  const readme = readFileSync(path.join(FIXTURES, 'README.md'), 'utf8');
-  const onDisk = readdirSync(FIXTURES).filter((f) => f !== 'MANIFEST.json' && f !== 'README.md').sort();
-  t.same(onDisk, manifest.files.map((f) => f.path).sort());
-  for (const f of manifest.files) {
-    t.equal(createHash('sha256').update(readFileSync(path.join(FIXTURES, f.path))).digest('hex'), f.sha256, f.path);
-    t.ok(readme.includes(f.path), `README lists ${f.path}`);
-  }
-});
+t.test('fixture folder: every file listed, byte-identical to its manifest hash, and in the README', async (t) => expectFixtureFolder(t, fx));
 
-t.test('every fixture gives the manifest counts', async (t) => {
-  for (const f of manifest.files) {
-    const bytes = readFileSync(path.join(FIXTURES, f.path));
-    if (f.parse_error_expected) {
-      t.type(await failure(run(bytes, f.path)), FormatError, `${f.path} rejects with FormatError`);
-      continue;
-    }
-    const { containers } = await run(bytes, f.path);
-    t.same(count(containers), f.expected, f.path);
-    t.same(treeProblems(containers), [], `${f.path}: tree`);
-  }
-});
+t.test('every fixture gives the manifest counts', async (t) =>
+  expectManifestTotals(t, fx, ({ containers }, name) => t.same(treeProblems(containers), [], `${name}: tree`)),
+);
 
 t.test('producer guesses', async (t) => {
   const cases: [string, string | undefined][] = [
@@ -132,11 +53,7 @@ t.test('producer guesses', async (t) => {
 });
 
 t.test('sniff: every fixture votes above the match threshold', async (t) => {
-  for (const f of manifest.files) {
-    const bytes = readFileSync(path.join(FIXTURES, f.path));
-    const { head: h } = readHead(bytes.subarray(0, HEAD_BYTES), f.path, bytes.length <= HEAD_BYTES);
-    t.ok(tap.sniff(h) >= 0.5, f.path);
-  }
+  for (const f of fx.manifest) t.ok(tap.sniff(fx.head(f.path)) >= 0.5, f.path);
 });
 
 t.test('sniff: other formats score below the match threshold', async (t) => {
@@ -172,27 +89,14 @@ t.test('sniff: TAP in its shapes, and never throws', async (t) => {
 });
 
 t.test('chunk boundaries do not change the containers', async (t) => {
-  const largest = [...manifest.files].filter((f) => !f.parse_error_expected).sort((a, b) => size(b.path) - size(a.path))[0]!;
-  const bytes = readFileSync(path.join(FIXTURES, largest.path));
-  const [one, seven, big] = await Promise.all([1, 7, 65536].map(async (n) => (await run(bytes, largest.path, n, 300)).containers));
-  t.equal(count(big!).tests, largest.expected!.tests, largest.path);
-  t.same(one, big, 'chunks of 1 byte');
-  t.same(seven, big, 'chunks of 7 bytes');
-  for (const f of manifest.files.filter((x) => !x.parse_error_expected)) {
-    const b = readFileSync(path.join(FIXTURES, f.path));
-    t.same((await run(b, f.path, 7, 300)).containers, (await run(b, f.path, 65536, 300)).containers, `${f.path} in 7-byte chunks`);
-  }
+  await expectChunkIndependence(t, fx, { eachInChunksOf: 7 });
   const crlf = readFileSync(path.join(FIXTURES, 'tapjs__node-test-mjs.tap'), 'utf8').replace(/\n/g, '\r\n');
   t.same((await run(Buffer.from(crlf), 'tapjs__node-test-mjs.tap', 3)).containers, (await run(readFileSync(path.join(FIXTURES, 'tapjs__node-test-mjs.tap')), 'tapjs__node-test-mjs.tap')).containers, 'CRLF line ends');
 });
 
-function size(p: string): number {
-  return readFileSync(path.join(FIXTURES, p)).length;
-}
-
 t.test('empty, truncated and foreign input reject with FormatError', async (t) => {
   const nodeTest = readFileSync(path.join(FIXTURES, 'tapjs__node-test-mjs.tap'), 'utf8');
-  const cases: [string, string][] = [
+  await expectFormatErrors(t, fx, 'x.tap', [
     ['empty', ''],
     ['whitespace only', '  \n\n'],
     ['prose', 'hello\nworld\n'],
@@ -200,8 +104,7 @@ t.test('empty, truncated and foreign input reject with FormatError', async (t) =
     ['truncated inside a YAML block', nodeTest.slice(0, nodeTest.indexOf('stack: |-'))],
     ['truncated inside a subtest', nodeTest.slice(0, nodeTest.indexOf('not ok 2 - A thing'))],
     ['truncated inside a buffered subtest', 'TAP version 13\nok 1 - nesting {\n    1..1\n    ok 1 - inner\n'],
-  ];
-  for (const [name, text] of cases) t.type(await failure(run(Buffer.from(text), 'x.tap')), FormatError, name);
+  ]);
 });
 
 t.test('test point lines', async (t) => {
