@@ -36,6 +36,8 @@ export interface Config {
   limits: Limits;
   /** Extra formatter folders or packages (TALLY_FORMATTERS). */
   formatterModules: string[];
+  /** On SIGTERM: how long in-flight requests may go on before their connections are closed. */
+  shutdownGraceMs: number;
 }
 
 const GiB = 1024 ** 3;
@@ -90,6 +92,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicUrl: env.TALLY_PUBLIC_URL || null,
     limits,
     formatterModules: (env.TALLY_FORMATTERS || '').split(',').map((s) => s.trim()).filter(Boolean),
+    shutdownGraceMs: env.TALLY_SHUTDOWN_GRACE_MS ? positiveInt('TALLY_SHUTDOWN_GRACE_MS', env.TALLY_SHUTDOWN_GRACE_MS) : 30_000,
   };
 }
 

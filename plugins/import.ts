@@ -42,7 +42,7 @@ export const importPlugin: Plugin<ImportDeps> = {
           request.raw.req.once('aborted', onClose);
           request.raw.res.once('close', onClose);
           const formatterKey = route === 'testresult' ? 'cucumber' : route === 'import/{formatter}' && params.formatter ? decodeURIComponent(params.formatter) : null;
-          const answer = await runImport(deps, {
+          const running = runImport(deps, {
             profile,
             accountId: accountOf(request),
             route: formatterKey === null && route === 'import/{formatter}' ? 'import' : route,
@@ -54,6 +54,8 @@ export const importPlugin: Plugin<ImportDeps> = {
             baseUrl: baseUrl(request, deps.config.publicUrl),
             signal: controller.signal,
           });
+          deps.inflight?.add(running);
+          const answer = await running.finally(() => deps.inflight?.delete(running));
           request.raw.req.off('aborted', onClose);
           // hapi closes the connection itself when the body was not read to its end.
           return h.response(answer.body).code(answer.status);

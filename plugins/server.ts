@@ -75,7 +75,7 @@ export async function createTally(o: TallyOptions): Promise<Tally> {
     return h.response({ status: 'failed', messages: [message(code)] }).code(status);
   });
 
-  const deps: ImportDeps = { store: o.store, registry, config: o.config, tmpDir, log: o.log };
+  const deps: ImportDeps = { store: o.store, registry, config: o.config, tmpDir, log: o.log, inflight: new Set() };
   // URLs in a queued import's answer are never sent; the public URL (if set) keeps them right on the record.
   const worker = new ImportWorker(deps, o.config.publicUrl ?? '');
   deps.onQueued = () => worker.kick();
@@ -117,7 +117,10 @@ export async function createTally(o: TallyOptions): Promise<Tally> {
     },
     async stop() {
       if (sweeper) clearInterval(sweeper);
-      await server.stop({ timeout: 10_000 });
+      // No new connections; in-flight requests get the grace period, then their connections close
+      // (an upload cut off this way ends its import `failed` with upload_aborted).
+      await server.stop({ timeout: o.config.shutdownGraceMs });
+      await Promise.allSettled([...deps.inflight!]);
       await worker.stop();
     },
     url: () => server.info.uri.replace('0.0.0.0', '127.0.0.1'),

@@ -30,6 +30,8 @@ export interface ImportDeps {
   log(event: string, data: Record<string, unknown>): void;
   /** Told when an import was queued (process_async), so a worker can pick it up at once. */
   onQueued?(): void;
+  /** Imports being answered: shutdown waits for them (and their clean-up) before closing the store. */
+  inflight?: Set<Promise<unknown>>;
 }
 
 export interface ImportRequest {
