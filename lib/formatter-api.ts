@@ -124,3 +124,4 @@ export { TextBuffer } from './formatter-kit/text.js';
 export { parseTimestamp, fromEpochMs, type Instant } from './formatter-kit/time.js';
 export { parseJson, type JsonHandler, type JsonPath } from './formatter-kit/json.js';
 export { forEachLine } from './formatter-kit/lines.js';
+export { parseSeconds, parseTimeSpan, lastPathSegment } from './formatter-kit/values.js';
