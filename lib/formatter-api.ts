@@ -123,5 +123,5 @@ export { parseXml, IllegalReferenceFilter, type XmlHandler } from './formatter-k
 export { TextBuffer } from './formatter-kit/text.js';
 export { parseTimestamp, fromEpochMs, type Instant } from './formatter-kit/time.js';
 export { parseJson, type JsonHandler, type JsonPath } from './formatter-kit/json.js';
-export { forEachLine } from './formatter-kit/lines.js';
+export { forEachLine, forEachJsonLine } from './formatter-kit/lines.js';
 export { parseSeconds, parseTimeSpan, lastPathSegment } from './formatter-kit/values.js';

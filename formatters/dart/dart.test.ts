@@ -104,8 +104,16 @@ t.test('empty, truncated and foreign input reject with FormatError', async (t) =
     ['whitespace only', Buffer.from('\n\n')],
     ['truncated inside a line', Buffer.from(text.slice(0, cut))],
     ['JSON that is not a Dart event', Buffer.from('{"Time":"2022-01-01T00:00:00Z","Action":"run","Package":"p","Test":"TestA"}\n')],
-    ['a text line among the events', Buffer.from(`${text.split('\n')[0]}\nRunning tests…\n`)],
   ]);
+});
+
+t.test('text lines among the events (a CI log around the stream) are skipped', async (t) => {
+  const text = readFileSync(path.join(FIXTURES, 'dorny__dart-json.json'), 'utf8');
+  const lines = text.split('\n');
+  const noisy = [lines[0], 'Running tests…', ...lines.slice(1, 4), '00:01 +1: some progress text', ...lines.slice(4)].join('\n');
+  const clean = await fx.run(Buffer.from(text), 'dart.json');
+  const withNoise = await fx.run(Buffer.from(noisy), 'dart.json');
+  t.same(count(withNoise.containers), count(clean.containers), 'the same tests');
 });
 
 t.test('state machine: a stream that stops at a line end leaves running tests errored', async (t) => {
