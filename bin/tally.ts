@@ -12,6 +12,7 @@ import { openStore } from '../lib/store/index.js';
 import type { Store } from '../lib/store/store.js';
 import { createTally } from '../plugins/server.js';
 import { loadFormatters } from '../lib/formatter-loader.js';
+import { upload } from '../lib/client/upload.js';
 import { builtinFixtures, checkFormatter } from '../lib/formatter-check.js';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
@@ -23,6 +24,9 @@ const USAGE = `Usage:
   tally profile create NAME --account ID [--json]
   tally key rotate --account ID [--json]        issue a new key; the old one stops working
   tally formatter check PATH                    run the conformance kit on a formatter folder or package
+  tally upload --url URL --profile ID [--formatter KEY] [--tag k:v]... [--attachment GLOB]... [--strict] PATHS/GLOBS...
+                                                upload results from CI (key from TALLY_API_KEY); exits 1 when
+                                                they did not land (or on a warning with --strict)
 `;
 
 class UsageError extends Error {}
@@ -111,12 +115,44 @@ async function main(argv: string[]): Promise<void> {
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
-    options: { json: { type: 'boolean', default: false }, account: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+    options: {
+      json: { type: 'boolean', default: false },
+      account: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+      url: { type: 'string' },
+      profile: { type: 'string' },
+      formatter: { type: 'string' },
+      tag: { type: 'string', multiple: true },
+      attachment: { type: 'string', multiple: true },
+      strict: { type: 'boolean', default: false },
+    },
   });
   const [command, sub, name] = positionals;
   const json = values.json ?? false;
   if (values.help || !command) {
     process.stdout.write(USAGE);
+    return;
+  }
+  if (command === 'upload') {
+    // The key comes from the environment only: a flag would show in process lists and CI logs.
+    const apiKey = process.env.TALLY_API_KEY;
+    if (!values.url || !values.profile) throw new UsageError('upload needs --url and --profile');
+    if (!apiKey) throw new UsageError('upload reads the API key from TALLY_API_KEY, which is not set');
+    const files = positionals.slice(1);
+    if (files.length === 0) throw new UsageError('upload needs at least one path or glob');
+    const result = await upload({
+      url: values.url,
+      profile: values.profile,
+      apiKey,
+      formatter: values.formatter ?? null,
+      tags: values.tag ?? [],
+      attachments: values.attachment ?? [],
+      patterns: files,
+      strict: values.strict ?? false,
+      cwd: process.cwd(),
+      out: process.stdout,
+    });
+    process.exitCode = result.exitCode;
     return;
   }
   const config = loadConfig();
