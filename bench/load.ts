@@ -1,0 +1,85 @@
+/**
+ * autocannon against the import endpoint of a started Tally (a child process, embedded store, or
+ * MongoDB with MONGODB_URL): small JUnit files at several concurrencies; prints requests/s, latency
+ * percentiles, errors and non-201 answers.
+ *
+ *   npm run bench:load -- [--sizes 1,10,100] [--connections 1,10,100] [--seconds 10]
+ */
+import autocannon from 'autocannon';
+import { spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { PassThrough } from 'node:stream';
+import { fileURLToPath } from 'node:url';
+import { writeJunit } from './generate.js';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const { values } = parseArgs({ options: { sizes: { type: 'string', default: '1,10,100' }, connections: { type: 'string', default: '1,10,100' }, seconds: { type: 'string', default: '10' } } });
+const BOUNDARY = 'tallyloadboundary';
+
+async function junitOfKb(kb: number, seed: number): Promise<Buffer> {
+  const pass = new PassThrough();
+  const chunks: Buffer[] = [];
+  pass.on('data', (c: Buffer) => chunks.push(c));
+  await writeJunit(pass, kb * 1024, seed);
+  pass.end();
+  return Buffer.concat(chunks);
+}
+
+function form(file: Buffer): Buffer {
+  return Buffer.concat([
+    Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="file[]"; filename="TEST-load.xml"\r\nContent-Type: application/xml\r\n\r\n`),
+    file,
+    Buffer.from(`\r\n--${BOUNDARY}\r\nContent-Disposition: form-data; name="ignore_old_report_date"\r\n\r\ntrue\r\n--${BOUNDARY}--\r\n`),
+  ]);
+}
+
+async function main(): Promise<void> {
+  const work = await mkdtemp(path.join(os.tmpdir(), 'tally-load-'));
+  const port = 20000 + Math.floor(Math.random() * 20000);
+  const child = spawn(process.execPath, [path.join(root, 'dist/bin/tally.js'), 'serve'], {
+    env: { ...process.env, TALLY_DATA_DIR: path.join(work, 'data'), PORT: String(port), HOST: '127.0.0.1' },
+  });
+  let out = '';
+  child.stdout.on('data', (c) => (out += c));
+  child.stderr.on('data', (c) => (out += c));
+  for (let i = 0; i < 400 && !out.includes('server.started'); i++) await new Promise((r) => setTimeout(r, 50));
+  const apiKey = /API key: +(tly_\S+)/.exec(out)?.[1];
+  const profileId = /profile id: +(\S+)/.exec(out)?.[1];
+  if (!apiKey || !profileId) throw new Error(`server did not start:\n${out}`);
+  const rows: string[] = [];
+  try {
+    for (const kb of values.sizes!.split(',').map(Number)) {
+      const body = form(await junitOfKb(kb, kb));
+      for (const connections of values.connections!.split(',').map(Number)) {
+        const result = await autocannon({
+          url: `http://127.0.0.1:${port}/api/v2/profile/${profileId}/import/junit`,
+          method: 'POST',
+          headers: { 'x-api-key': apiKey, 'content-type': `multipart/form-data; boundary=${BOUNDARY}` },
+          body,
+          connections,
+          duration: Number(values.seconds),
+        });
+        const non201 = result.non2xx + (result.statusCodeStats?.['200']?.count ?? 0) + (result.statusCodeStats?.['202']?.count ?? 0);
+        rows.push(
+          `| ${kb} KB | ${connections} | ${result.requests.average.toFixed(0)} | ${result.latency.p50} | ${result.latency.p90} | ${result.latency.p99} | ${result.errors} | ${non201} | ${result.timeouts} |`,
+        );
+        process.stdout.write(`${rows[rows.length - 1]}\n`);
+      }
+    }
+  } finally {
+    child.kill('SIGTERM');
+    await new Promise((r) => child.once('exit', r));
+    await rm(work, { recursive: true, force: true });
+  }
+  process.stdout.write(`\n${new Date().toISOString()} node ${process.version}, ${os.cpus().length} cores (${os.cpus()[0]?.model ?? ''}), ${values.seconds}s per row\n`);
+  process.stdout.write('| file | connections | imports/s | p50 ms | p90 ms | p99 ms | errors | non-201 | timeouts |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|\n');
+  process.stdout.write(`${rows.join('\n')}\n`);
+}
+
+main().catch((e) => {
+  process.stderr.write(`${e instanceof Error ? e.stack : String(e)}\n`);
+  process.exit(1);
+});
