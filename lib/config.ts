@@ -24,6 +24,10 @@ export interface Limits {
   maxTextChars: number;
   /** How long a whole request may take (Node's requestTimeout). */
   requestTimeoutMs: number;
+  /** Imports one account may run at once (per Tally process). */
+  maxConcurrentImportsPerAccount: number;
+  /** Failed API-key attempts from one address per minute before it must wait. */
+  maxKeyFailuresPerMinute: number;
 }
 
 export interface Config {
@@ -55,6 +59,8 @@ export const DEFAULT_LIMITS: Limits = {
   maxFilesWithoutFormatter: 1000,
   maxTextChars: 1 * MiB,
   requestTimeoutMs: 60 * 60 * 1000,
+  maxConcurrentImportsPerAccount: 32,
+  maxKeyFailuresPerMinute: 30,
 };
 
 const LIMIT_ENV: Record<keyof Limits, string> = {
@@ -69,6 +75,8 @@ const LIMIT_ENV: Record<keyof Limits, string> = {
   maxFilesWithoutFormatter: 'TALLY_MAX_FILES',
   maxTextChars: 'TALLY_MAX_TEXT_CHARS',
   requestTimeoutMs: 'TALLY_REQUEST_TIMEOUT_MS',
+  maxConcurrentImportsPerAccount: 'TALLY_MAX_CONCURRENT_IMPORTS',
+  maxKeyFailuresPerMinute: 'TALLY_MAX_KEY_FAILURES_PER_MINUTE',
 };
 
 function positiveInt(name: string, raw: string): number {

@@ -83,6 +83,8 @@ export const CATALOGUE = {
   zip_limit_exceeded: { severity: 'error', status: 413, origin: 'tally', text: 'The zip archive exceeds a limit (entries, uncompressed size or compression ratio).' },
   zip_invalid: { severity: 'error', status: 422, origin: 'tally', text: 'The zip archive cannot be read safely (corrupt, truncated, encrypted, or with overlapping entries).' },
   upload_aborted: { severity: 'error', status: 400, origin: 'tally', text: 'The client closed the connection before the upload ended.' },
+  too_many_imports: { severity: 'error', status: 429, origin: 'tally', text: 'This account already runs as many imports as allowed at once. Retry after the Retry-After seconds, or send fewer imports in parallel.' },
+  too_many_attempts: { severity: 'error', status: 429, origin: 'tally', text: 'Too many requests with an invalid API key from this address. Wait for the Retry-After seconds.' },
   store_unavailable: { severity: 'error', status: 503, origin: 'tally', text: 'The store does not answer. Nothing was kept; retry later.' },
   import_interrupted: { severity: 'error', status: 500, origin: 'tally', text: 'The import was cut off before it ended (the server stopped or the store went away); nothing of it was kept. Send it again.' },
   internal_error: { severity: 'error', status: 500, origin: 'tally', text: 'An unexpected fault stopped the import. Nothing was kept; tell the operator the time of this message.' },

@@ -7,6 +7,7 @@ import type { Readable } from 'node:stream';
 import { runImport, type ImportDeps, type ImportRoute } from '../lib/import/session.js';
 import { accountOf, baseUrl, profileFor } from './profiles.js';
 import { fault } from './replies.js';
+import { ConcurrencyLimiter } from '../lib/limits/rate.js';
 
 const BASE = '/api/v2/profile/{profile_id}';
 const PATHS: { path: string; route: ImportRoute }[] = [
@@ -20,6 +21,7 @@ const PATHS: { path: string; route: ImportRoute }[] = [
 export const importPlugin: Plugin<ImportDeps> = {
   name: 'tally-import',
   register(server, deps) {
+    const perAccount = new ConcurrencyLimiter(deps.config.limits.maxConcurrentImportsPerAccount);
     for (const { path, route } of PATHS) {
       server.route({
         method: 'POST',
@@ -35,6 +37,9 @@ export const importPlugin: Plugin<ImportDeps> = {
           const params = request.params as { profile_id: string; formatter?: string };
           const profile = await profileFor(deps.store, request, h, params.profile_id);
           if (!('accountId' in profile)) return profile;
+          const release = perAccount.acquire(profile.accountId);
+          if (!release) return fault(h, 'too_many_imports', `The limit is ${deps.config.limits.maxConcurrentImportsPerAccount} (TALLY_MAX_CONCURRENT_IMPORTS).`).header('retry-after', '5');
+          try {
           const controller = new AbortController();
           const onClose = (): void => {
             if (!request.raw.res.writableEnded) controller.abort();
@@ -59,6 +64,9 @@ export const importPlugin: Plugin<ImportDeps> = {
           request.raw.req.off('aborted', onClose);
           // hapi closes the connection itself when the body was not read to its end.
           return h.response(answer.body).code(answer.status);
+          } finally {
+            release();
+          }
         },
       });
       // SPEC 4.5 rule 1: any other method gets invalid_request_method.

@@ -80,7 +80,7 @@ export async function createTally(o: TallyOptions): Promise<Tally> {
   const worker = new ImportWorker(deps, o.config.publicUrl ?? '');
   deps.onQueued = () => worker.kick();
   await server.register([
-    { plugin: authPlugin, options: { store: o.store } },
+    { plugin: authPlugin, options: { store: o.store, maxFailuresPerMinute: o.config.limits.maxKeyFailuresPerMinute } },
     { plugin: importPlugin, options: deps },
     { plugin: readPlugin, options: { store: o.store, registry, publicUrl: o.config.publicUrl } },
     { plugin: healthPlugin, options: { store: o.store } },
