@@ -34,38 +34,44 @@ export const importPlugin: Plugin<ImportDeps> = {
           timeout: { server: false, socket: false },
         },
         handler: async (request: Request, h: ResponseToolkit) => {
-          const params = request.params as { profile_id: string; formatter?: string };
-          const profile = await profileFor(deps.store, request, h, params.profile_id);
-          if (!('accountId' in profile)) return profile;
-          const release = perAccount.acquire(profile.accountId);
-          if (!release) return fault(h, 'too_many_imports', `The limit is ${deps.config.limits.maxConcurrentImportsPerAccount} (TALLY_MAX_CONCURRENT_IMPORTS).`).header('retry-after', '5');
-          try {
+          // Listen for the client going away first: it may leave while the profile is looked up.
           const controller = new AbortController();
           const onClose = (): void => {
             if (!request.raw.res.writableEnded) controller.abort();
           };
           request.raw.req.once('aborted', onClose);
           request.raw.res.once('close', onClose);
-          const formatterKey = route === 'testresult' ? 'cucumber' : route === 'import/{formatter}' && params.formatter ? decodeURIComponent(params.formatter) : null;
-          const running = runImport(deps, {
-            profile,
-            accountId: accountOf(request),
-            route: formatterKey === null && route === 'import/{formatter}' ? 'import' : route,
-            formatterKey,
-            query: new URL(request.raw.req.url ?? '/', 'http://x').searchParams,
-            contentType: request.headers['content-type'] as string | undefined,
-            contentLength: request.headers['content-length'] ? Number(request.headers['content-length']) : null,
-            body: request.payload as Readable,
-            baseUrl: baseUrl(request, deps.config.publicUrl),
-            signal: controller.signal,
-          });
-          deps.inflight?.add(running);
-          const answer = await running.finally(() => deps.inflight?.delete(running));
-          request.raw.req.off('aborted', onClose);
-          // hapi closes the connection itself when the body was not read to its end.
-          return h.response(answer.body).code(answer.status);
+          if (request.raw.req.destroyed || request.raw.res.destroyed) controller.abort();
+          try {
+            const params = request.params as { profile_id: string; formatter?: string };
+            const profile = await profileFor(deps.store, request, h, params.profile_id);
+            if (!('accountId' in profile)) return profile;
+            const release = perAccount.acquire(profile.accountId);
+            if (!release) return fault(h, 'too_many_imports', `The limit is ${deps.config.limits.maxConcurrentImportsPerAccount} (TALLY_MAX_CONCURRENT_IMPORTS).`).header('retry-after', '5');
+            try {
+              const formatterKey = route === 'testresult' ? 'cucumber' : route === 'import/{formatter}' && params.formatter ? decodeURIComponent(params.formatter) : null;
+              const running = runImport(deps, {
+                profile,
+                accountId: accountOf(request),
+                route: formatterKey === null && route === 'import/{formatter}' ? 'import' : route,
+                formatterKey,
+                query: new URL(request.raw.req.url ?? '/', 'http://x').searchParams,
+                contentType: request.headers['content-type'] as string | undefined,
+                contentLength: request.headers['content-length'] ? Number(request.headers['content-length']) : null,
+                body: request.payload as Readable,
+                baseUrl: baseUrl(request, deps.config.publicUrl),
+                signal: controller.signal,
+              });
+              deps.inflight?.add(running);
+              const answer = await running.finally(() => deps.inflight?.delete(running));
+              // hapi closes the connection itself when the body was not read to its end.
+              return h.response(answer.body).code(answer.status);
+            } finally {
+              release();
+            }
           } finally {
-            release();
+            request.raw.req.off('aborted', onClose);
+            request.raw.res.off('close', onClose);
           }
         },
       });

@@ -26,10 +26,20 @@ interface Token {
 
 /** Depth past which input is refused: deeper nesting is an attack, not a report. */
 const MAX_DEPTH = 512;
+/**
+ * Longest string or key kept, in characters of the source: longer ones are cut there, with a marker,
+ * before the tokenizer sees them (it packs each string whole). Four times the default text cap per
+ * container (TALLY_MAX_TEXT_CHARS), so nothing a formatter keeps is lost.
+ */
+export const MAX_JSON_STRING_CHARS = 4 * 1024 * 1024;
+/** Longest number literal, in characters: longer is refused (a number is never cut: that would change it). */
+export const MAX_JSON_NUMBER_CHARS = 64 * 1024;
 
 export async function parseJson(input: AsyncIterable<string>, out: ContainerSink, handler: JsonHandler, options: { multiple?: boolean } = {}): Promise<void> {
   const tokenizer = parser({ packValues: true, streamValues: false, jsonStreaming: options.multiple ?? false }) as unknown as (chunk: unknown) => unknown;
   const walker = new Walker(handler, options.multiple ?? false);
+  // Security: the tokenizer packs every string and number into one token; the guard bounds what it can pack.
+  const lengths = new JsonLengthGuard(MAX_JSON_STRING_CHARS, MAX_JSON_NUMBER_CHARS);
   const feed = async (chunk: unknown): Promise<void> => {
     let result: unknown;
     try {
@@ -44,7 +54,7 @@ export async function parseJson(input: AsyncIterable<string>, out: ContainerSink
   for await (const chunk of input) {
     if (chunk.length === 0) continue;
     any = true;
-    await feed(chunk);
+    await feed(lengths.push(chunk));
     const wait = out.ready();
     if (wait) await wait;
   }
@@ -188,4 +198,91 @@ class Walker {
  */
 function own(s: string): string {
   return s.length < 13 ? s : (' ' + s).slice(1);
+}
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+
+/**
+ * Bounds the strings and numbers of JSON text as it streams, before the tokenizer: a string (or key)
+ * longer than `maxString` source characters is cut there (never inside an escape or a surrogate
+ * pair) and a marker is put before its closing quote; a number literal longer than `maxNumber` is a
+ * FormatError. Everything else passes unchanged (the chunk itself when nothing was cut). It follows
+ * only what it must (inside a string or not, escapes, number runs): the tokenizer still judges validity.
+ */
+export class JsonLengthGuard {
+  private inString = false;
+  /** 0: plain; -1: the character after a backslash; n > 0: hex digits of a \u escape still to come. */
+  private escape = 0;
+  /** Source characters of the current string so far. */
+  private length = 0;
+  /** The current string is being dropped from here to its closing quote. */
+  private cutting = false;
+  /** Characters of the number literal being read (0 outside one). */
+  private number = 0;
+  private readonly marker: string;
+
+  constructor(private readonly maxString: number, private readonly maxNumber: number) {
+    // JSON source for "\n[… truncated by Tally at N characters]".
+    this.marker = `\\n[… truncated by Tally at ${maxString} characters]`;
+  }
+
+  push(text: string): string {
+    const n = text.length;
+    // A string being cut in an earlier chunk: this one is dropped up to its closing quote.
+    let pieces: string[] | null = this.cutting ? [] : null;
+    let keepFrom = this.cutting ? n : 0;
+    for (let i = 0; i < n; i++) {
+      const c = text.charCodeAt(i);
+      if (this.inString) {
+        if (this.escape !== 0) {
+          this.escape = this.escape === -1 ? (c === 0x75 ? 4 : 0) : this.escape - 1;
+          if (!this.cutting) this.length++;
+          continue;
+        }
+        if (c === QUOTE) {
+          if (this.cutting) {
+            (pieces ??= []).push(this.marker);
+            keepFrom = i;
+            this.cutting = false;
+          }
+          this.inString = false;
+          continue;
+        }
+        if (c === BACKSLASH) this.escape = -1;
+        if (this.cutting) continue;
+        if (this.length >= this.maxString) {
+          // Cut before this character; keep a surrogate pair whole by cutting before its first half.
+          let at = i;
+          if (c >= 0xdc00 && c <= 0xdfff && at > keepFrom && isHighSurrogate(text.charCodeAt(at - 1))) at--;
+          (pieces ??= []).push(text.slice(keepFrom, at));
+          keepFrom = n;
+          this.cutting = true;
+          continue;
+        }
+        this.length++;
+        continue;
+      }
+      if (c === QUOTE) {
+        this.inString = true;
+        this.length = 0;
+        this.number = 0;
+        continue;
+      }
+      if (this.number > 0 ? isNumberChar(c) : c === 0x2d || (c >= 0x30 && c <= 0x39)) {
+        if (++this.number > this.maxNumber) throw new FormatError(`A JSON number is longer than ${this.maxNumber} characters.`);
+      } else this.number = 0;
+    }
+    if (pieces === null) return text;
+    if (keepFrom < n) pieces.push(text.slice(keepFrom));
+    return pieces.join('');
+  }
+}
+
+function isHighSurrogate(c: number): boolean {
+  return c >= 0xd800 && c <= 0xdbff;
+}
+
+function isNumberChar(c: number): boolean {
+  return (c >= 0x30 && c <= 0x39) || c === 0x2d || c === 0x2b || c === 0x2e || c === 0x65 || c === 0x45;
 }

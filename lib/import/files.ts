@@ -102,7 +102,8 @@ export class FileProcessor {
       const ref = await stored;
       outcome = { name, blobId: ref.id, size: ref.size, sha256: ref.sha256, contentType, formatter: record.formatter };
     } catch (e) {
-      blob.destroy();
+      // With an error: a blob stream that already ended is otherwise left to a pipeline that never settles.
+      blob.destroy(e instanceof Error ? e : new Error(String(e)));
       await stored.then((ref) => this.o.store.deleteBlob(ref.id), () => undefined);
       throw e;
     }

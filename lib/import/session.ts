@@ -99,6 +99,8 @@ export async function runImport(deps: ImportDeps, req: ImportRequest): Promise<I
     req.body.destroy();
   };
   req.signal.addEventListener('abort', abort, { once: true });
+  // The client may have left before this import started listening.
+  if (req.signal.aborted) abort();
 
   try {
     for (const [name, value] of req.query) params.addValue(name, value);
@@ -114,6 +116,8 @@ export async function runImport(deps: ImportDeps, req: ImportRequest): Promise<I
     }
     const mediaType = req.contentType.split(';')[0]!.trim().toLowerCase();
     await store.updateImport(record.id, { contentType: mediaType });
+    // A client gone before the body was piped would leave the pipe waiting for ever.
+    if (req.signal.aborted) throw new ImportFault('upload_aborted');
     counter = new ByteCounter(config.limits.maxUploadBytes, progress.tick);
     req.body.on('error', (e) => counter?.destroy(e));
     req.body.pipe(counter);

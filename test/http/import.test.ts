@@ -200,6 +200,22 @@ for (const kind of storeKinds(t)) t.test(`import (${kind} store)`, async (t) => 
     t.equal((await h.send({ method: 'GET', path: `/api/v2/imports/${reply.json.import_id}` })).json.status, 'completed', 'finished imports stay');
   });
 
+  await t.test('a large file that turns out broken only at its end still gets an answer', async (t) => {
+    // Regression: the blob copy of the upload had already ended, and was destroyed without an error,
+    // so its store write never settled and the request hung.
+    const before = await h.leftovers();
+    const cases = Array.from({ length: 4000 }, (_, i) => ({ name: `case ${i}`, out: 'x'.repeat(50) }));
+    const whole = junitXml({ cases });
+    const cut = whole.slice(0, whole.lastIndexOf('</testsuite>'));
+    const reply = await upload(h, [file('file[]', 'cut-off.xml', cut)]);
+    t.ok(cut.length > 300_000);
+    t.equal(reply.status, 422);
+    t.equal(reply.json.messages.find((m: any) => m.severity === 'error')?.code, 'report_validation_error');
+    const after = await h.leftovers();
+    t.same(after.tmp, []);
+    t.equal(after.blobs, before.blobs, 'no blob left');
+  });
+
   await t.test('healthz', async (t) => {
     const r = await h.send({ method: 'GET', path: '/healthz', noKey: true });
     t.equal(r.status, 200);
