@@ -125,3 +125,5 @@ export { parseTimestamp, fromEpochMs, type Instant } from './formatter-kit/time.
 export { parseJson, type JsonHandler, type JsonPath } from './formatter-kit/json.js';
 export { forEachLine, forEachJsonLine } from './formatter-kit/lines.js';
 export { parseSeconds, parseTimeSpan, lastPathSegment } from './formatter-kit/values.js';
+export { skipPreamble } from './formatter-kit/preamble.js';
+export { jsonValueStart } from './formatter-kit/json-head.js';

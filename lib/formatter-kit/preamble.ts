@@ -1,15 +1,14 @@
 /**
- * `mocha --reporter json > out.json` run through npm puts npm's banner (`> pkg@1.0.0 test`) and the
- * tests' own console output before the report. Input that does not start with JSON is read up to
- * the line where the report starts (`{` in column 0, then `"stats"`, as the reporter writes it);
- * what precedes it is dropped. Input that starts with JSON passes through untouched.
+ * Text before a JSON report: `jest --json > out.json` or `mocha --reporter json > out.json` run through
+ * npm puts npm's banner (`> pkg@1.0.0 test`) and console output before the report. Input that does
+ * not start with JSON is read up to the line where the report starts (the caller's mark: `{` in
+ * column 0 and the first key as the reporter writes it); what precedes it is dropped. Input that
+ * starts with JSON passes through untouched.
  */
-import { FormatError } from '../../lib/formatter-api.js';
+import { FormatError } from './errors.js';
 
 /** Non-JSON text tolerated before the report: a banner and some console lines, not a log file. */
 const MAX_PREAMBLE = 64 * 1024;
-/** console.log of an object also prints `{` in column 0, so the first key is part of the mark. */
-const START = /(?:^|\n)\{\s*"stats"\s*:/g;
 /** The mark may straddle chunks: each search starts this far back. */
 const OVERLAP = 256;
 
@@ -17,7 +16,9 @@ const OVERLAP = 256;
  * A hand-written iterator rather than an async generator: once the report has started, each chunk
  * is handed through with no extra generator step (a 1-byte-chunk import makes that count).
  */
-export function skipPreamble(input: AsyncIterable<string>): AsyncIterable<string> {
+export function skipPreamble(input: AsyncIterable<string>, mark: { start: RegExp; what: string }): AsyncIterable<string> {
+  // console.log of an object also prints `{` in column 0, so the caller's mark includes the first key.
+  const START = new RegExp(mark.start.source, 'g');
   return {
     [Symbol.asyncIterator](): AsyncIterator<string> {
       const source = input[Symbol.asyncIterator]();
@@ -44,7 +45,7 @@ export function skipPreamble(input: AsyncIterable<string>): AsyncIterable<string
             const m = START.exec(carry);
             if (m) return begin(carry.slice(m.index + (carry[m.index] === '\n' ? 1 : 0)));
             if (carry.length > MAX_PREAMBLE) {
-              throw new FormatError(`No Mocha JSON report starts within the first ${MAX_PREAMBLE} characters (a line with "{" and then "stats"); the file looks like a log, not a report`);
+              throw new FormatError(`No ${mark.what} starts within the first ${MAX_PREAMBLE} characters; the file looks like a log, not a report`);
             }
             from = Math.max(0, carry.length - OVERLAP);
           }
