@@ -29,6 +29,7 @@ import { BlobFolder } from './blobs.js';
 import { containerValues, listJson, toAccount, toApiKey, toContainer, toImport, toProfile, toReport, type ReportRow } from './rows.js';
 import { migrate } from './schema.js';
 import { PURGE_CHUNK, prepareStatements, type Statements } from './statements.js';
+import { newImportRecord } from '../records.js';
 
 export interface EmbeddedStoreOptions {
   dataDir: string;
@@ -152,24 +153,7 @@ export class EmbeddedStore implements Store {
   }
 
   async createImport(input: NewImport): Promise<ImportRecord> {
-    const record: ImportRecord = {
-      id: randomUUID(),
-      profileId: input.profileId,
-      accountId: input.accountId,
-      status: 'receiving',
-      createdAt: now(),
-      finishedAt: null,
-      endpoint: input.endpoint,
-      formatter: input.formatter,
-      contentType: null,
-      params: {},
-      tags: [],
-      files: [],
-      attachments: [],
-      messages: [],
-      reportId: null,
-      progress: { bytes: 0, files: 0, containers: 0 },
-    };
+    const record = newImportRecord(input, now());
     const r = record;
     this.#s.insertImport.run(
       r.id, r.profileId, r.accountId, r.status, r.createdAt, r.finishedAt, r.endpoint, r.formatter,

@@ -44,6 +44,7 @@ import {
   type ReportDoc,
 } from './collections.js';
 import { ensureIndexes } from './indexes.js';
+import { newImportRecord } from '../records.js';
 
 export interface MongoStoreOptions {
   /** A `mongodb://` or `mongodb+srv://` connection string. */
@@ -168,24 +169,7 @@ export class MongoStore implements Store {
   }
 
   async createImport(input: NewImport): Promise<ImportRecord> {
-    const record: ImportRecord = {
-      id: randomUUID(),
-      profileId: input.profileId,
-      accountId: input.accountId,
-      status: 'receiving',
-      createdAt: now(),
-      finishedAt: null,
-      endpoint: input.endpoint,
-      formatter: input.formatter,
-      contentType: null,
-      params: {},
-      tags: [],
-      files: [],
-      attachments: [],
-      messages: [],
-      reportId: null,
-      progress: { bytes: 0, files: 0, containers: 0 },
-    };
+    const record = newImportRecord(input, now());
     await this.#c.imports.insertOne(importDoc(record));
     return record;
   }
