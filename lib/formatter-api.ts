@@ -119,8 +119,9 @@ export interface Formatter {
 }
 
 export { FormatError, isFormatError } from './formatter-kit/errors.js';
-export { parseXml, IllegalReferenceFilter, type XmlHandler } from './formatter-kit/xml.js';
-export { TextBuffer } from './formatter-kit/text.js';
+export { parseXml, IllegalReferenceFilter, localName, type XmlHandler } from './formatter-kit/xml.js';
+export { TextBuffer, textOrNull, trimmedOrNull } from './formatter-kit/text.js';
+export { worstStatus } from './formatter-kit/status.js';
 export { parseTimestamp, fromEpochMs, type Instant } from './formatter-kit/time.js';
 export { parseJson, type JsonHandler, type JsonPath } from './formatter-kit/json.js';
 export { forEachLine, forEachJsonLine } from './formatter-kit/lines.js';

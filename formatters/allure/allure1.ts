@@ -12,6 +12,7 @@ import {
   type ParseContext,
   type Property,
   type XmlHandler,
+  localName,
 } from '../../lib/formatter-api.js';
 import { allureStatus, producerName, span, worst, type Span } from './values.js';
 
@@ -199,7 +200,3 @@ function value(buffer: TextBuffer | null): string | null {
   return v === '' ? null : v;
 }
 
-function localName(name: string): string {
-  const i = name.indexOf(':');
-  return i >= 0 ? name.slice(i + 1) : name;
-}

@@ -1,5 +1,5 @@
 /** Allure values shared by both generations: statuses and epoch-millisecond times. */
-import { fromEpochMs, type ContainerStatus, type Instant } from '../../lib/formatter-api.js';
+import { fromEpochMs, type ContainerStatus, type Instant, worstStatus } from '../../lib/formatter-api.js';
 
 /**
  * Allure 2 `status` and Allure 1 `status` attribute. `broken` is an unexpected exception (errored);
@@ -44,9 +44,7 @@ function toNumber(v: unknown): number | null {
 
 /** Worst child first; a container without children has nothing that failed. */
 export function worst(seen: Iterable<ContainerStatus>): ContainerStatus {
-  const set = new Set(seen);
-  for (const s of ['errored', 'failed', 'passed', 'skipped', 'pending', 'unknown'] as const) if (set.has(s)) return s;
-  return 'passed';
+  return worstStatus(new Set(seen)) ?? 'passed';
 }
 
 /** The producer as `allure-<framework>` from the `framework` label adapters write, else `allure`. */

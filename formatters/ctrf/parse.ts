@@ -16,6 +16,7 @@ import {
   type JsonHandler,
   type ParseContext,
   type Property,
+  worstStatus,
 } from '../../lib/formatter-api.js';
 
 export type CtrfContext = Pick<ParseContext, 'fileName' | 'nextId' | 'limits' | 'setProducer'>;
@@ -290,8 +291,7 @@ function cap(text: string, limit: number): string {
 }
 
 function worst(seen: Set<ContainerStatus>): ContainerStatus {
-  for (const s of ['errored', 'failed', 'passed', 'skipped', 'pending', 'unknown'] as const) if (seen.has(s)) return s;
-  return 'passed';
+  return worstStatus(seen) ?? 'passed';
 }
 
 function num(v: unknown): number | null {

@@ -12,6 +12,7 @@ import {
   type FailureInfo,
   type JsonHandler,
   type ParseContext,
+  worstStatus,
 } from '../../lib/formatter-api.js';
 
 export type DartContext = Pick<ParseContext, 'fileName' | 'nextId' | 'limits' | 'setProducer'>;
@@ -296,8 +297,7 @@ function location(x: Record<string, unknown>): Record<string, string> {
 }
 
 function worst(seen: Set<ContainerStatus>): ContainerStatus {
-  for (const s of ['errored', 'failed', 'passed', 'skipped', 'pending', 'unknown'] as const) if (seen.has(s)) return s;
-  return 'passed';
+  return worstStatus(seen) ?? 'passed';
 }
 
 function record(v: unknown): Record<string, unknown> | null {

@@ -13,6 +13,7 @@ import {
   type FailureInfo,
   type JsonHandler,
   type ParseContext,
+  worstStatus,
 } from '../../lib/formatter-api.js';
 import { failureFromMessages, stripAnsi } from './failure.js';
 
@@ -269,8 +270,7 @@ function cap(text: string, limit: number): string {
 }
 
 function worst(seen: Set<ContainerStatus>): ContainerStatus {
-  for (const s of ['errored', 'failed', 'passed', 'skipped', 'pending', 'unknown'] as const) if (seen.has(s)) return s;
-  return 'passed';
+  return worstStatus(seen) ?? 'passed';
 }
 
 function num(v: unknown): number | null {

@@ -15,6 +15,10 @@ import {
   type ParseContext,
   type Property,
   type XmlHandler,
+  worstStatus,
+  textOrNull,
+  trimmedOrNull,
+  localName,
 } from '../../lib/formatter-api.js';
 import { MarkerScanner, attachmentProperty } from './attachments.js';
 import { producerFromCase, producerFromProperty, producerFromRetry, producerFromRoot, producerFromSuite } from './producer.js';
@@ -366,13 +370,13 @@ function addOutcome(owner: Open, name: OutcomeName, a: Attrs, limit: number): Ou
 
 function outcomeInfo(o: Outcome): FailureInfo | null {
   const message = o.message.empty ? null : o.message.value();
-  const stack = stackOrNull(o.stack);
+  const stack = trimmedOrNull(o.stack);
   if (message === null && stack === null && o.type === null) return null;
   return { message, type: o.type, stack };
 }
 
 function retryAttempt(r: Retry): Attempt {
-  const stack = (r.stackTrace && stackOrNull(r.stackTrace)) ?? stackOrNull(r.text);
+  const stack = (r.stackTrace && trimmedOrNull(r.stackTrace)) ?? trimmedOrNull(r.text);
   const failure = r.message === null && r.type === null && stack === null ? null : { message: r.message, type: r.type, stack };
   return { status: r.status, durationMs: r.durationMs, failure };
 }
@@ -400,28 +404,7 @@ function base(open: Open, status: ContainerStatus, failure: FailureInfo | null):
 
 /** Worst child first; a suite with no tests at all has nothing that failed. */
 function suiteStatus(seen: Set<ContainerStatus>): ContainerStatus {
-  for (const s of ['errored', 'failed', 'passed', 'skipped', 'pending', 'unknown'] as const) if (seen.has(s)) return s;
-  return 'passed';
-}
-
-/** Whitespace-only text is the indentation of a pretty-printed file, not content. */
-function textOrNull(buffer: TextBuffer): string | null {
-  if (buffer.empty) return null;
-  const value = buffer.value();
-  return value.trim() === '' ? null : value;
-}
-
-/**
- * Pretty-printers indent element text: the blank line and indentation around a stack belong to the
- * file's layout. Inner indentation is kept (stack frames are indented on purpose).
- */
-function stackOrNull(buffer: TextBuffer): string | null {
-  return textOrNull(buffer)?.trim() ?? null;
-}
-
-function localName(name: string): string {
-  const i = name.indexOf(':');
-  return i >= 0 ? name.slice(i + 1) : name;
+  return worstStatus(seen) ?? 'passed';
 }
 
 function lower(v: string | undefined): string {

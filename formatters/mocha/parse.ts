@@ -15,6 +15,7 @@ import {
   type JsonHandler,
   type JsonPath,
   type ParseContext,
+  worstStatus,
 } from '../../lib/formatter-api.js';
 
 export type MochaContext = Pick<ParseContext, 'fileName' | 'nextId' | 'limits' | 'setProducer'>;
@@ -313,8 +314,7 @@ function cap(text: string | null, limit: number): string | null {
 }
 
 function worst(seen: Set<ContainerStatus>): ContainerStatus {
-  for (const s of ['errored', 'failed', 'passed', 'skipped', 'pending', 'unknown'] as const) if (seen.has(s)) return s;
-  return 'passed';
+  return worstStatus(seen) ?? 'passed';
 }
 
 /**

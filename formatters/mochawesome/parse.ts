@@ -15,6 +15,7 @@ import {
   type JsonPath,
   type ParseContext,
   type Property,
+  worstStatus,
 } from '../../lib/formatter-api.js';
 import { readContext } from './context.js';
 
@@ -224,8 +225,7 @@ function cap(text: string | null, limit: number): string | null {
 }
 
 function worst(seen: Set<ContainerStatus>): ContainerStatus {
-  for (const s of ['errored', 'failed', 'passed', 'skipped', 'pending', 'unknown'] as const) if (seen.has(s)) return s;
-  return 'passed';
+  return worstStatus(seen) ?? 'passed';
 }
 
 function baseName(name: string): string {

@@ -14,6 +14,10 @@ import {
   type ParseContext,
   type Property,
   type XmlHandler,
+  worstStatus,
+  textOrNull,
+  trimmedOrNull,
+  localName,
 } from '../../lib/formatter-api.js';
 import { baseName, parseSeconds } from './values.js';
 
@@ -378,25 +382,7 @@ function base(open: Open, status: ContainerStatus, failure: FailureInfo | null):
 
 /** Worst child first; null when the suite has no children at all. */
 function worst(seen: Set<ContainerStatus>): ContainerStatus | null {
-  for (const s of ['errored', 'failed', 'passed', 'skipped', 'pending', 'unknown'] as const) if (seen.has(s)) return s;
-  return null;
-}
-
-/** Whitespace-only text is the indentation of a pretty-printed file, not content. */
-function textOrNull(buffer: TextBuffer): string | null {
-  if (buffer.empty) return null;
-  const value = buffer.value();
-  return value.trim() === '' ? null : value;
-}
-
-/** Messages and stacks: the blank lines around them belong to the file's layout (Unity ends stacks with two). */
-function trimmedOrNull(buffer: TextBuffer): string | null {
-  return textOrNull(buffer)?.trim() ?? null;
-}
-
-function localName(name: string): string {
-  const i = name.indexOf(':');
-  return i >= 0 ? name.slice(i + 1) : name;
+  return worstStatus(seen);
 }
 
 function lower(v: string | undefined): string {

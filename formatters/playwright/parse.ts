@@ -15,6 +15,7 @@ import {
   type JsonPath,
   type ParseContext,
   type Property,
+  worstStatus,
 } from '../../lib/formatter-api.js';
 
 export type PlaywrightContext = Pick<ParseContext, 'fileName' | 'nextId' | 'limits' | 'setProducer'>;
@@ -318,8 +319,7 @@ function cap(text: string, limit: number): string {
 }
 
 function worst(seen: Set<ContainerStatus>): ContainerStatus {
-  for (const s of ['errored', 'failed', 'passed', 'skipped', 'pending', 'unknown'] as const) if (seen.has(s)) return s;
-  return 'passed';
+  return worstStatus(seen) ?? 'passed';
 }
 
 function num(v: unknown): number | null {

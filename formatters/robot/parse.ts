@@ -19,6 +19,7 @@ import {
   type ParseContext,
   type Property,
   type XmlHandler,
+  localName,
 } from '../../lib/formatter-api.js';
 import { HtmlRefScanner, screenshotNames } from './attachments.js';
 import { robotStatus, robotTiming, type Timing } from './values.js';
@@ -355,7 +356,3 @@ function itemTitle(name: string, a: Attrs): string {
   return detail ? `${name.toUpperCase()} ${detail}` : name.toUpperCase();
 }
 
-function localName(name: string): string {
-  const i = name.indexOf(':');
-  return i >= 0 ? name.slice(i + 1) : name;
-}

@@ -14,6 +14,7 @@ import {
   type JsonPath,
   type ParseContext,
   type Property,
+  worstStatus,
 } from '../../lib/formatter-api.js';
 
 export type RspecContext = Pick<ParseContext, 'fileName' | 'nextId' | 'limits' | 'setProducer'>;
@@ -167,8 +168,7 @@ function pendingInfo(e: Record<string, unknown>, limit: number): FailureInfo | n
 }
 
 function worst(seen: Set<ContainerStatus>): ContainerStatus {
-  for (const s of ['errored', 'failed', 'passed', 'skipped', 'pending', 'unknown'] as const) if (seen.has(s)) return s;
-  return 'passed';
+  return worstStatus(seen) ?? 'passed';
 }
 
 function seconds(v: unknown): number | null {

@@ -14,6 +14,7 @@ import {
   type FailureInfo,
   type ParseContext,
   type Property,
+  worstStatus,
 } from '../../lib/formatter-api.js';
 import { readYaml, type YamlEntry } from './yaml.js';
 
@@ -485,8 +486,7 @@ function pointContainer(p: Point, status: ContainerStatus, limit: number): Conta
 }
 
 function worst(seen: Set<ContainerStatus>): ContainerStatus | null {
-  for (const s of ['errored', 'failed', 'passed', 'skipped', 'pending', 'unknown'] as const) if (seen.has(s)) return s;
-  return null;
+  return worstStatus(seen);
 }
 
 function cap(text: string, limit: number): string {

@@ -14,6 +14,10 @@ import {
   type Instant,
   type ParseContext,
   type XmlHandler,
+  worstStatus,
+  textOrNull,
+  trimmedOrNull,
+  localName,
 } from '../../lib/formatter-api.js';
 import { parseTimeSpan, resultFileRef } from './values.js';
 
@@ -327,22 +331,6 @@ function errorInfo(r: Result): FailureInfo | null {
 
 /** Worst child first; a class suite always has at least one test. */
 function worst(seen: Set<ContainerStatus>): ContainerStatus {
-  for (const s of ['errored', 'failed', 'passed', 'skipped', 'pending', 'unknown'] as const) if (seen.has(s)) return s;
-  return 'passed';
+  return worstStatus(seen) ?? 'passed';
 }
 
-/** Whitespace-only text is the indentation of a pretty-printed file, not content. */
-function textOrNull(buffer: TextBuffer): string | null {
-  if (buffer.empty) return null;
-  const value = buffer.value();
-  return value.trim() === '' ? null : value;
-}
-
-function trimmedOrNull(buffer: TextBuffer): string | null {
-  return textOrNull(buffer)?.trim() ?? null;
-}
-
-function localName(name: string): string {
-  const i = name.indexOf(':');
-  return i >= 0 ? name.slice(i + 1) : name;
-}

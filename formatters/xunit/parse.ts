@@ -14,6 +14,10 @@ import {
   type ParseContext,
   type Property,
   type XmlHandler,
+  worstStatus,
+  textOrNull,
+  trimmedOrNull,
+  localName,
 } from '../../lib/formatter-api.js';
 import { baseName, parseSeconds, parseTimeSpan } from './values.js';
 
@@ -296,28 +300,11 @@ function base(o: Open, type: 'suite' | 'test', status: ContainerStatus, failure:
 
 /** Worst child first; a suite with no tests at all has nothing that failed. */
 function worst(seen: Set<ContainerStatus>): ContainerStatus {
-  for (const s of ['errored', 'failed', 'passed', 'skipped', 'pending', 'unknown'] as const) if (seen.has(s)) return s;
-  return 'passed';
+  return worstStatus(seen) ?? 'passed';
 }
 
 function putMeta(meta: Record<string, string>, key: string, value: string | undefined): void {
   if (value !== undefined && value !== '') meta[key] = value;
-}
-
-/** Whitespace-only text is the indentation of a pretty-printed file, not content. */
-function textOrNull(buffer: TextBuffer): string | null {
-  if (buffer.empty) return null;
-  const value = buffer.value();
-  return value.trim() === '' ? null : value;
-}
-
-function trimmedOrNull(buffer: TextBuffer): string | null {
-  return textOrNull(buffer)?.trim() ?? null;
-}
-
-function localName(name: string): string {
-  const i = name.indexOf(':');
-  return i >= 0 ? name.slice(i + 1) : name;
 }
 
 function lower(v: string | undefined): string {

@@ -28,3 +28,15 @@ export class TextBuffer {
     return this.length === 0;
   }
 }
+
+/** The buffer's text, or null when it holds only whitespace (the indentation of a pretty-printed file). */
+export function textOrNull(buffer: TextBuffer): string | null {
+  if (buffer.empty) return null;
+  const value = buffer.value();
+  return value.trim() === '' ? null : value;
+}
+
+/** Messages and stacks: the blank lines around them belong to the file's layout, inner indentation is kept. */
+export function trimmedOrNull(buffer: TextBuffer): string | null {
+  return textOrNull(buffer)?.trim() ?? null;
+}

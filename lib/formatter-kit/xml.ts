@@ -112,3 +112,9 @@ function replaceIllegal(ref: string, num: string): string {
   return legal ? ref : '\uFFFD';
 }
 
+
+/** An element or attribute name without its namespace prefix. */
+export function localName(name: string): string {
+  const i = name.indexOf(':');
+  return i >= 0 ? name.slice(i + 1) : name;
+}
