@@ -128,3 +128,4 @@ export { forEachLine, forEachJsonLine } from './formatter-kit/lines.js';
 export { parseSeconds, parseTimeSpan, lastPathSegment } from './formatter-kit/values.js';
 export { skipPreamble } from './formatter-kit/preamble.js';
 export { jsonValueStart } from './formatter-kit/json-head.js';
+export { asString, asNumber, asRecord, asList } from './formatter-kit/json-values.js';

@@ -17,6 +17,7 @@ import {
   type ParseContext,
   type Property,
   worstStatus,
+  asString as str,
 } from '../../lib/formatter-api.js';
 
 export type CtrfContext = Pick<ParseContext, 'fileName' | 'nextId' | 'limits' | 'setProducer'>;
@@ -301,10 +302,6 @@ function num(v: unknown): number | null {
 /** A flat copy: V8 keeps a slice's whole source string (here: an input chunk) alive. */
 function own(s: string): string {
   return (' ' + s).slice(1);
-}
-
-function str(v: unknown): string | null {
-  return typeof v === 'string' ? v : null;
 }
 
 function isObject(v: unknown): v is Record<string, unknown> {

@@ -25,6 +25,10 @@ import {
   type JsonPath,
   type ParseContext,
   type Property,
+  asString as str,
+  asNumber as num,
+  asRecord as record,
+  asList as list,
 } from '../../lib/formatter-api.js';
 
 export type MessagesContext = Pick<ParseContext, 'fileName' | 'nextId' | 'limits' | 'setProducer'>;
@@ -645,22 +649,6 @@ function round(ms: number): number {
 function worst(seen: Set<ContainerStatus>): ContainerStatus {
   for (const s of ['errored', 'failed', 'passed', 'pending', 'skipped', 'unknown'] as const) if (seen.has(s)) return s;
   return 'passed';
-}
-
-function list(v: unknown): unknown[] {
-  return Array.isArray(v) ? v : [];
-}
-
-function record(v: unknown): Record<string, unknown> | null {
-  return v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
-}
-
-function str(v: unknown): string | null {
-  return typeof v === 'string' ? v : null;
-}
-
-function num(v: unknown): number | null {
-  return typeof v === 'number' && Number.isFinite(v) ? v : null;
 }
 
 function cap(text: string, limit: number): string {

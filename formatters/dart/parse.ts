@@ -13,6 +13,9 @@ import {
   type JsonHandler,
   type ParseContext,
   worstStatus,
+  asString as str,
+  asNumber as num,
+  asRecord as record,
 } from '../../lib/formatter-api.js';
 
 export type DartContext = Pick<ParseContext, 'fileName' | 'nextId' | 'limits' | 'setProducer'>;
@@ -298,18 +301,6 @@ function location(x: Record<string, unknown>): Record<string, string> {
 
 function worst(seen: Set<ContainerStatus>): ContainerStatus {
   return worstStatus(seen) ?? 'passed';
-}
-
-function record(v: unknown): Record<string, unknown> | null {
-  return v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
-}
-
-function str(v: unknown): string | null {
-  return typeof v === 'string' ? v : null;
-}
-
-function num(v: unknown): number | null {
-  return typeof v === 'number' && Number.isFinite(v) ? v : null;
 }
 
 function cap(text: string, limit: number): string {

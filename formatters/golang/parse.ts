@@ -16,6 +16,7 @@ import {
   type Instant,
   type ParseContext,
   type Property,
+  asString as str,
 } from '../../lib/formatter-api.js';
 
 /** One line of `go test -json`; every field is optional in practice (cached results have no Time). */
@@ -455,10 +456,6 @@ function worstOf(seen: Set<ContainerStatus>): ContainerStatus | null {
 
 function keyOf(pkg: string, test: string): string {
   return `${pkg}\u0000${test}`;
-}
-
-function str(v: unknown): string | null {
-  return typeof v === 'string' ? v : null;
 }
 
 /** test2json `Elapsed` seconds → milliseconds; absent or nonsense → null. */

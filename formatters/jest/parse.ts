@@ -14,6 +14,7 @@ import {
   type JsonHandler,
   type ParseContext,
   worstStatus,
+  asString as str,
 } from '../../lib/formatter-api.js';
 import { failureFromMessages, stripAnsi } from './failure.js';
 
@@ -275,10 +276,6 @@ function worst(seen: Set<ContainerStatus>): ContainerStatus {
 
 function num(v: unknown): number | null {
   return typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : null;
-}
-
-function str(v: unknown): string | null {
-  return typeof v === 'string' ? v : null;
 }
 
 function isObject(v: unknown): v is Record<string, unknown> {

@@ -16,6 +16,7 @@ import {
   type JsonPath,
   type ParseContext,
   worstStatus,
+  asString as str,
 } from '../../lib/formatter-api.js';
 
 export type MochaContext = Pick<ParseContext, 'fileName' | 'nextId' | 'limits' | 'setProducer'>;
@@ -323,10 +324,6 @@ function worst(seen: Set<ContainerStatus>): ContainerStatus {
  */
 function own(s: string): string {
   return (' ' + s).slice(1);
-}
-
-function str(v: unknown): string | null {
-  return typeof v === 'string' ? v : null;
 }
 
 function isObject(v: unknown): v is Record<string, unknown> {

@@ -16,6 +16,7 @@ import {
   type ParseContext,
   type Property,
   worstStatus,
+  asString as str,
 } from '../../lib/formatter-api.js';
 import { readContext } from './context.js';
 
@@ -234,10 +235,6 @@ function baseName(name: string): string {
 
 function num(v: unknown): number | null {
   return typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : null;
-}
-
-function str(v: unknown): string | null {
-  return typeof v === 'string' ? v : null;
 }
 
 function isObject(v: unknown): v is Record<string, unknown> {

@@ -16,6 +16,7 @@ import {
   type ParseContext,
   type Property,
   worstStatus,
+  asString as str,
 } from '../../lib/formatter-api.js';
 
 export type PlaywrightContext = Pick<ParseContext, 'fileName' | 'nextId' | 'limits' | 'setProducer'>;
@@ -324,10 +325,6 @@ function worst(seen: Set<ContainerStatus>): ContainerStatus {
 
 function num(v: unknown): number | null {
   return typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : null;
-}
-
-function str(v: unknown): string | null {
-  return typeof v === 'string' ? v : null;
 }
 
 function isObject(v: unknown): v is Record<string, unknown> {

@@ -15,6 +15,9 @@ import {
   type ParseContext,
   type Property,
   worstStatus,
+  asString as str,
+  asNumber as num,
+  asRecord as record,
 } from '../../lib/formatter-api.js';
 
 export type RspecContext = Pick<ParseContext, 'fileName' | 'nextId' | 'limits' | 'setProducer'>;
@@ -173,18 +176,6 @@ function worst(seen: Set<ContainerStatus>): ContainerStatus {
 
 function seconds(v: unknown): number | null {
   return typeof v === 'number' && Number.isFinite(v) && v >= 0 ? Math.round(v * 1e6) / 1e3 : null;
-}
-
-function record(v: unknown): Record<string, unknown> | null {
-  return v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
-}
-
-function str(v: unknown): string | null {
-  return typeof v === 'string' ? v : null;
-}
-
-function num(v: unknown): number | null {
-  return typeof v === 'number' && Number.isFinite(v) ? v : null;
 }
 
 function cap(text: string, limit: number): string {

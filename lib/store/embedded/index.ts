@@ -29,7 +29,7 @@ import { BlobFolder } from './blobs.js';
 import { containerValues, listJson, toAccount, toApiKey, toContainer, toImport, toProfile, toReport, type ReportRow } from './rows.js';
 import { migrate } from './schema.js';
 import { PURGE_CHUNK, prepareStatements, type Statements } from './statements.js';
-import { newImportRecord } from '../records.js';
+import { newImportRecord, newReportRecord } from '../records.js';
 
 export interface EmbeddedStoreOptions {
   dataDir: string;
@@ -186,18 +186,7 @@ export class EmbeddedStore implements Store {
   }
 
   async createReport(input: Pick<Report, 'profileId' | 'importId' | 'tags' | 'date'>): Promise<Report> {
-    const report: Report = {
-      id: randomUUID(),
-      profileId: input.profileId,
-      importId: input.importId,
-      status: 'building',
-      createdAt: now(),
-      date: input.date,
-      tags: input.tags,
-      totals: { containers: 0, tests: 0, passed: 0, failed: 0, errored: 0, skipped: 0, pending: 0, unknown: 0, flaky: 0 },
-      files: [],
-      messages: [],
-    };
+    const report = newReportRecord(input, now());
     const s = this.#s;
     this.#db!.transaction(() => {
       const r = report;

@@ -44,7 +44,7 @@ import {
   type ReportDoc,
 } from './collections.js';
 import { ensureIndexes } from './indexes.js';
-import { newImportRecord } from '../records.js';
+import { newImportRecord, newReportRecord } from '../records.js';
 
 export interface MongoStoreOptions {
   /** A `mongodb://` or `mongodb+srv://` connection string. */
@@ -204,18 +204,7 @@ export class MongoStore implements Store {
   }
 
   async createReport(input: Pick<Report, 'profileId' | 'importId' | 'tags' | 'date'>): Promise<Report> {
-    const report: Report = {
-      id: randomUUID(),
-      profileId: input.profileId,
-      importId: input.importId,
-      status: 'building',
-      createdAt: now(),
-      date: input.date,
-      tags: input.tags,
-      totals: { containers: 0, tests: 0, passed: 0, failed: 0, errored: 0, skipped: 0, pending: 0, unknown: 0, flaky: 0 },
-      files: [],
-      messages: [],
-    };
+    const report = newReportRecord(input, now());
     await this.#c.reports.insertOne(reportDoc(report));
     this.#remember(report.id, { profileId: report.profileId, createdAt: report.createdAt });
     return report;
