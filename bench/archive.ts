@@ -4,6 +4,7 @@
  *
  *   npm run bench:archive -- --size 1GiB --files 1000
  *   MONGODB_URL=mongodb://… npm run bench:archive -- --size 200MiB --files 200
+ *   npm run bench:archive -- --size 200MiB --files 200 --mix dense   (6,600 testcases/MiB instead of ~1,900)
  */
 import { spawn, execFile } from 'node:child_process';
 import { createReadStream } from 'node:fs';
@@ -13,11 +14,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs, promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
-import { junitZip } from './generate.js';
+import { junitZip, type JunitMix } from './generate.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const run = promisify(execFile);
-const { values } = parseArgs({ options: { size: { type: 'string', default: '1GiB' }, files: { type: 'string', default: '1000' }, 'skip-xml2js': { type: 'boolean', default: false } } });
+const { values } = parseArgs({ options: { size: { type: 'string', default: '1GiB' }, files: { type: 'string', default: '1000' }, 'skip-xml2js': { type: 'boolean', default: false }, mix: { type: 'string', default: 'realistic' } } });
 const MB = 1024 * 1024;
 
 function bytesOf(s: string): number {
@@ -33,13 +34,20 @@ async function peakRss(pid: number): Promise<number> {
   return Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? 0) * 1024;
 }
 
+/** CPU seconds (user + system) a process has used, all its threads. */
+async function cpuSeconds(pid: number): Promise<number> {
+  const stat = (await readFile(`/proc/${pid}/stat`, 'utf8')).split(') ')[1]!.split(' ');
+  return (Number(stat[11]) + Number(stat[12])) / 100;
+}
+
 async function main(): Promise<void> {
   const size = bytesOf(values.size!);
   const files = Number(values.files);
   const work = await mkdtemp(path.join(os.tmpdir(), 'tally-archive-'));
   const zip = path.join(work, 'archive.zip');
   process.stdout.write(`generating a ${files}-file JUnit zip of ${(size / MB).toFixed(0)} MiB uncompressed …\n`);
-  const tests = await junitZip(zip, size, files, 7);
+  if (values.mix !== 'realistic' && values.mix !== 'dense') throw new Error('--mix: realistic or dense');
+  const tests = await junitZip(zip, size, files, 7, values.mix as JunitMix);
   const zipSize = (await stat(zip)).size;
 
   // unzip -p: the disk-speed reference.
@@ -48,7 +56,9 @@ async function main(): Promise<void> {
   const unzipSeconds = Number(process.hrtime.bigint() - t0) / 1e9;
 
   const port = 20000 + Math.floor(Math.random() * 20000);
-  const child = spawn(process.execPath, [path.join(root, 'dist/bin/tally.js'), 'serve'], {
+  // BENCH_SERVER_ARGS: extra node flags for the server, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" to see where its time goes.
+  const serverArgs = (process.env.BENCH_SERVER_ARGS ?? '').split(' ').filter(Boolean);
+  const child = spawn(process.execPath, [...serverArgs, path.join(root, 'dist/bin/tally.js'), 'serve'], {
     env: { ...process.env, TALLY_DATA_DIR: path.join(work, 'data'), PORT: String(port), HOST: '127.0.0.1', ...(process.env.MONGODB_URL ? { MONGODB_URL: `${process.env.MONGODB_URL}` } : {}) },
   });
   let out = '';
@@ -59,6 +69,7 @@ async function main(): Promise<void> {
   const profileId = /profile id: +(\S+)/.exec(out)?.[1];
   if (!apiKey || !profileId) throw new Error(`server did not start (with MONGODB_URL the database must be empty so a demo account is made):\n${out}`);
   const idleRss = await peakRss(child.pid!);
+  const idleCpu = await cpuSeconds(child.pid!);
   t0 = process.hrtime.bigint();
   const answer = await new Promise<any>((resolve, reject) => {
     const b = 'tallyarchivebench';
@@ -75,7 +86,9 @@ async function main(): Promise<void> {
   });
   const tallySeconds = Number(process.hrtime.bigint() - t0) / 1e9;
   const tallyRss = await peakRss(child.pid!);
+  const tallyCpu = (await cpuSeconds(child.pid!)) - idleCpu;
   child.kill('SIGTERM');
+  await new Promise((r) => child.once('exit', r));
   if (answer.report?.totals?.tests !== tests) throw new Error(`Tally counted ${answer.report?.totals?.tests} tests, the generator wrote ${tests}: ${JSON.stringify(answer.messages)}`);
 
   let xml: { seconds: number; testcases: number; peakRss: number } | null = null;
@@ -87,13 +100,14 @@ async function main(): Promise<void> {
 
   const mbps = (s: number): string => (size / MB / s).toFixed(1);
   process.stdout.write(`\n${new Date().toISOString()} node ${process.version}, ${os.cpus().length} cores (${os.cpus()[0]?.model ?? ''}), store ${process.env.MONGODB_URL ? 'mongo' : 'embedded'}\n`);
-  process.stdout.write(`archive: ${files} files, ${(size / MB).toFixed(0)} MiB uncompressed, ${(zipSize / MB).toFixed(1)} MiB zipped, ${tests} testcases\n\n`);
+  process.stdout.write(`archive: ${files} files (${values.mix} mix), ${(size / MB).toFixed(0)} MiB uncompressed, ${(zipSize / MB).toFixed(1)} MiB zipped, ${tests} testcases\n\n`);
   process.stdout.write('| run | seconds | MB/s (uncompressed) | containers/s | peak RSS | vs unzip -p | vs xml2js |\n|---|---:|---:|---:|---:|---:|---:|\n');
   process.stdout.write(`| unzip -p > /dev/null | ${unzipSeconds.toFixed(1)} | ${mbps(unzipSeconds)} | — | — | 1.00× | — |\n`);
   process.stdout.write(
     `| Tally import over HTTP | ${tallySeconds.toFixed(1)} | ${mbps(tallySeconds)} | ${Math.round(answer.report.totals.containers / tallySeconds)} | ${(tallyRss / MB).toFixed(0)} MiB (idle ${(idleRss / MB).toFixed(0)}) | ${(unzipSeconds / tallySeconds).toFixed(2)}× | ${xml ? `${(xml.seconds / tallySeconds).toFixed(2)}× speed, ${(tallyRss / xml.peakRss).toFixed(2)}× RSS` : '—'} |\n`,
   );
   if (xml) process.stdout.write(`| xml2js whole-file parse | ${xml.seconds.toFixed(1)} | ${mbps(xml.seconds)} | — | ${(xml.peakRss / MB).toFixed(0)} MiB | ${(unzipSeconds / xml.seconds).toFixed(2)}× | 1.00× |\n`);
+  process.stdout.write(`\nTally server CPU: ${tallyCpu.toFixed(1)} s for ${tallySeconds.toFixed(1)} s of wall time (${(tallyCpu / tallySeconds).toFixed(2)} cores busy on average), ${((tallyCpu * 1000) / (size / MB)).toFixed(1)} ms of CPU per MiB\n`);
 }
 
 main().catch((e) => {

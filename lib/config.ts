@@ -2,6 +2,7 @@
  * Configuration from the environment, read once at start. Every limit has a finite default and a
  * message code (see README "Limits"); a bad value fails at boot with a precise sentence.
  */
+import os from 'node:os';
 import path from 'node:path';
 
 export interface Limits {
@@ -42,6 +43,8 @@ export interface Config {
   formatterModules: string[];
   /** On SIGTERM: how long in-flight requests may go on before their connections are closed. */
   shutdownGraceMs: number;
+  /** Worker threads parsing files of built-in formats (TALLY_PARSE_WORKERS); 0 parses on the request thread. */
+  parseWorkers: number;
 }
 
 const GiB = 1024 ** 3;
@@ -85,6 +88,12 @@ function positiveInt(name: string, raw: string): number {
   return n;
 }
 
+function nonNegativeInt(name: string, raw: string): number {
+  const n = Number(raw);
+  if (!Number.isSafeInteger(n) || n < 0) throw new Error(`${name} must be a whole number (0 or more), got "${raw}"`);
+  return n;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const limits = { ...DEFAULT_LIMITS };
   for (const key of Object.keys(LIMIT_ENV) as (keyof Limits)[]) {
@@ -101,6 +110,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     limits,
     formatterModules: (env.TALLY_FORMATTERS || '').split(',').map((s) => s.trim()).filter(Boolean),
     shutdownGraceMs: env.TALLY_SHUTDOWN_GRACE_MS ? positiveInt('TALLY_SHUTDOWN_GRACE_MS', env.TALLY_SHUTDOWN_GRACE_MS) : 30_000,
+    parseWorkers: env.TALLY_PARSE_WORKERS !== undefined && env.TALLY_PARSE_WORKERS !== '' ? nonNegativeInt('TALLY_PARSE_WORKERS', env.TALLY_PARSE_WORKERS) : os.availableParallelism(),
   };
 }
 

@@ -72,6 +72,7 @@ export const CATALOGUE = {
   containers_combined: { severity: 'notice', status: 201, origin: 'spec', text: 'Containers with the same title were combined (merge_containers).' },
   report_contains_old_date: { severity: 'notice', status: 201, hiddenBy: 'ignore_old_report_date', origin: 'spec', text: 'The report date is more than one day in the past. Hide with ignore_old_report_date=true.' },
   mac_os_hidden_files: { severity: 'notice', status: 201, origin: 'spec', text: 'Hidden files (names starting with ._ or __, and __MACOSX/) inside a zip were ignored.' },
+  text_truncated: { severity: 'notice', status: 201, origin: 'tally', text: 'Output or failure text longer than the limit (TALLY_MAX_TEXT_CHARS) was cut; a marker shows where.' },
   // Tally's own codes, where the spec shows none
   missing_api_key: { severity: 'error', status: 401, origin: 'tally', text: 'The x-api-key header is missing. The key is on the account page.' },
   invalid_api_key: { severity: 'error', status: 401, origin: 'tally', text: 'The API key is not valid (unknown, malformed or rotated). The current key is on the account page.' },

@@ -18,6 +18,7 @@ import { healthPlugin } from './health.js';
 import { importPlugin } from './import.js';
 import { readPlugin } from './read.js';
 import { ImportWorker } from '../lib/import/worker.js';
+import { ParsePool } from '../lib/import/parse-pool.js';
 import type { ImportDeps } from '../lib/import/session.js';
 
 export interface TallyOptions {
@@ -36,6 +37,8 @@ export interface Tally {
   config: Config;
   /** Processes process_async imports. */
   worker: ImportWorker;
+  /** Parse workers (TALLY_PARSE_WORKERS). */
+  pool: ParsePool;
   /** Ends imports that cannot still be running at `now` (runs at start and every 10 minutes). */
   sweep(now?: Date): Promise<number>;
   start(): Promise<void>;
@@ -75,7 +78,8 @@ export async function createTally(o: TallyOptions): Promise<Tally> {
     return h.response({ status: 'failed', messages: [message(code)] }).code(status);
   });
 
-  const deps: ImportDeps = { store: o.store, registry, config: o.config, tmpDir, log: o.log, inflight: new Set() };
+  const pool = new ParsePool(o.config.parseWorkers);
+  const deps: ImportDeps = { store: o.store, registry, config: o.config, tmpDir, log: o.log, inflight: new Set(), pool };
   // URLs in a queued import's answer are never sent; the public URL (if set) keeps them right on the record.
   const worker = new ImportWorker(deps, o.config.publicUrl ?? '');
   deps.onQueued = () => worker.kick();
@@ -105,11 +109,13 @@ export async function createTally(o: TallyOptions): Promise<Tally> {
     registry,
     config: o.config,
     worker,
+    pool,
     sweep,
     async start() {
       // Spool files of a process that died are no one's: clear them at start.
       await rm(tmpDir, { recursive: true, force: true });
       await mkdir(tmpDir, { recursive: true });
+      await pool.warm();
       await server.start();
       await sweep();
       sweeper = setInterval(() => void sweep(), SWEEP_EVERY_MS).unref();
@@ -122,6 +128,7 @@ export async function createTally(o: TallyOptions): Promise<Tally> {
       await server.stop({ timeout: o.config.shutdownGraceMs });
       await Promise.allSettled([...deps.inflight!]);
       await worker.stop();
+      await pool.close();
     },
     url: () => server.info.uri.replace('0.0.0.0', '127.0.0.1'),
   };

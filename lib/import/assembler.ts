@@ -4,7 +4,6 @@
  */
 import { isCountedTest, type Container, type ContainerSink } from '../formatter-api.js';
 import type { StoredContainer, Totals } from '../store/store.js';
-import type { ContainerBatcher } from './container-batcher.js';
 import { HashSet53 } from './hash-set.js';
 
 export function zeroTotals(): Totals {
@@ -25,24 +24,34 @@ export interface AttachmentRef {
   ref: string;
 }
 
+/** Where assembled containers go: the batcher of the store, or a parse worker's outbound batches. */
+export interface ContainerTarget {
+  push(c: StoredContainer): void;
+  ready(): Promise<void> | null;
+}
+
 export class FileAssembler implements ContainerSink {
   readonly totals = zeroTotals();
   earliest: string | null = null;
   duplicateCount = 0;
   readonly duplicates: string[] = [];
+  /** Containers whose output or failure text was cut at the limit (formatters keep the limit plus a marker). */
+  truncated = 0;
   private readonly seen = new HashSet53();
 
   constructor(
     private readonly reportId: string,
     private readonly fileIndex: number,
-    private readonly batcher: ContainerBatcher,
+    private readonly batcher: ContainerTarget,
     private readonly refs: AttachmentRef[],
     private readonly onContainer: () => void,
+    private readonly maxTextChars = Number.POSITIVE_INFINITY,
   ) {}
 
   emit(c: Container): void {
     this.count(c);
     this.checkDuplicate(c);
+    if (longer(c.output?.stdout, this.maxTextChars) || longer(c.output?.stderr, this.maxTextChars) || longer(c.failure?.message, this.maxTextChars) || longer(c.failure?.stack, this.maxTextChars)) this.truncated++;
     if (c.startedAt && (this.earliest === null || c.startedAt < this.earliest)) this.earliest = c.startedAt;
     for (const ref of c.attachmentRefs) if (this.refs.length < MAX_REFS) this.refs.push({ seq: c.id, ref });
     const meta = { ...(c.meta ?? {}) };
@@ -88,6 +97,10 @@ export class FileAssembler implements ContainerSink {
     this.duplicateCount++;
     if (this.duplicates.length < MAX_DUPLICATES_LISTED && !this.duplicates.includes(c.title)) this.duplicates.push(c.title);
   }
+}
+
+function longer(text: string | null | undefined, limit: number): boolean {
+  return text != null && text.length > limit;
 }
 
 /** 53-bit hash of (parent, type, title): a number per container keeps the set small for huge files. */

@@ -66,7 +66,8 @@ export class ContainerBatcher {
   }
 }
 
-function estimateBytes(c: StoredContainer): number {
+/** What a container weighs in a batch, roughly: its texts and a fixed share for the rest. */
+export function estimateBytes(c: StoredContainer): number {
   let n = 200 + c.title.length;
   if (c.output) n += (c.output.stdout?.length ?? 0) + (c.output.stderr?.length ?? 0);
   if (c.failure) n += (c.failure.message?.length ?? 0) + (c.failure.stack?.length ?? 0);

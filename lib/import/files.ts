@@ -16,8 +16,10 @@ import { vote, type Registry } from '../registry.js';
 import { decodeText } from '../sniff/encoding.js';
 import { baseName, HEAD_BYTES, readHead } from '../sniff/head.js';
 import type { Message, ReportFile, Store, StoredFile, Totals } from '../store/store.js';
-import { addTotals, FileAssembler, zeroTotals, type AttachmentRef } from './assembler.js';
+import { addTotals, FileAssembler, MAX_REFS, zeroTotals, type AttachmentRef } from './assembler.js';
 import { ContainerBatcher } from './container-batcher.js';
+import type { ParseJob, ParsePool } from './parse-pool.js';
+import type { EncodingGuess } from '../sniff/encoding.js';
 import { peek, tee } from './streams.js';
 import { looksLikeZip, readZip } from './zip.js';
 
@@ -36,6 +38,23 @@ export interface FileProcessorOptions {
   /** `smart` (default true): formatters may group or sort for readability. */
   smart: boolean;
   onProgress(): void;
+  /** Parse workers; without them every file is parsed on the import thread. */
+  pool?: ParsePool | null;
+}
+
+/** A file sniffed and voted on; its parse may already run on a worker while earlier files finish. */
+interface Prepared {
+  name: string;
+  head: Head;
+  encoding: EncodingGuess;
+  formatter: Formatter | null;
+  /** A vote that failed (several formatters tie): raised in the file's turn, so the first such file decides. */
+  fault: unknown;
+  all: AsyncGenerator<Buffer>;
+  job: ParseJob | null;
+  feeding: Promise<void> | null;
+  keepUnmatched: boolean;
+  archive?: string;
 }
 
 export interface ParsedFile extends ReportFile {
@@ -60,8 +79,14 @@ export class FileProcessor {
   fileCount = 0;
   containers = 0;
   private seq = 0;
+  /** Set by the first file that fails: files prepared after it are dropped, not committed. */
+  private failed = false;
+  /** Files on workers not yet let go of: a failed import waits for them before its rows are purged. */
+  private readonly jobs = new Set<ParseJob>();
   private readonly batcher: ContainerBatcher;
   private readonly hidden: string[] = [];
+  /** Files with texts cut at TALLY_MAX_TEXT_CHARS, and how many containers each. */
+  private readonly truncated: { file: string; containers: number }[] = [];
   private readonly mimeWarnings: string[] = [];
 
   constructor(private readonly o: FileProcessorOptions) {
@@ -142,14 +167,29 @@ export class FileProcessor {
   /** Flushes pending container writes and returns the notices gathered along the way. */
   async finish(): Promise<void> {
     await this.batcher.flush();
+    if (this.truncated.length > 0) {
+      const containers = this.truncated.reduce((n, f) => n + f.containers, 0);
+      const limit = this.o.limits.maxTextChars;
+      this.messages.push(
+        message('text_truncated', {
+          detail: `${containers} container${containers === 1 ? '' : 's'} in ${this.truncated.length} file${this.truncated.length === 1 ? '' : 's'} had output or failure text over ${limit} characters; the first ${limit} were kept.`,
+          details: { limit, containers, files: this.truncated.slice(0, 50) },
+        }),
+      );
+    }
     if (this.hidden.length > 0) {
       this.messages.push(message('mac_os_hidden_files', { detail: `${this.hidden.length} ignored: ${this.hidden.slice(0, 10).join(', ')}${this.hidden.length > 10 ? ', …' : ''}.`, details: { count: this.hidden.length, entries: this.hidden.slice(0, 50) } }));
     }
   }
 
   /** Stops container writes of a failed import; resolves once none is in flight. */
-  abandon(): Promise<void> {
-    return this.batcher.abandon();
+  async abandon(): Promise<void> {
+    this.failed = true;
+    const stopping = [...this.jobs].map((job) => {
+      job.abort(new Error('The import failed.'));
+      return job.finished;
+    });
+    await Promise.all([this.batcher.abandon(), ...stopping]);
   }
 
   /** Blobs this import wrote: removed when it fails. */
@@ -168,12 +208,20 @@ export class FileProcessor {
         const ref = await this.o.store.putBlob(createReadStream(spool), { name, contentType: contentType ?? 'application/zip', importId: this.o.importId });
         this.uploads.push({ name, blobId: ref.id, size: ref.size, sha256: ref.sha256, contentType: contentType ?? 'application/zip', formatter: null });
       }
-      const files = await readZip(spool, name, this.o.limits, {
+      // With parse workers, the next entries are read and parsed while the current one is written;
+      // their containers still land in entry order, so ids and listings do not depend on timing.
+      const ahead = this.o.pool && this.o.pool.size > 0 ? this.o.pool.size + 1 : 1;
+      let turn: Promise<unknown> = Promise.resolve();
+      const files = await readZip(spool, name, this.o.limits, ahead, {
         hidden: (entry) => this.hidden.push(entry),
         entry: async (entry, stream) => {
           this.fileCount++;
-          const p = await peek(stream, HEAD_BYTES);
-          const record = await this.processFile(p.all, p, entry, { keepUnmatched: true, archive: name });
+          // The file's place in the commit order is taken now, before any await: heads of later
+          // entries may arrive first.
+          const prepared = peek(stream, HEAD_BYTES).then((p) => this.prepare(p, entry, { keepUnmatched: true, archive: name }));
+          const mine = turn.then(async () => this.commit(await prepared));
+          turn = mine.catch(() => undefined);
+          const record = await mine;
           if (record.formatter !== null) this.uploads[this.uploads.length - 1]!.formatter ??= record.formatter;
         },
       });
@@ -184,48 +232,71 @@ export class FileProcessor {
   }
 
   /** Votes on the head and parses the file, or keeps it as unmatched. */
-  private async processFile(
+  private processFile(
     all: AsyncGenerator<Buffer>,
     p: { head: Buffer; complete: boolean },
     name: string,
     o: { keepUnmatched: boolean; archive?: string },
   ): Promise<{ formatter: string | null }> {
+    return this.commit(this.prepare({ ...p, all }, name, o));
+  }
+
+  /** Sniffs and votes; a file for a worker starts parsing there at once. */
+  private prepare(p: { head: Buffer; complete: boolean; all: AsyncGenerator<Buffer> }, name: string, o: { keepUnmatched: boolean; archive?: string }): Prepared {
     const { head, encoding } = readHead(p.head, name, p.complete);
-    const formatter = this.choose(head, name);
+    const x: Prepared = { name, head, encoding, formatter: null, fault: null, all: p.all, job: null, feeding: null, keepUnmatched: o.keepUnmatched };
+    if (o.archive) x.archive = o.archive;
+    try {
+      x.formatter = this.choose(head, name);
+    } catch (e) {
+      x.fault = e;
+    }
+    const pool = this.o.pool;
+    if (x.formatter && !this.failed && pool?.handles(x.formatter)) {
+      const job = pool.start({ formatter: x.formatter, encoding, fileName: name, reportId: this.o.reportId, smart: this.o.smart, maxTextChars: this.o.limits.maxTextChars, sink: this.o.store.workerSink() });
+      this.jobs.add(job);
+      void job.finished.then(() => this.jobs.delete(job));
+      x.job = job;
+      x.feeding = job.feed(p.all);
+    }
+    return x;
+  }
+
+  /** In file order: keeps the file as unmatched, or takes its parse (here or from its worker) into the report. */
+  private async commit(x: Prepared): Promise<{ formatter: string | null }> {
+    if (this.failed || x.fault) {
+      const reason = x.fault ?? new Error('An earlier file of the import failed.');
+      // A file on a worker: its feeder owns the source and lets go of it once it sees the abort.
+      if (x.job) x.job.abort(reason instanceof Error ? reason : new Error(String(reason)));
+      else await x.all.return(undefined);
+      throw reason;
+    }
+    try {
+      return await this.take(x);
+    } catch (e) {
+      this.failed = true;
+      throw e;
+    }
+  }
+
+  private async take(x: Prepared): Promise<{ formatter: string | null }> {
+    const { name, formatter } = x;
     if (!formatter) {
-      if (o.keepUnmatched) {
-        const ref = await this.o.store.putBlob(Readable.from(all), { name, contentType: null, importId: this.o.importId });
+      if (x.keepUnmatched) {
+        const ref = await this.o.store.putBlob(Readable.from(x.all), { name, contentType: null, importId: this.o.importId });
         const file: StoredFile = { name, blobId: ref.id, size: ref.size, sha256: ref.sha256, contentType: null, formatter: null };
-        if (o.archive) file.archive = o.archive;
+        if (x.archive) file.archive = x.archive;
         this.unmatched.push(file);
       } else {
-        for await (const _ of all); // the tee stores it
+        for await (const _ of x.all); // the tee stores it
       }
       return { formatter: null };
     }
-    this.checkMime(head, formatter);
+    this.checkMime(x.head, formatter);
     const index = this.parsed.length;
-    const refs = this.refs;
-    const assembler = new FileAssembler(this.o.reportId, index, this.batcher, refs, () => {
-      this.containers++;
-      this.o.onProgress();
-    });
-    let producer: string | null = null;
-    let noTestsByDesign = false;
-    const ctx: ParseContext = {
-      fileName: name,
-      nextId: () => ++this.seq,
-      limits: { maxTextChars: this.o.limits.maxTextChars },
-      setProducer: (p) => {
-        producer = p;
-      },
-      options: { smart: this.o.smart },
-      declareNoTests: () => {
-        noTestsByDesign = true;
-      },
-    };
+    let parsed: FileOutcome;
     try {
-      await formatter.parse(decodeText(all, encoding), assembler, ctx);
+      parsed = x.job ? await this.collect(x.job, x.feeding!, index) : await this.parseHere(x, formatter, index);
     } catch (e) {
       if (isFormatError(e)) {
         const where = e.line !== null ? ` (line ${e.line}, column ${e.column})` : '';
@@ -238,21 +309,89 @@ export class FileProcessor {
       }
       throw e;
     } finally {
-      await all.return(undefined);
+      // A worker's feeder has let go of the source by now, or will when it sees the abort; waiting on
+      // it here could wait on a client that is itself waiting for the answer.
+      if (!x.job) await x.all.return(undefined);
     }
-    addTotals(this.totals, assembler.totals);
-    if (assembler.earliest && (this.earliest === null || assembler.earliest < this.earliest)) this.earliest = assembler.earliest;
+    addTotals(this.totals, parsed.totals);
+    if (parsed.truncated > 0) this.truncated.push({ file: name, containers: parsed.truncated });
+    if (parsed.earliest && (this.earliest === null || parsed.earliest < this.earliest)) this.earliest = parsed.earliest;
     this.parsed.push({
       index,
       name,
       formatter: formatter.key,
-      producer,
-      tests: assembler.totals.tests,
-      empty: assembler.totals.tests === 0 && !noTestsByDesign,
-      duplicates: assembler.duplicates,
-      duplicateCount: assembler.duplicateCount,
+      producer: parsed.producer,
+      tests: parsed.totals.tests,
+      empty: parsed.totals.tests === 0 && !parsed.noTests,
+      duplicates: parsed.duplicates,
+      duplicateCount: parsed.duplicateCount,
     });
     return { formatter: formatter.key };
+  }
+
+  /** Parses on this thread (plugins, or no workers). */
+  private async parseHere(x: Prepared, formatter: Formatter, index: number): Promise<FileOutcome> {
+    const assembler = new FileAssembler(
+      this.o.reportId,
+      index,
+      this.batcher,
+      this.refs,
+      () => {
+        this.containers++;
+        this.o.onProgress();
+      },
+      this.o.limits.maxTextChars,
+    );
+    let producer: string | null = null;
+    let noTests = false;
+    const ctx: ParseContext = {
+      fileName: x.name,
+      nextId: () => ++this.seq,
+      limits: { maxTextChars: this.o.limits.maxTextChars },
+      setProducer: (p) => {
+        producer = p;
+      },
+      options: { smart: this.o.smart },
+      declareNoTests: () => {
+        noTests = true;
+      },
+    };
+    await formatter.parse(decodeText(x.all, x.encoding), assembler, ctx);
+    return { totals: assembler.totals, earliest: assembler.earliest, duplicates: assembler.duplicates, duplicateCount: assembler.duplicateCount, truncated: assembler.truncated, producer, noTests };
+  }
+
+  /** Takes a worker's containers: its ids are the file's own, so they move past the ids used so far. */
+  private async collect(job: ParseJob, feeding: Promise<void>, index: number): Promise<FileOutcome> {
+    const base = this.seq;
+    job.commit(base, index);
+    try {
+      for await (const out of job.output()) {
+        if ('wrote' in out) {
+          this.containers += out.wrote;
+          this.o.onProgress();
+          continue;
+        }
+        for (const c of out.containers) {
+          c.seq += base;
+          if (c.parentSeq !== null) c.parentSeq += base;
+          c.fileIndex = index;
+          this.batcher.push(c);
+        }
+        this.containers += out.containers.length;
+        this.o.onProgress();
+        const wait = this.batcher.ready();
+        if (wait) await wait;
+      }
+    } catch (e) {
+      job.abort(e instanceof Error ? e : new Error(String(e)));
+      throw e;
+    }
+    // Done means the worker read the end, so the feeder has finished too.
+    await feeding;
+    const r = job.result!;
+    this.seq = base + r.lastId;
+    for (const ref of r.refs) if (this.refs.length < MAX_REFS) this.refs.push({ seq: ref.seq + base, ref: ref.ref });
+    return { totals: r.totals, earliest: r.earliest, duplicates: r.duplicates, duplicateCount: r.duplicateCount, truncated: r.truncated, producer: r.producer, noTests: r.noTests };
   }
 
   private choose(head: Head, name: string): Formatter | null {
@@ -281,6 +420,17 @@ export class FileProcessor {
     if (!head.extension && head.fileName !== 'request-body') reasons.push('the file has no extension');
     if (reasons.length > 0) this.messages.push(message('invalid_file_mime_type', { file: head.fileName, detail: `${head.fileName}: ${reasons.join('; ')}.` }));
   }
+}
+
+/** What parsing one file amounted to, wherever it ran. */
+interface FileOutcome {
+  totals: Totals;
+  earliest: string | null;
+  duplicates: string[];
+  duplicateCount: number;
+  truncated: number;
+  producer: string | null;
+  noTests: boolean;
 }
 
 export type { Totals };

@@ -18,6 +18,7 @@ import { readMultipart } from './multipart.js';
 import { ImportParams } from './params.js';
 import { RequestStore } from './request-store.js';
 import { ByteCounter } from './streams.js';
+import type { ParsePool } from './parse-pool.js';
 
 export type ImportRoute = 'import' | 'import/{formatter}' | 'report/import' | 'testresult';
 export type { ImportResponseBody };
@@ -32,6 +33,8 @@ export interface ImportDeps {
   onQueued?(): void;
   /** Imports being answered: shutdown waits for them (and their clean-up) before closing the store. */
   inflight?: Set<Promise<unknown>>;
+  /** Parse workers shared by all imports. */
+  pool?: ParsePool;
 }
 
 export interface ImportRequest {
@@ -132,6 +135,7 @@ export async function runImport(deps: ImportDeps, req: ImportRequest): Promise<I
       formatter,
       candidates,
       smart: params.smart,
+      pool: deps.pool ?? null,
     });
 
     if (mediaType === MULTIPART) {
@@ -227,6 +231,7 @@ export async function processQueuedImport(deps: ImportDeps, record: ImportRecord
       formatter,
       candidates: raw ? rawBodyCandidates(registry, formatter, record.contentType ?? '') : registry.all(),
       smart: run.params.smart,
+      pool: deps.pool ?? null,
     });
     for (const file of record.files) await run.processor.addStoredUpload(file);
     for (const file of record.attachments) run.processor.adoptAttachment(file);

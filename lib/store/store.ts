@@ -188,8 +188,19 @@ export interface ReportQuery {
   limit: number;
 }
 
+/** How a parse worker writes containers to this store itself: a path to open a connection to. */
+export interface WorkerContainerSink {
+  kind: 'sqlite';
+  path: string;
+}
+
 export interface Store {
   readonly kind: 'embedded' | 'mongo';
+  /**
+   * Where parse workers may write containers directly (insertContainers' rows, from their own
+   * connection); null when containers go back to the import thread to be written.
+   */
+  workerSink(): WorkerContainerSink | null;
   init(): Promise<void>;
   close(): Promise<void>;
   /** Resolves when the store answers; rejects otherwise. */

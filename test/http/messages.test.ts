@@ -178,6 +178,18 @@ const cases: Case[] = [
       t.equal(reply.report.totals.tests, 2, 'hidden entries are not parsed');
     },
   },
+  {
+    name: 'a system-out longer than TALLY_MAX_TEXT_CHARS',
+    code: 'text_truncated',
+    severity: 'notice',
+    status: 201,
+    request: (h) => post(h, [file('file[]', 'a.xml', junitXml({ cases: [{ name: 'talks', out: 'x'.repeat(5000) }, { name: 'quiet' }] }))]),
+    check: (t, reply) => {
+      const m = reply.messages.find((m: any) => m.code === 'text_truncated');
+      t.equal(m.details.containers, 1, 'one container was cut');
+      t.equal(m.details.limit, 1000, 'the limit is named');
+    },
+  },
   // Tally's own codes
   { name: 'no API key', code: 'missing_api_key', severity: 'error', status: 401, request: (h) => ({ ...post(h, [file('file[]', 'a.xml', xml)]), noKey: true }) },
   { name: 'a wrong API key', code: 'invalid_api_key', severity: 'error', status: 401, request: (h) => ({ ...post(h, [file('file[]', 'a.xml', xml)]), headers: { ...form([file('file[]', 'a.xml', xml)]).headers, 'x-api-key': 'tly_AAAAAAAAAAAA_' + 'A'.repeat(43) } }) },
@@ -234,7 +246,7 @@ for (const kind of storeKinds(t)) t.test(`every message code (${kind} store)`, a
   const h = await startTally(t, {
     store: kind,
     formatters: [junit, twin, throwing],
-    limits: { maxFilesWithoutFormatter: 2, maxZipEntries: 5, maxUploadBytes: 200_000 },
+    limits: { maxFilesWithoutFormatter: 2, maxZipEntries: 5, maxUploadBytes: 200_000, maxTextChars: 1000 },
   });
   const covered = new Set<string | null>();
   for (const c of cases.filter((c) => !c.only || c.only === kind)) {

@@ -24,6 +24,7 @@ import type {
   ReportQuery,
   Store,
   StoredContainer,
+  WorkerContainerSink,
 } from '../store.js';
 import { BlobFolder } from './blobs.js';
 import { containerValues, listJson, toAccount, toApiKey, toContainer, toImport, toProfile, toReport, type ReportRow } from './rows.js';
@@ -83,6 +84,10 @@ export class EmbeddedStore implements Store {
     this.dataDir = options.dataDir;
     this.databasePath = join(options.dataDir, DATABASE_FILE);
     this.blobs = new BlobFolder(join(options.dataDir, BLOB_DIR));
+  }
+
+  workerSink(): WorkerContainerSink {
+    return { kind: 'sqlite', path: this.databasePath };
   }
 
   init(): Promise<void> {

@@ -12,6 +12,7 @@ import {
   type ProfileRow,
   type ReportRow,
 } from './rows.js';
+import { INSERT_CONTAINER_SQL } from './container-writer.js';
 
 /** Rows deleted per statement when a failed report's containers are purged; keeps each call short. */
 export const PURGE_CHUNK = 5_000;
@@ -70,7 +71,7 @@ export function prepareStatements(db: Database.Database) {
       'delete from containers where report_id = ? and seq in (select seq from containers where report_id = ? order by seq limit ?)',
     ),
 
-    insertContainer: s<unknown[]>(`insert into containers (${CONTAINER_COLUMNS}) values (${CONTAINER_COLUMNS.split(',').map(() => '?').join(', ')})`),
+    insertContainer: s<unknown[]>(INSERT_CONTAINER_SQL),
     getContainer: s<[string, number], ContainerRow>(`select ${CONTAINER_COLUMNS} from containers where report_id = ? and seq = ?`),
     listTopContainers: s<[string, number, number], ContainerRow>(
       `select ${CONTAINER_COLUMNS} from containers where report_id = ? and parent_seq is null and seq > ? order by seq limit ?`,

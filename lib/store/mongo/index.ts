@@ -86,6 +86,11 @@ export function createMongoStore(options: MongoStoreOptions): MongoStore {
 
 export class MongoStore implements Store {
   readonly kind = 'mongo' as const;
+
+  /** Containers come back to the import thread: BSON and the driver's pool stay in one place. */
+  workerSink(): null {
+    return null;
+  }
   readonly url: string;
   readonly dbName: string;
 

@@ -1,0 +1,239 @@
+/**
+ * A parse worker: runs built-in formatters over files whose bytes the import streams in, and
+ * streams the assembled containers back. Sniffing, voting, ids across files and the store stay
+ * with the import; what is costly per byte (decoding, tokenizing, building containers) runs here,
+ * so the files of an archive are parsed on every core.
+ */
+import { parentPort } from 'node:worker_threads';
+import { builtinFormatters } from '../../formatters/index.js';
+import type { Formatter, ParseContext } from '../formatter-api.js';
+import { decodeText } from '../sniff/encoding.js';
+import type { StoredContainer, WorkerContainerSink } from '../store/store.js';
+import { SqliteContainerWriter } from '../store/embedded/container-writer.js';
+import { FileAssembler, type AttachmentRef, type ContainerTarget } from './assembler.js';
+import { estimateBytes } from './container-batcher.js';
+import { OUT_BATCH_BYTES, OUT_BATCH_COUNT, OUTPUT_CREDIT, type FromWorker, type JobStart, type ToWorker } from './parse-protocol.js';
+
+const port = parentPort;
+if (!port) throw new Error('parse-worker runs as a worker thread');
+const formatters = new Map<string, Formatter>(builtinFormatters.map((f) => [f.key, f]));
+
+class Aborted extends Error {}
+
+/** A failed write to the store from this worker: the import answers store_unavailable. */
+class StoreWriteError extends Error {
+  override name = 'StoreWriteError';
+}
+
+/** One connection per database, kept for the worker's life. */
+const writers = new Map<string, SqliteContainerWriter>();
+
+function writerFor(sink: WorkerContainerSink): SqliteContainerWriter {
+  let w = writers.get(sink.path);
+  if (!w) {
+    w = new SqliteContainerWriter(sink.path);
+    writers.set(sink.path, w);
+  }
+  return w;
+}
+
+/** One file being parsed: an input queue fed by messages, an output batch drained by credit. */
+class Job implements ContainerTarget {
+  private readonly chunks: Uint8Array[] = [];
+  private ended = false;
+  aborted = false;
+  private wake: (() => void) | null = null;
+  private batch: StoredContainer[] = [];
+  private batchBytes = 0;
+  private unacked = 0;
+  private credit: (() => void) | null = null;
+  /** Writing itself: batches held until the file's turn, and the turn once given. */
+  private held: StoredContainer[][] = [];
+  private turn: { base: number; fileIndex: number } | null = null;
+  private writeFailure: Error | null = null;
+
+  constructor(
+    readonly id: number,
+    private readonly writer: SqliteContainerWriter | null,
+  ) {}
+
+  /** The file's turn to write: what was held goes to the store now, the rest as it comes. */
+  commit(base: number, fileIndex: number): void {
+    this.turn = { base, fileIndex };
+    const held = this.held;
+    this.held = [];
+    for (const batch of held) this.write(batch);
+    this.release();
+  }
+
+  /** Waits for the file's turn (the end of a file written by the worker). */
+  async committed(): Promise<void> {
+    while (!this.turn && !this.aborted) await new Promise<void>((resolve) => (this.credit = resolve));
+    if (this.aborted) throw new Aborted('aborted');
+    if (this.writeFailure) throw this.writeFailure;
+  }
+
+  take(data: Uint8Array): void {
+    this.chunks.push(data);
+    this.poke();
+  }
+
+  end(): void {
+    this.ended = true;
+    this.poke();
+  }
+
+  abort(): void {
+    this.aborted = true;
+    this.poke();
+    this.release();
+  }
+
+  ack(): void {
+    this.unacked--;
+    this.release();
+  }
+
+  private release(): void {
+    const c = this.credit;
+    this.credit = null;
+    c?.();
+  }
+
+  async *input(): AsyncGenerator<Buffer> {
+    for (;;) {
+      if (this.aborted) throw new Aborted('aborted');
+      const next = this.chunks.shift();
+      if (next) {
+        post({ t: 'read', job: this.id });
+        yield Buffer.from(next.buffer, next.byteOffset, next.byteLength);
+        continue;
+      }
+      if (this.ended) return;
+      await new Promise<void>((resolve) => (this.wake = resolve));
+    }
+  }
+
+  push(c: StoredContainer): void {
+    this.batch.push(c);
+    this.batchBytes += estimateBytes(c);
+    if (this.batch.length >= OUT_BATCH_COUNT || this.batchBytes >= OUT_BATCH_BYTES) this.flush();
+  }
+
+  ready(): Promise<void> | null {
+    if (this.aborted) return Promise.reject(new Aborted('aborted'));
+    if (this.writeFailure) return Promise.reject(this.writeFailure);
+    const waiting = this.writer ? (this.turn ? 0 : this.held.length) : this.unacked;
+    if (waiting < OUTPUT_CREDIT) return null;
+    return new Promise<void>((resolve) => (this.credit = resolve));
+  }
+
+  flush(): void {
+    if (this.batch.length === 0 || this.aborted) return;
+    const batch = this.batch;
+    this.batch = [];
+    this.batchBytes = 0;
+    if (!this.writer) {
+      this.unacked++;
+      post({ t: 'batch', job: this.id, containers: batch });
+    } else if (this.turn) this.write(batch);
+    else this.held.push(batch);
+  }
+
+  private write(batch: StoredContainer[]): void {
+    if (this.writeFailure || this.aborted) return;
+    const { base, fileIndex } = this.turn!;
+    for (const c of batch) {
+      c.seq += base;
+      if (c.parentSeq !== null) c.parentSeq += base;
+      c.fileIndex = fileIndex;
+    }
+    try {
+      this.writer!.write(batch);
+    } catch (e) {
+      this.writeFailure = new StoreWriteError(`Writing containers failed: ${(e as Error).message}`);
+      return;
+    }
+    post({ t: 'wrote', job: this.id, count: batch.length });
+  }
+
+  private poke(): void {
+    const w = this.wake;
+    this.wake = null;
+    w?.();
+  }
+}
+
+const jobs = new Map<number, Job>();
+
+function post(m: FromWorker): void {
+  port!.postMessage(m);
+}
+
+async function run(start: JobStart, job: Job): Promise<void> {
+  try {
+    const formatter = formatters.get(start.formatter);
+    if (!formatter) throw new Error(`The parse worker has no formatter ${start.formatter}.`);
+    const refs: AttachmentRef[] = [];
+    const assembler = new FileAssembler(start.reportId, 0, job, refs, () => undefined, start.maxTextChars);
+    let lastId = 0;
+    let producer: string | null = null;
+    let noTests = false;
+    const ctx: ParseContext = {
+      fileName: start.fileName,
+      nextId: () => ++lastId,
+      limits: { maxTextChars: start.maxTextChars },
+      setProducer: (p) => {
+        producer = p;
+      },
+      options: { smart: start.smart },
+      declareNoTests: () => {
+        noTests = true;
+      },
+    };
+    await formatter.parse(decodeText(job.input(), start.encoding), assembler, ctx);
+    job.flush();
+    if (start.sink) await job.committed();
+    post({
+      t: 'done',
+      job: job.id,
+      result: { totals: assembler.totals, earliest: assembler.earliest, duplicates: assembler.duplicates, duplicateCount: assembler.duplicateCount, truncated: assembler.truncated, refs, producer, noTests, lastId },
+    });
+  } catch (e) {
+    const err = e instanceof Error ? e : new Error(String(e));
+    const where = err as Error & { line?: unknown; column?: unknown };
+    post({
+      t: 'fail',
+      job: job.id,
+      error: { name: err.name, message: err.message, line: typeof where.line === 'number' ? where.line : null, column: typeof where.column === 'number' ? where.column : null, stack: err.stack },
+    });
+  } finally {
+    jobs.delete(job.id);
+  }
+}
+
+port.on('message', (m: ToWorker) => {
+  if (m.t === 'start') {
+    let writer: SqliteContainerWriter | null = null;
+    try {
+      writer = m.sink ? writerFor(m.sink) : null;
+    } catch (e) {
+      post({ t: 'fail', job: m.job, error: { name: 'StoreWriteError', message: `The database cannot be opened: ${(e as Error).message}`, line: null, column: null } });
+      return;
+    }
+    const job = new Job(m.job, writer);
+    jobs.set(m.job, job);
+    void run(m, job);
+    return;
+  }
+  const job = jobs.get(m.job);
+  if (!job) return;
+  if (m.t === 'chunk') job.take(m.data);
+  else if (m.t === 'end') job.end();
+  else if (m.t === 'ack') job.ack();
+  else if (m.t === 'commit') job.commit(m.base, m.fileIndex);
+  else job.abort();
+});
+
+// Formatters are loaded (imports above): the pool may count this worker as started.
+post({ t: 'ready', job: 0 });

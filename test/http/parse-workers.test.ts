@@ -1,0 +1,95 @@
+/**
+ * Parse workers: an archive parsed on workers gives the same report, container for container
+ * (ids, order, files), as one parsed on the request thread; a bad file among others in flight
+ * fails the import and leaves no rows, spool files or blobs.
+ */
+import t from 'tap';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startTally, storeKinds, type Harness } from '../helpers/tally.js';
+import { file, multipart } from '../helpers/multipart.js';
+import { junitXml } from '../helpers/junit.js';
+import { zipOf } from '../helpers/zip.js';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+/** Real result files of several formats (see each formatter's fixtures/MANIFEST.json for provenance). */
+async function mixedEntries(): Promise<{ name: string; data: Buffer }[]> {
+  const entries: { name: string; data: Buffer }[] = [];
+  for (const [dir, count] of [['junit', 9], ['jest', 3], ['nunit', 2], ['trx', 2]] as const) {
+    const folder = path.join(root, 'formatters', dir, 'fixtures');
+    const manifest = JSON.parse(await readFile(path.join(folder, 'MANIFEST.json'), 'utf8')) as { files: { path: string; parse_error_expected?: boolean; expected: unknown }[] };
+    const names = manifest.files.filter((f) => !f.parse_error_expected && f.expected).map((f) => f.path).sort().slice(0, count);
+    for (const n of names) entries.push({ name: `results/${dir}/${n}`, data: await readFile(path.join(folder, n)) });
+  }
+  entries.push({ name: 'results/notes.txt', data: Buffer.from('not a result file\n') });
+  return entries;
+}
+
+async function importZip(h: Harness, zip: Buffer) {
+  const m = multipart([file('file[]', 'results.zip', zip, 'application/zip')]);
+  return h.send({ path: `/api/v2/profile/${h.profileId}/import`, headers: { 'content-type': m.contentType }, body: m.body });
+}
+
+/** Every container of a report, depth first, as the read API lists them (the suites' children). */
+async function tree(h: Harness, reportId: string): Promise<unknown[]> {
+  const out: unknown[] = [];
+  const walk = async (parent: number | null): Promise<void> => {
+    let after: number | null = null;
+    do {
+      const q: string = `${parent === null ? '' : `parent=${parent}&`}limit=500${after === null ? '' : `&after=${after}`}`;
+      const page = await h.send({ method: 'GET', path: `/api/v2/reports/${reportId}/containers?${q}` });
+      for (const c of page.json.containers) {
+        out.push({ seq: c.seq, parentSeq: c.parentSeq, fileIndex: c.fileIndex, type: c.type, title: c.title, status: c.status, durationMs: c.durationMs, failure: c.failure, output: c.output, meta: c.meta, attachmentRefs: c.attachmentRefs });
+        // Tests of these formats hold no children; asking for them would only slow the walk.
+        if (c.type !== 'test') await walk(c.seq);
+      }
+      after = page.json.next_after;
+    } while (after !== null);
+  };
+  await walk(null);
+  return out;
+}
+
+for (const kind of storeKinds(t)) t.test(`parse workers (${kind} store)`, async (t) => {
+  const onThread = await startTally(t, { store: kind, parseWorkers: 0 });
+  const onWorkers = await startTally(t, { store: kind, parseWorkers: 2 });
+  const zip = await zipOf(await mixedEntries());
+
+  await t.test('an archive parsed on workers equals one parsed on the request thread', async (t) => {
+    const a = await importZip(onThread, zip);
+    const b = await importZip(onWorkers, zip);
+    t.equal(a.status, 201, 'request thread: 201', { body: a.text });
+    t.equal(b.status, 201, 'workers: 201', { body: b.text });
+    t.equal(onThread.tally.pool.jobsStarted, 0, 'no worker used with TALLY_PARSE_WORKERS=0');
+    t.ok(onWorkers.tally.pool.jobsStarted >= 16, `the workers parsed the files (${onWorkers.tally.pool.jobsStarted})`);
+    t.same(b.json.report.totals, a.json.report.totals, 'same totals');
+    t.same(b.json.report.files, a.json.report.files, 'same files, in entry order');
+    t.same(b.json.messages.map((m: any) => m.code), a.json.messages.map((m: any) => m.code), 'same messages');
+    const ta = await tree(onThread, a.json.report_id);
+    const tb = await tree(onWorkers, b.json.report_id);
+    t.ok(ta.length > 100, `${ta.length} containers`);
+    t.same(tb, ta, 'same containers: ids, parents, file indexes, order and content');
+  });
+
+  await t.test('a broken file among files in flight fails the import and leaves nothing', async (t) => {
+    const entries = (await mixedEntries()).slice(0, 8);
+    entries.splice(3, 0, { name: 'results/broken.xml', data: Buffer.from(junitXml().replace('</testsuite>', '<testcase name="cut')) });
+    const before = await onWorkers.leftovers();
+    const reply = await importZip(onWorkers, await zipOf(entries));
+    t.equal(reply.status, 422, 'status 422', { body: reply.text });
+    t.equal(reply.json.messages.find((m: any) => m.severity === 'error')?.code, 'report_validation_error');
+    t.match(reply.json.messages.find((m: any) => m.severity === 'error')?.message, /broken\.xml/, 'names the broken file');
+    const record = await onWorkers.store.getImport(reply.json.import_id);
+    t.equal(record?.status, 'failed', 'import record failed');
+    const reportId = record?.reportId;
+    t.ok(reportId, 'the import had a report');
+    t.same(await onWorkers.store.listContainers(reportId!, { parentSeq: null, limit: 10 }), [], 'no container rows left');
+    const after = await onWorkers.leftovers();
+    t.same(after.tmp, [], 'no spool file');
+    t.equal(after.blobs, before.blobs, 'no blob left');
+    const ok = await importZip(onWorkers, zip);
+    t.equal(ok.status, 201, 'the workers take the next import');
+  });
+});
