@@ -1,83 +1,34 @@
 /**
- * XML for formatters: a SAX handler driven over decoded text with `sax` in strict mode. DTD entities
- * are never expanded and nothing is fetched.
+ * XML for formatters: a SAX handler driven over decoded text by Tally's own streaming tokenizer
+ * (xml-tokenizer.ts; bench/xml-tokenizers.ts compares it with sax). DTD entities are never
+ * expanded and nothing is fetched.
  */
-import sax from 'sax';
 import type { ContainerSink } from '../formatter-api.js';
-import { FormatError } from './errors.js';
+import { XmlTokenizer, type XmlEvents } from './xml-tokenizer.js';
 
-export interface XmlHandler {
-  open(name: string, attributes: Record<string, string>): void;
-  /** Character data and CDATA, in pieces; the handler joins what it keeps. */
-  text(text: string): void;
-  close(name: string): void;
-}
+export type XmlHandler = XmlEvents;
 
 /** Elements open at once past which a file is refused: deeper nesting is an attack, not a report. */
 export const MAX_XML_DEPTH = 1000;
-/** Characters of one start tag's attributes (names and values, plus 32 per attribute) past which a file is refused. */
+/** Characters of one start tag (its name, attributes, quotes and spaces) past which a file is refused. */
 export const MAX_XML_TAG_CHARS = 1024 * 1024;
-/**
- * Longest single buffer sax holds (an attribute value or name, a tag name, a DOCTYPE, a comment, a
- * processing instruction) before it fails the file with "Max buffer length exceeded"; text and CDATA
- * are handed over in pieces of this size instead. sax's default, pinned here: the per-attribute cap.
- */
+/** Longest attribute value (or element name) a file may hold; text and CDATA have no such bound, they stream. */
 export const MAX_XML_BUFFER_CHARS = 64 * 1024;
-(sax as unknown as { MAX_BUFFER_LENGTH: number }).MAX_BUFFER_LENGTH = MAX_XML_BUFFER_CHARS;
 
 /**
  * Drive a SAX handler over XML text. DTD entities are never expanded and nothing is fetched:
- * a DOCTYPE is skipped, an undeclared entity is an error. Nesting, one start tag's attributes and
- * any single attribute value are bounded (the constants above), so memory stays flat.
+ * a DOCTYPE is skipped, an undeclared entity is an error. Nesting, one start tag and any single
+ * attribute value are bounded (the constants above), so memory stays flat. References to
+ * characters XML forbids (`&#27;`) become U+FFFD, as real emitters write them.
  */
-export async function parseXml(
-  input: AsyncIterable<string>,
-  out: ContainerSink,
-  handler: XmlHandler,
-): Promise<void> {
-  // strictEntities: only the five XML entities and character references; sax never expands DTD entities.
-  const options = { xmlns: false, position: true, strictEntities: true, trim: false, normalize: false };
-  const parser = sax.parser(true, options as sax.SAXOptions);
-  let failure: Error | null = null;
-  let depth = 0;
-  let tagChars = 0;
-  parser.onerror = (err) => {
-    failure ??= err;
-  };
-  parser.onopentagstart = () => {
-    tagChars = 0;
-  };
-  // Security: attributes arrive one by one before their tag opens; a tag holding megabytes of them is refused.
-  parser.onattribute = (a) => {
-    tagChars += a.name.length + a.value.length + 32;
-    if (tagChars > MAX_XML_TAG_CHARS) throw new FormatError(`A start tag holds more than ${MAX_XML_TAG_CHARS} characters of attributes.`, parser.line + 1, parser.column + 1);
-  };
-  parser.onopentag = (tag) => {
-    // Security: a depth limit, so 100,000 nested elements are a FormatError, not a deep stack of open containers.
-    if (++depth > MAX_XML_DEPTH) throw new FormatError(`XML nested deeper than ${MAX_XML_DEPTH} elements.`, parser.line + 1, parser.column + 1);
-    handler.open(tag.name, tag.attributes as Record<string, string>);
-  };
-  parser.ontext = (t) => handler.text(t);
-  parser.oncdata = (t) => handler.text(t);
-  parser.onclosetag = (name) => {
-    depth--;
-    handler.close(name);
-  };
-  const check = (): void => {
-    if (!failure) return;
-    const reason = failure.message.split('\n')[0] ?? failure.message;
-    throw new FormatError(`XML is not well-formed: ${reason}`, parser.line + 1, parser.column + 1, { cause: failure });
-  };
-  const repair = new IllegalReferenceFilter();
+export async function parseXml(input: AsyncIterable<string>, out: ContainerSink, handler: XmlHandler): Promise<void> {
+  const tokenizer = new XmlTokenizer(handler, { maxDepth: MAX_XML_DEPTH, maxTagChars: MAX_XML_TAG_CHARS, maxValueChars: MAX_XML_BUFFER_CHARS });
   for await (const chunk of input) {
-    parser.write(repair.push(chunk));
-    check();
+    tokenizer.write(chunk);
     const wait = out.ready();
     if (wait) await wait;
   }
-  parser.write(repair.end());
-  parser.close();
-  check();
+  tokenizer.end();
 }
 
 /**

@@ -120,8 +120,18 @@ for (const kind of storeKinds(t)) {
       (t, reply) => t.match(reply.json.messages.find((m: any) => m.code === 'report_validation_error').message, new RegExp(`nested deeper than ${MAX_XML_DEPTH}`)),
     );
 
-    // Guards: `sax.MAX_BUFFER_LENGTH = MAX_XML_BUFFER_CHARS` in lib/formatter-kit/xml.ts (sax fails any single
-    // attribute value, name, DOCTYPE or comment past it, "Max buffer length exceeded"), pinned there for this suite.
+    // Guards: XmlTokenizer.attributes refuses a value over MAX_XML_BUFFER_CHARS even inside a tag under the tag limit.
+    await hostile(
+      t,
+      h,
+      `an attribute value of ${MAX_XML_BUFFER_CHARS + 1} characters in a complete tag`,
+      () => upload(h, 'long-value.xml', `<?xml version="1.0"?><testsuites><testsuite name="${'v'.repeat(MAX_XML_BUFFER_CHARS + 1)}"><testcase name="a"/></testsuite></testsuites>`, '/import/junit'),
+      { status: 422, code: 'report_validation_error', severity: 'error' },
+      (t, reply) => t.match(reply.json.messages.find((m: any) => m.code === 'report_validation_error').message, new RegExp(`attribute value longer than ${MAX_XML_BUFFER_CHARS} characters`)),
+    );
+
+    // Guards: the tokenizer (lib/formatter-kit/xml-tokenizer.ts) waits for the end of a start tag only up to
+    // MAX_XML_TAG_CHARS (waitForTag); an attribute value that never ends is refused there, not held.
     await t.test('a 50 MB attribute value, streamed: refused early, never held', async (t) => {
       const before = await h.leftovers();
       const fill = Buffer.alloc(64 * 1024, 0x61);
@@ -136,7 +146,7 @@ for (const kind of storeKinds(t)) {
       t.equal(reply.status, 422, 'status 422', { body: reply.text.slice(0, 600) });
       const error = reply.json?.messages?.find((m: any) => m.severity === 'error');
       t.equal(error?.code, 'report_validation_error');
-      t.match(error?.message, /Max buffer length exceeded: attribValue/);
+      t.match(error?.message, new RegExp(`more than ${MAX_XML_TAG_CHARS} characters of attributes`));
       t.ok(bytesSent < 20 * MiB, `answered after ${(bytesSent / MiB).toFixed(1)} MiB of 50 (limit ${MAX_XML_BUFFER_CHARS} characters)`);
       t.ok(growth < 50 * MiB, `RSS grew by ${(growth / MiB).toFixed(1)} MiB`);
       const after = await h.leftovers();
