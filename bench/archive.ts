@@ -15,6 +15,7 @@ import path from 'node:path';
 import { parseArgs, promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { junitZip, type JunitMix } from './generate.js';
+import { serveArgs } from './server.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const run = promisify(execFile);
@@ -56,9 +57,7 @@ async function main(): Promise<void> {
   const unzipSeconds = Number(process.hrtime.bigint() - t0) / 1e9;
 
   const port = 20000 + Math.floor(Math.random() * 20000);
-  // BENCH_SERVER_ARGS: extra node flags for the server, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" to see where its time goes.
-  const serverArgs = (process.env.BENCH_SERVER_ARGS ?? '').split(' ').filter(Boolean);
-  const child = spawn(process.execPath, [...serverArgs, path.join(root, 'dist/bin/tally.js'), 'serve'], {
+  const child = spawn(process.execPath, serveArgs(), {
     env: { ...process.env, TALLY_DATA_DIR: path.join(work, 'data'), PORT: String(port), HOST: '127.0.0.1', ...(process.env.MONGODB_URL ? { MONGODB_URL: `${process.env.MONGODB_URL}` } : {}) },
   });
   let out = '';

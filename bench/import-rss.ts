@@ -16,6 +16,7 @@ import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { junitFile, junitZip } from './generate.js';
 import { mongoWireForTests, type MongoWire } from '../scripts/mongo-wire.js';
+import { serveArgs } from './server.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const { values } = parseArgs({
@@ -65,7 +66,7 @@ async function runStore(store: 'embedded' | 'mongo', inputs: Input[], work: stri
   const env: NodeJS.ProcessEnv = { ...process.env, TALLY_DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1' };
   if (store === 'mongo') env.MONGODB_URL = `${mongoUrl}tally_bench_${Date.now()}`;
   else delete env.MONGODB_URL;
-  const child = spawn(process.execPath, [path.join(root, 'dist/bin/tally.js'), 'serve'], { env });
+  const child = spawn(process.execPath, serveArgs(), { env });
   let out = '';
   child.stdout.on('data', (c) => (out += c));
   child.stderr.on('data', (c) => (out += c));

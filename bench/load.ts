@@ -14,6 +14,7 @@ import { parseArgs } from 'node:util';
 import { PassThrough } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { writeJunit } from './generate.js';
+import { serveArgs } from './server.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const { values } = parseArgs({ options: { sizes: { type: 'string', default: '1,10,100' }, connections: { type: 'string', default: '1,10,100' }, seconds: { type: 'string', default: '10' } } });
@@ -39,7 +40,7 @@ function form(file: Buffer): Buffer {
 async function main(): Promise<void> {
   const work = await mkdtemp(path.join(os.tmpdir(), 'tally-load-'));
   const port = 20000 + Math.floor(Math.random() * 20000);
-  const child = spawn(process.execPath, [path.join(root, 'dist/bin/tally.js'), 'serve'], {
+  const child = spawn(process.execPath, serveArgs(), {
     env: { ...process.env, TALLY_DATA_DIR: path.join(work, 'data'), PORT: String(port), HOST: '127.0.0.1' },
   });
   let out = '';

@@ -21,10 +21,12 @@ const FROM_SOURCES = import.meta.url.endsWith('.ts');
 const WORKER_URL = new URL(FROM_SOURCES ? './parse-worker.ts' : './parse-worker.js', import.meta.url);
 
 /**
- * A small young generation per worker: parsing makes short-lived garbage at a high rate, and
- * V8's default lets each thread's heap grow to tens of MiB before collecting it.
+ * Each worker's heap: a small young generation (parsing makes short-lived garbage at a high rate,
+ * and V8's default lets each thread's heap grow by tens of MiB before collecting it), and an old
+ * generation capped at 1 GiB, so a file whose formatter must hold much (or a hostile one) ends its
+ * own import instead of the process.
  */
-const WORKER_LIMITS = { maxYoungGenerationSizeMb: Number(process.env.TALLY_WORKER_YOUNG_MB ?? 8) };
+const WORKER_LIMITS = { maxYoungGenerationSizeMb: 8, maxOldGenerationSizeMb: 1024 };
 
 function newWorker(): Worker {
   if (!FROM_SOURCES) return new Worker(WORKER_URL, { resourceLimits: WORKER_LIMITS });
@@ -117,7 +119,13 @@ export class ParsePool {
       if (i >= 0) this.slots.splice(i, 1);
       for (const job of [...slot.jobs.values()]) job.lose(err);
     };
-    worker.on('error', lost);
+    worker.on('error', (err: Error & { code?: string }) => {
+      lost(
+        err.code === 'ERR_WORKER_OUT_OF_MEMORY'
+          ? new ImportFault('internal_error', { detail: `Parsing a file needed more than the ${WORKER_LIMITS.maxOldGenerationSizeMb} MiB a parse worker may hold.`, cause: err })
+          : err,
+      );
+    });
     worker.on('exit', (code) => lost(new Error(`A parse worker stopped (exit code ${code}).`)));
     return slot;
   }

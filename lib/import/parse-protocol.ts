@@ -14,6 +14,14 @@ export const OUTPUT_CREDIT = 4;
 /** A worker posts its batch at this many containers or estimated bytes, whichever comes first. */
 export const OUT_BATCH_COUNT = 256;
 export const OUT_BATCH_BYTES = 1024 * 1024;
+/**
+ * A worker writing itself uses the store batcher's sizes instead: each transaction has a fixed
+ * cost (its commit), so fewer, larger ones are cheaper, and nothing crosses threads.
+ */
+export const WRITE_BATCH_COUNT = 1000;
+export const WRITE_BATCH_BYTES = 4 * 1024 * 1024;
+/** Containers written before the worker tells the import (progress); the rest at the file's end. */
+export const WROTE_REPORT_EVERY = 4096;
 
 export interface JobStart {
   t: 'start';

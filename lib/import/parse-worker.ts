@@ -12,7 +12,7 @@ import type { StoredContainer, WorkerContainerSink } from '../store/store.js';
 import { SqliteContainerWriter } from '../store/embedded/container-writer.js';
 import { FileAssembler, type AttachmentRef, type ContainerTarget } from './assembler.js';
 import { estimateBytes } from './container-batcher.js';
-import { OUT_BATCH_BYTES, OUT_BATCH_COUNT, OUTPUT_CREDIT, type FromWorker, type JobStart, type ToWorker } from './parse-protocol.js';
+import { OUT_BATCH_BYTES, OUT_BATCH_COUNT, OUTPUT_CREDIT, WRITE_BATCH_BYTES, WRITE_BATCH_COUNT, WROTE_REPORT_EVERY, type FromWorker, type JobStart, type ToWorker } from './parse-protocol.js';
 
 const port = parentPort;
 if (!port) throw new Error('parse-worker runs as a worker thread');
@@ -51,6 +51,7 @@ class Job implements ContainerTarget {
   private held: StoredContainer[][] = [];
   private turn: { base: number; fileIndex: number } | null = null;
   private writeFailure: Error | null = null;
+  private unreported = 0;
 
   constructor(
     readonly id: number,
@@ -117,7 +118,7 @@ class Job implements ContainerTarget {
   push(c: StoredContainer): void {
     this.batch.push(c);
     this.batchBytes += estimateBytes(c);
-    if (this.batch.length >= OUT_BATCH_COUNT || this.batchBytes >= OUT_BATCH_BYTES) this.flush();
+    if (this.writer ? this.batch.length >= WRITE_BATCH_COUNT || this.batchBytes >= WRITE_BATCH_BYTES : this.batch.length >= OUT_BATCH_COUNT || this.batchBytes >= OUT_BATCH_BYTES) this.flush();
   }
 
   ready(): Promise<void> | null {
@@ -154,7 +155,15 @@ class Job implements ContainerTarget {
       this.writeFailure = new StoreWriteError(`Writing containers failed: ${(e as Error).message}`);
       return;
     }
-    post({ t: 'wrote', job: this.id, count: batch.length });
+    this.unreported += batch.length;
+    if (this.unreported >= WROTE_REPORT_EVERY) this.report();
+  }
+
+  /** Tells the import how many containers were written since the last report (its progress). */
+  report(): void {
+    if (this.unreported === 0) return;
+    post({ t: 'wrote', job: this.id, count: this.unreported });
+    this.unreported = 0;
   }
 
   private poke(): void {
@@ -193,7 +202,10 @@ async function run(start: JobStart, job: Job): Promise<void> {
     };
     await formatter.parse(decodeText(job.input(), start.encoding), assembler, ctx);
     job.flush();
-    if (start.sink) await job.committed();
+    if (start.sink) {
+      await job.committed();
+      job.report();
+    }
     post({
       t: 'done',
       job: job.id,
