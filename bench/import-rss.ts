@@ -5,6 +5,7 @@
  *
  *   npm run bench:rss -- --file-mb 200 --zip-files 2000 --zip-mb 200
  *   npm run bench:rss -- --stores both --file-mb 50 --zip-files 500 --zip-mb 50
+ *   npm run bench:rss -- --file-mb 4096 --zip-files 0      (a 4 GiB upload)
  */
 import { spawn } from 'node:child_process';
 import { createReadStream } from 'node:fs';
@@ -102,10 +103,10 @@ async function main(): Promise<void> {
   const single = path.join(work, 'single.xml');
   const zip = path.join(work, 'archive.zip');
   process.stdout.write(`generating ${fileMb} MB file and ${zipFiles}-file zip of ${zipMb} MB …\n`);
-  const inputs: Input[] = [
-    { label: `single ${fileMb} MB file`, path: single, name: 'single.xml', type: 'application/xml', cases: await junitFile(single, fileMb * MB, 1), uncompressed: fileMb * MB },
-    { label: `zip of ${zipFiles} files, ${zipMb} MB`, path: zip, name: 'archive.zip', type: 'application/zip', cases: await junitZip(zip, zipMb * MB, zipFiles, 2), uncompressed: zipMb * MB },
-  ];
+  // --file-mb 0 or --zip-files 0 leaves that input out (a 4 GiB single file alone, say).
+  const inputs: Input[] = [];
+  if (fileMb > 0) inputs.push({ label: `single ${fileMb} MB file`, path: single, name: 'single.xml', type: 'application/xml', cases: await junitFile(single, fileMb * MB, 1), uncompressed: fileMb * MB });
+  if (zipFiles > 0) inputs.push({ label: `zip of ${zipFiles} files, ${zipMb} MB`, path: zip, name: 'archive.zip', type: 'application/zip', cases: await junitZip(zip, zipMb * MB, zipFiles, 2), uncompressed: zipMb * MB });
   let wire: MongoWire | null = null;
   const rows: string[] = [];
   try {

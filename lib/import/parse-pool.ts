@@ -7,10 +7,9 @@
 import { Worker } from 'node:worker_threads';
 import { builtinFormatters } from '../../formatters/index.js';
 import { FormatError, type Formatter } from '../formatter-api.js';
-import type { EncodingGuess } from '../sniff/encoding.js';
-import type { StoredContainer, WorkerContainerSink } from '../store/store.js';
+import type { StoredContainer } from '../store/store.js';
 import { ImportFault } from '../messages.js';
-import { INPUT_CREDIT, type FromWorker, type JobFailure, type JobResult, type ToWorker } from './parse-protocol.js';
+import { INPUT_CREDIT, type FromWorker, type JobFailure, type JobResult, type JobStart, type ToWorker } from './parse-protocol.js';
 
 const builtins = new Set<Formatter>(builtinFormatters);
 /** Bytes gathered into one message to a worker. */
@@ -36,16 +35,8 @@ function newWorker(): Worker {
   return new Worker(`import(${JSON.stringify(api)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(WORKER_URL.href)}); });`, { eval: true, resourceLimits: WORKER_LIMITS });
 }
 
-export interface ParseJobOptions {
-  formatter: Formatter;
-  encoding: EncodingGuess;
-  fileName: string;
-  reportId: string;
-  smart: boolean;
-  maxTextChars: number;
-  /** The worker writes the containers itself (after `commit`); else they come back as batches. */
-  sink: WorkerContainerSink | null;
-}
+/** A job's start message, with the formatter itself instead of its key. */
+export type ParseJobOptions = Omit<JobStart, 't' | 'job' | 'formatter'> & { formatter: Formatter };
 
 /** What a job hands the import: containers to write, or how many the worker wrote itself. */
 export type JobOutput = { containers: StoredContainer[] } | { wrote: number };
@@ -77,7 +68,7 @@ export class ParsePool {
     const job = new ParseJob(this.nextJob++, slot.worker, () => slot.jobs.delete(job.id));
     this.jobsStarted++;
     slot.jobs.set(job.id, job);
-    job.send({ t: 'start', job: job.id, formatter: o.formatter.key, encoding: o.encoding, fileName: o.fileName, reportId: o.reportId, smart: o.smart, maxTextChars: o.maxTextChars, sink: o.sink });
+    job.send({ ...o, t: 'start', job: job.id, formatter: o.formatter.key });
     return job;
   }
 
