@@ -24,9 +24,28 @@ import type {
   ReportQuery,
   Store,
   StoredContainer,
+  ContainerSearch,
+  Session,
+  User,
 } from '../store.js';
+import { HistoryColumnBuilder, PATH_SEPARATOR, decodeColumn, type HistoryColumn, type ParentTitle } from '../history.js';
+import type { ContainerStatus } from '../../formatter-api.js';
 import { BlobFolder } from './blobs.js';
-import { containerValues, listJson, toAccount, toApiKey, toContainer, toImport, toProfile, toReport, type ReportRow } from './rows.js';
+import {
+  CONTAINER_COLUMNS,
+  containerValues,
+  listJson,
+  toAccount,
+  toApiKey,
+  toContainer,
+  toImport,
+  toProfile,
+  toReport,
+  toSession,
+  toUser,
+  type ContainerRow,
+  type ReportRow,
+} from './rows.js';
 import { migrate } from './schema.js';
 import { PURGE_CHUNK, prepareStatements, type Statements } from './statements.js';
 import { newImportRecord, newReportRecord } from '../records.js';
@@ -137,6 +156,57 @@ export class EmbeddedStore implements Store {
     return this.#s.revokeApiKeys.run(now(), accountId, keep, keep).changes;
   }
 
+  async createUser(input: Pick<User, 'accountId' | 'email' | 'passwordHash' | 'mustChangePassword'>): Promise<User | null> {
+    const user: User = { id: randomUUID(), ...input, email: input.email.toLowerCase(), createdAt: now() };
+    try {
+      this.#s.insertUser.run(user.id, user.accountId, user.email, user.passwordHash, user.mustChangePassword ? 1 : 0, user.createdAt);
+    } catch (err) {
+      if ((err as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE') return null;
+      throw err;
+    }
+    return user;
+  }
+
+  async getUser(id: string): Promise<User | null> {
+    const row = this.#s.getUser.get(id);
+    return row ? toUser(row) : null;
+  }
+
+  async findUserByEmail(email: string): Promise<User | null> {
+    const row = this.#s.findUserByEmail.get(email.toLowerCase());
+    return row ? toUser(row) : null;
+  }
+
+  async listUsers(accountId: string): Promise<User[]> {
+    return this.#s.listUsers.all(accountId).map(toUser);
+  }
+
+  async setUserPassword(id: string, passwordHash: string, mustChangePassword: boolean): Promise<void> {
+    this.#s.setUserPassword.run(passwordHash, mustChangePassword ? 1 : 0, id);
+  }
+
+  async createSession(x: Session): Promise<void> {
+    this.#s.insertSession.run(x.idHash, x.userId, x.accountId, x.csrfToken, x.createdAt, x.expiresAt);
+  }
+
+  async findSession(idHash: string): Promise<Session | null> {
+    const row = this.#s.findSession.get(idHash);
+    return row ? toSession(row) : null;
+  }
+
+  async deleteSession(idHash: string): Promise<void> {
+    this.#s.deleteSession.run(idHash);
+  }
+
+  async deleteUserSessions(userId: string, keepIdHash?: string): Promise<number> {
+    const keep = keepIdHash ?? null;
+    return this.#s.deleteUserSessions.run(userId, keep, keep).changes;
+  }
+
+  async deleteExpiredSessions(at: string): Promise<number> {
+    return this.#s.deleteExpiredSessions.run(isoTime(at)).changes;
+  }
+
   async createProfile(accountId: string, name: string): Promise<Profile> {
     const profile: Profile = { id: randomUUID(), accountId, name, createdAt: now() };
     this.#s.insertProfile.run(profile.id, profile.accountId, profile.name, profile.createdAt);
@@ -207,7 +277,14 @@ export class EmbeddedStore implements Store {
 
   async completeReport(id: string, patch: Pick<Report, 'date' | 'totals' | 'files' | 'messages' | 'tags'>): Promise<void> {
     const s = this.#s;
+    const report = s.getReport.get(id);
+    const history = report ? this.#historyOf(id) : null;
     this.#db!.transaction(() => {
+      if (report && history) {
+        s.clearHistoryColumn.run(id);
+        history.parts.forEach((data, part) => s.insertHistoryPart.run(id, part, data));
+        for (const [key, path] of history.titles) s.insertHistoryTitle.run(report.profile_id, key, path.join(PATH_SEPARATOR));
+      }
       s.completeReport.run(
         patch.date, JSON.stringify(patch.totals), JSON.stringify(patch.files), JSON.stringify(patch.messages),
         JSON.stringify(patch.tags), id,
@@ -234,12 +311,14 @@ export class EmbeddedStore implements Store {
     let sql = "select * from reports r where r.profile_id = ? and r.status = 'completed'";
     // With beforeId the cursor is (created_at, id): reports of the same millisecond are not skipped.
     if (before !== null) sql += query.beforeId !== undefined ? ' and (r.created_at < ? or (r.created_at = ? and r.id < ?))' : ' and r.created_at < ?';
+    const since = query.since === undefined ? null : isoTime(query.since);
+    if (since !== null) sql += ' and r.created_at >= ?';
     for (let i = 0; i < tags.length; i++) {
       sql += ' and exists (select 1 from report_tags t where t.report_id = r.id and t.tag = ?)';
     }
     sql += ' order by r.created_at desc, r.id desc limit ?';
     const cursor = before === null ? [] : query.beforeId !== undefined ? [before, before, query.beforeId] : [before];
-    const values: unknown[] = [profileId, ...cursor, ...tags, query.limit];
+    const values: unknown[] = [profileId, ...cursor, ...(since === null ? [] : [since]), ...tags, query.limit];
     return (this.#shapedStatement(sql).all(...values) as ReportRow[]).map(toReport);
   }
 
@@ -250,6 +329,45 @@ export class EmbeddedStore implements Store {
         ? this.#s.listTopContainers.all(reportId, after, query.limit)
         : this.#s.listChildContainers.all(reportId, query.parentSeq, after, query.limit);
     return rows.map(toContainer);
+  }
+
+  async findContainers(reportId: string, search: ContainerSearch): Promise<StoredContainer[]> {
+    if (search.limit <= 0) return [];
+    const statuses = [...new Set(search.statuses ?? [])];
+    let sql = `select ${CONTAINER_COLUMNS} from containers where report_id = ? and seq > ?`;
+    const values: unknown[] = [reportId, search.afterSeq ?? Number.MIN_SAFE_INTEGER];
+    if (statuses.length > 0) {
+      sql += ` and status in (${statuses.map(() => '?').join(', ')})`;
+      values.push(...statuses);
+    }
+    if (search.testsOnly) sql += " and type in ('test', 'scenario')";
+    if (search.text) {
+      // instr on lower(): no LIKE wildcards to escape; lower() folds ASCII only, as the contract says.
+      sql += ' and instr(lower(title), ?) > 0';
+      values.push(asciiLower(search.text));
+    }
+    sql += ' order by seq limit ?';
+    values.push(search.limit);
+    return (this.#shapedStatement(sql).all(...values) as ContainerRow[]).map(toContainer);
+  }
+
+  async historyColumns(reportIds: string[]): Promise<HistoryColumn[]> {
+    const columns: HistoryColumn[] = [];
+    for (const id of reportIds) {
+      const parts = this.#s.historyParts.all(id);
+      if (parts.length > 0) columns.push(decodeColumn(id, parts.map((p) => p.data)));
+    }
+    return columns;
+  }
+
+  async historyTitles(profileId: string, keys: number[]): Promise<Map<number, string[]>> {
+    const titles = new Map<number, string[]>();
+    for (let i = 0; i < keys.length; i += 10_000) {
+      for (const row of this.#s.historyTitles.all(profileId, JSON.stringify(keys.slice(i, i + 10_000)))) {
+        titles.set(row.key, row.path.split(PATH_SEPARATOR));
+      }
+    }
+    return titles;
   }
 
   async getContainer(reportId: string, seq: number): Promise<StoredContainer | null> {
@@ -311,6 +429,21 @@ export class EmbeddedStore implements Store {
     return rows.length;
   }
 
+  /** The report's history column, from its containers as they stand now (after merges). */
+  #historyOf(reportId: string): { parts: Buffer[]; titles: Map<number, string[]> } {
+    const s = this.#s;
+    const parentSeqs = s.parentSeqs.pluck().all(reportId) as unknown as number[];
+    const parents = new Map<number, ParentTitle>();
+    for (let i = 0; i < parentSeqs.length; i += 10_000) {
+      for (const r of s.parentTitles.all(reportId, JSON.stringify(parentSeqs.slice(i, i + 10_000)))) parents.set(r.seq, { parentSeq: r.parent_seq, title: r.title });
+    }
+    const builder = new HistoryColumnBuilder(parents);
+    for (const r of s.historyTests.iterate(reportId)) {
+      builder.add({ seq: r.seq, parentSeq: r.parent_seq, title: r.title, status: r.status as ContainerStatus, durationMs: r.duration_ms, flaky: r.flaky === 1 });
+    }
+    return { parts: builder.finish(), titles: builder.titles };
+  }
+
   get #s(): Statements {
     if (!this.#statements) throw notOpen();
     return this.#statements;
@@ -361,6 +494,10 @@ export class EmbeddedStore implements Store {
 
 function notOpen(): Error {
   return new Error('EmbeddedStore is not open: call init() first (and not after close()).');
+}
+
+function asciiLower(text: string): string {
+  return text.replace(/[A-Z]/g, (c) => c.toLowerCase());
 }
 
 function now(): string {

@@ -5,7 +5,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
-import { MongoClient, type Collection, type Db, type Filter, type MongoClientOptions } from 'mongodb';
+import { Binary, MongoClient, type Collection, type Db, type Filter, type MongoClientOptions } from 'mongodb';
+import type { ContainerStatus } from '../../formatter-api.js';
+import { HistoryColumnBuilder, decodeColumn, type HistoryColumn, type ParentTitle } from '../history.js';
 import type {
   Account,
   ApiKeyRecord,
@@ -21,6 +23,9 @@ import type {
   ReportQuery,
   Store,
   StoredContainer,
+  ContainerSearch,
+  Session,
+  User,
 } from '../store.js';
 import { BlobBucket } from './blobs.js';
 import {
@@ -36,6 +41,12 @@ import {
   toImport,
   toProfile,
   toReport,
+  toSession,
+  toUser,
+  type HistoryColumnDoc,
+  type HistoryTitleDoc,
+  type SessionDoc,
+  type UserDoc,
   type AccountDoc,
   type ApiKeyDoc,
   type ContainerDoc,
@@ -71,7 +82,14 @@ interface Collections {
   reports: Collection<ReportDoc>;
   containers: Collection<ContainerDoc>;
   importClaims: Collection<{ _id: string; claimedAt: string }>;
+  users: Collection<UserDoc>;
+  sessions: Collection<SessionDoc>;
+  historyColumns: Collection<HistoryColumnDoc>;
+  historyTitles: Collection<HistoryTitleDoc>;
 }
+
+/** Ids per `$in` query: bounded so one query never carries a huge array. */
+const IN_CHUNK = 5_000;
 
 interface Open {
   client: MongoClient;
@@ -152,6 +170,61 @@ export class MongoStore implements Store {
     return result.modifiedCount;
   }
 
+  async createUser(input: Pick<User, 'accountId' | 'email' | 'passwordHash' | 'mustChangePassword'>): Promise<User | null> {
+    const user: User = { id: randomUUID(), ...input, email: input.email.toLowerCase(), createdAt: now() };
+    const { id, ...rest } = user;
+    try {
+      await this.#c.users.insertOne({ _id: id, ...rest });
+    } catch (e) {
+      if ((e as { code?: number }).code === 11000) return null;
+      throw e;
+    }
+    return user;
+  }
+
+  async getUser(id: string): Promise<User | null> {
+    const doc = await this.#c.users.findOne({ _id: id });
+    return doc ? toUser(doc) : null;
+  }
+
+  async findUserByEmail(email: string): Promise<User | null> {
+    const doc = await this.#c.users.findOne({ email: email.toLowerCase() });
+    return doc ? toUser(doc) : null;
+  }
+
+  async listUsers(accountId: string): Promise<User[]> {
+    const docs = await this.#c.users.find({ accountId }).sort({ createdAt: 1, _id: 1 }).toArray();
+    return docs.map(toUser);
+  }
+
+  async setUserPassword(id: string, passwordHash: string, mustChangePassword: boolean): Promise<void> {
+    await this.#c.users.updateOne({ _id: id }, { $set: { passwordHash, mustChangePassword } });
+  }
+
+  async createSession(x: Session): Promise<void> {
+    const { idHash, ...rest } = x;
+    await this.#c.sessions.insertOne({ _id: idHash, ...rest });
+  }
+
+  async findSession(idHash: string): Promise<Session | null> {
+    const doc = await this.#c.sessions.findOne({ _id: idHash });
+    return doc ? toSession(doc) : null;
+  }
+
+  async deleteSession(idHash: string): Promise<void> {
+    await this.#c.sessions.deleteOne({ _id: idHash });
+  }
+
+  async deleteUserSessions(userId: string, keepIdHash?: string): Promise<number> {
+    const filter: Filter<SessionDoc> = { userId };
+    if (keepIdHash !== undefined) filter._id = { $ne: keepIdHash };
+    return (await this.#c.sessions.deleteMany(filter)).deletedCount;
+  }
+
+  async deleteExpiredSessions(at: string): Promise<number> {
+    return (await this.#c.sessions.deleteMany({ expiresAt: { $lt: isoTime(at) } })).deletedCount;
+  }
+
   async createProfile(accountId: string, name: string): Promise<Profile> {
     const profile: Profile = { id: randomUUID(), accountId, name, createdAt: now() };
     await this.#c.profiles.insertOne({ _id: profile.id, accountId, name, createdAt: profile.createdAt });
@@ -223,6 +296,8 @@ export class MongoStore implements Store {
   }
 
   async completeReport(id: string, patch: Pick<Report, 'date' | 'totals' | 'files' | 'messages' | 'tags'>): Promise<void> {
+    const facts = await this.#factsOf(id).catch(() => null);
+    if (facts) await this.#writeHistory(id, facts.profileId);
     await this.#c.reports.updateOne(
       { _id: id },
       {
@@ -262,6 +337,13 @@ export class MongoStore implements Store {
       if (query.beforeId !== undefined) filter.$or = [{ createdAt: { $lt: before } }, { createdAt: before, _id: { $lt: query.beforeId } }];
       else filter.createdAt = { $lt: before };
     }
+    if (query.since !== undefined) {
+      const since = isoTime(query.since);
+      // Beside a `before` bound the two conditions share one field: combine them with $and.
+      if (filter.createdAt) filter.$and = [{ createdAt: filter.createdAt }, { createdAt: { $gte: since } }];
+      else filter.createdAt = { $gte: since };
+      if (filter.$and) delete filter.createdAt;
+    }
     const docs = await this.#c.reports.find(filter).sort({ createdAt: -1, _id: -1 }).limit(query.limit).toArray();
     return docs.map(toReport);
   }
@@ -273,6 +355,49 @@ export class MongoStore implements Store {
     if (query.afterSeq !== undefined) filter.seq = { $gt: query.afterSeq };
     const docs = await this.#c.containers.find(filter).sort({ seq: 1 }).limit(query.limit).toArray();
     return docs.map(toContainer);
+  }
+
+  async findContainers(reportId: string, search: ContainerSearch): Promise<StoredContainer[]> {
+    if (search.limit <= 0) return [];
+    const filter: Filter<ContainerDoc> = { reportId };
+    if (search.afterSeq !== undefined) filter.seq = { $gt: search.afterSeq };
+    const statuses = [...new Set(search.statuses ?? [])];
+    if (statuses.length > 0) filter.status = { $in: statuses };
+    if (search.testsOnly) filter.type = { $in: ['test', 'scenario'] };
+    // Escaped: the search text is matched literally, never as a pattern.
+    if (search.text) filter.title = { $regex: search.text.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&'), $options: 'i' };
+    const docs = await this.#c.containers.find(filter).sort({ seq: 1 }).limit(search.limit).toArray();
+    return docs.map(toContainer);
+  }
+
+  async historyColumns(reportIds: string[]): Promise<HistoryColumn[]> {
+    const { reports, historyColumns } = this.#c;
+    const parts = new Map<string, { part: number; data: Uint8Array }[]>();
+    for (let i = 0; i < reportIds.length; i += IN_CHUNK) {
+      const ids = reportIds.slice(i, i + IN_CHUNK);
+      const completed = new Set((await reports.find({ _id: { $in: ids }, status: 'completed' }, { projection: { _id: 1 } }).toArray()).map((d) => d._id));
+      for (const doc of await historyColumns.find({ reportId: { $in: [...completed] } }).toArray()) {
+        const data = doc.data instanceof Binary ? doc.data.buffer.subarray(0, doc.data.length()) : doc.data;
+        const list = parts.get(doc.reportId) ?? [];
+        list.push({ part: doc.part, data });
+        parts.set(doc.reportId, list);
+      }
+    }
+    const columns: HistoryColumn[] = [];
+    for (const id of reportIds) {
+      const list = parts.get(id);
+      if (list) columns.push(decodeColumn(id, list.sort((a, b) => a.part - b.part).map((p) => p.data)));
+    }
+    return columns;
+  }
+
+  async historyTitles(profileId: string, keys: number[]): Promise<Map<number, string[]>> {
+    const titles = new Map<number, string[]>();
+    for (let i = 0; i < keys.length; i += IN_CHUNK) {
+      const ids = keys.slice(i, i + IN_CHUNK).map((k) => `${profileId}:${k}`);
+      for (const doc of await this.#c.historyTitles.find({ _id: { $in: ids } }).toArray()) titles.set(doc.key, doc.path);
+    }
+    return titles;
   }
 
   async getContainer(reportId: string, seq: number): Promise<StoredContainer | null> {
@@ -361,6 +486,10 @@ export class MongoStore implements Store {
         reports: db.collection(COLLECTIONS.reports),
         containers: db.collection(COLLECTIONS.containers),
         importClaims: db.collection(COLLECTIONS.importClaims),
+        users: db.collection(COLLECTIONS.users),
+        sessions: db.collection(COLLECTIONS.sessions),
+        historyColumns: db.collection(COLLECTIONS.historyColumns),
+        historyTitles: db.collection(COLLECTIONS.historyTitles),
       };
       this.#open = { client, db, c, blobs: new BlobBucket(db) };
       // A crash inside failReport leaves containers behind; finish the job so the contract holds.
@@ -369,6 +498,43 @@ export class MongoStore implements Store {
       this.#open = null;
       await client.close().catch(() => undefined);
       throw err;
+    }
+  }
+
+  /** Writes the report's history column from its containers as they stand now (after merges). */
+  async #writeHistory(reportId: string, profileId: string): Promise<void> {
+    const { containers, historyColumns, historyTitles } = this.#c;
+    const parentSeqs = (await containers.distinct('parentSeq', { reportId })).filter((s): s is number => typeof s === 'number');
+    const parents = new Map<number, ParentTitle>();
+    for (let i = 0; i < parentSeqs.length; i += IN_CHUNK) {
+      const found = await containers
+        .find({ reportId, seq: { $in: parentSeqs.slice(i, i + IN_CHUNK) } }, { projection: { _id: 0, seq: 1, parentSeq: 1, title: 1 } })
+        .toArray();
+      for (const d of found) parents.set(d.seq, { parentSeq: d.parentSeq, title: d.title });
+    }
+    const builder = new HistoryColumnBuilder(parents);
+    const tests = containers
+      .find({ reportId, type: { $in: ['test', 'scenario'] } }, { projection: { _id: 0, seq: 1, parentSeq: 1, title: 1, status: 1, durationMs: 1, flaky: 1 } })
+      .sort({ seq: 1 });
+    for await (const d of tests) {
+      builder.add({ seq: d.seq, parentSeq: d.parentSeq, title: d.title, status: d.status as ContainerStatus, durationMs: d.durationMs, flaky: d.flaky });
+    }
+    const parts = builder.finish();
+    // A retried completeReport rewrites the column whole.
+    await historyColumns.deleteMany({ reportId });
+    await historyColumns.insertMany(parts.map((data, part) => ({ _id: `${reportId}:${part}`, reportId, part, data: new Binary(data) })));
+    const titles = [...builder.titles];
+    for (let i = 0; i < titles.length; i += IN_CHUNK) {
+      const chunk = titles.slice(i, i + IN_CHUNK).map(([key, path]) => ({ _id: `${profileId}:${key}`, profileId, key, path }));
+      const known = new Set((await historyTitles.find({ _id: { $in: chunk.map((c) => c._id) } }, { projection: { _id: 1 } }).toArray()).map((d) => d._id));
+      const fresh = chunk.filter((c) => !known.has(c._id));
+      if (fresh.length === 0) continue;
+      try {
+        await historyTitles.insertMany(fresh, { ordered: false });
+      } catch (e) {
+        // Another report of the profile wrote the same title meanwhile: the title is there either way.
+        if ((e as { code?: number }).code !== 11000) throw e;
+      }
     }
   }
 

@@ -1,0 +1,189 @@
+/**
+ * History columns: what the history comparison reads. When a report completes, its store writes one
+ * column per report — every test's title-path key, seq, status, flaky mark and duration, packed as
+ * typed arrays — and the title path of each key once per profile. Comparing the last N reports then
+ * reads N small binary values instead of N × tests container rows (200 reports × 5,000 tests is 200
+ * reads of 85 KB, not a million rows), and both stores keep the same bytes.
+ *
+ * Layout of one part: u32 count, u32 version, then count × f64 keys, count × u32 seqs,
+ * count × f32 durations (NaN for none), count × u8 (status code | flaky << 7).
+ */
+import type { ContainerStatus } from '../formatter-api.js';
+
+export const STATUS_CODES: readonly ContainerStatus[] = ['passed', 'failed', 'errored', 'skipped', 'pending', 'unknown'];
+const CODE_OF = new Map(STATUS_CODES.map((s, i) => [s, i]));
+const FLAKY_BIT = 0x80;
+const FORMAT_VERSION = 1;
+const HEADER_BYTES = 8;
+const BYTES_PER_TEST = 8 + 4 + 4 + 1;
+
+/** Tests per stored part: keeps one part well under MongoDB's 16 MB document limit. */
+export const TESTS_PER_PART = 200_000;
+
+/** Joins a title path into the text the key is made from (and the embedded store keeps). */
+export const PATH_SEPARATOR = '\u001f';
+
+export interface HistoryColumn {
+  reportId: string;
+  keys: Float64Array;
+  seqs: Uint32Array;
+  durations: Float32Array;
+  /** Status code (index in STATUS_CODES), with FLAKY_BIT when the format marked the test flaky. */
+  flags: Uint8Array;
+}
+
+export interface HistoryTest {
+  seq: number;
+  parentSeq: number | null;
+  title: string;
+  status: ContainerStatus;
+  durationMs: number | null;
+  flaky: boolean;
+}
+
+export interface ParentTitle {
+  parentSeq: number | null;
+  title: string;
+}
+
+export function statusOf(flags: number): ContainerStatus {
+  return STATUS_CODES[flags & ~FLAKY_BIT] ?? 'unknown';
+}
+
+export function isFlakyFlag(flags: number): boolean {
+  return (flags & FLAKY_BIT) !== 0;
+}
+
+/**
+ * 53-bit hash of a title path: a safe integer in JS, an integer column in SQLite, a double in
+ * MongoDB. Two 32-bit multiply-xorshift lanes; collisions among a profile's tests are negligible
+ * (~1e-9 for 5,000 titles) and would only merge two rows of the comparison.
+ */
+export function historyKey(path: readonly string[]): number {
+  const s = path.join(PATH_SEPARATOR);
+  let h1 = 0x9e3779b9;
+  let h2 = 0x85ebca6b;
+  for (let i = 0; i < s.length; i++) {
+    const ch = s.charCodeAt(i);
+    h1 = Math.imul(h1 ^ ch, 0x5bd1e995);
+    h2 = Math.imul(h2 ^ ch, 0x27d4eb2f);
+  }
+  h1 = Math.imul(h1 ^ (h1 >>> 15), 0x2c1b3c6d) ^ Math.imul(h2 ^ (h2 >>> 13), 0x297a2d39);
+  h2 = Math.imul(h2 ^ (h2 >>> 16), 0x85ebca6b) ^ Math.imul(h1 ^ (h1 >>> 13), 0xc2b2ae35);
+  return 0x100000 * (h2 & 0xfffff) + (h1 >>> 0);
+}
+
+/**
+ * Collects a report's tests into column parts. Parent titles come from `parents` (every container
+ * that has children); a test's path is its ancestors' titles and its own. A second test with the
+ * same path in one report (the `duplicate_field_titles` case) is left out: the first one counts.
+ */
+export class HistoryColumnBuilder {
+  readonly titles = new Map<number, string[]>();
+  readonly #parents: Map<number, ParentTitle>;
+  readonly #paths = new Map<number, string[]>();
+  #keys: number[] = [];
+  #seqs: number[] = [];
+  #durations: number[] = [];
+  #flags: number[] = [];
+  readonly #parts: Buffer[] = [];
+  readonly #seen = new Set<number>();
+
+  constructor(parents: Map<number, ParentTitle>) {
+    this.#parents = parents;
+  }
+
+  add(t: HistoryTest): void {
+    const path = [...this.#pathOf(t.parentSeq), t.title];
+    const key = historyKey(path);
+    if (this.#seen.has(key)) return;
+    this.#seen.add(key);
+    this.titles.set(key, path);
+    this.#keys.push(key);
+    this.#seqs.push(t.seq);
+    this.#durations.push(t.durationMs ?? Number.NaN);
+    this.#flags.push((CODE_OF.get(t.status) ?? 5) | (t.flaky ? FLAKY_BIT : 0));
+    if (this.#keys.length >= TESTS_PER_PART) this.#flush();
+  }
+
+  /** The encoded parts, in order; an empty report has one empty part (so "has a column" holds). */
+  finish(): Buffer[] {
+    if (this.#keys.length > 0 || this.#parts.length === 0) this.#flush();
+    return this.#parts;
+  }
+
+  #pathOf(seq: number | null): string[] {
+    if (seq === null) return [];
+    const known = this.#paths.get(seq);
+    if (known) return known;
+    // Iterative walk up: a deep tree must not recurse; a cycle (never written by Tally) stops at 1,000.
+    const chain: string[] = [];
+    let at: number | null = seq;
+    for (let depth = 0; at !== null && depth < 1000; depth++) {
+      const cached = this.#paths.get(at);
+      if (cached) {
+        chain.push(...[...cached].reverse());
+        break;
+      }
+      const p = this.#parents.get(at);
+      if (!p) break;
+      chain.push(p.title);
+      at = p.parentSeq;
+    }
+    const path = chain.reverse();
+    this.#paths.set(seq, path);
+    return path;
+  }
+
+  #flush(): void {
+    this.#parts.push(encodePart(this.#keys, this.#seqs, this.#durations, this.#flags));
+    this.#keys = [];
+    this.#seqs = [];
+    this.#durations = [];
+    this.#flags = [];
+  }
+}
+
+function encodePart(keys: number[], seqs: number[], durations: number[], flags: number[]): Buffer {
+  const n = keys.length;
+  const ab = new ArrayBuffer(HEADER_BYTES + n * BYTES_PER_TEST);
+  const header = new Uint32Array(ab, 0, 2);
+  header[0] = n;
+  header[1] = FORMAT_VERSION;
+  new Float64Array(ab, HEADER_BYTES, n).set(keys);
+  new Uint32Array(ab, HEADER_BYTES + 8 * n, n).set(seqs);
+  new Float32Array(ab, HEADER_BYTES + 12 * n, n).set(durations);
+  new Uint8Array(ab, HEADER_BYTES + 16 * n, n).set(flags);
+  return Buffer.from(ab);
+}
+
+/** One column from its stored parts (in part order). */
+export function decodeColumn(reportId: string, parts: readonly Uint8Array[]): HistoryColumn {
+  const decoded = parts.map((bytes) => {
+    // A copy into a fresh ArrayBuffer: stored bytes come at any offset, typed arrays need alignment.
+    const ab = new ArrayBuffer(bytes.byteLength);
+    new Uint8Array(ab).set(bytes);
+    const [n = 0, version] = new Uint32Array(ab, 0, 2);
+    if (version !== FORMAT_VERSION || ab.byteLength !== HEADER_BYTES + n * BYTES_PER_TEST) {
+      throw new Error(`The history column of report ${reportId} is not in format ${FORMAT_VERSION}.`);
+    }
+    return {
+      keys: new Float64Array(ab, HEADER_BYTES, n),
+      seqs: new Uint32Array(ab, HEADER_BYTES + 8 * n, n),
+      durations: new Float32Array(ab, HEADER_BYTES + 12 * n, n),
+      flags: new Uint8Array(ab, HEADER_BYTES + 16 * n, n),
+    };
+  });
+  if (decoded.length === 1) return { reportId, ...decoded[0]! };
+  const total = decoded.reduce((sum, d) => sum + d.keys.length, 0);
+  const column: HistoryColumn = { reportId, keys: new Float64Array(total), seqs: new Uint32Array(total), durations: new Float32Array(total), flags: new Uint8Array(total) };
+  let at = 0;
+  for (const d of decoded) {
+    column.keys.set(d.keys, at);
+    column.seqs.set(d.seqs, at);
+    column.durations.set(d.durations, at);
+    column.flags.set(d.flags, at);
+    at += d.keys.length;
+  }
+  return column;
+}
