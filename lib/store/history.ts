@@ -9,6 +9,7 @@
  * count × f32 durations (NaN for none), count × u8 (status code | flaky << 7).
  */
 import type { ContainerStatus } from '../formatter-api.js';
+import { HashSet53 } from '../import/hash-set.js';
 
 export const STATUS_CODES: readonly ContainerStatus[] = ['passed', 'failed', 'errored', 'skipped', 'pending', 'unknown'];
 const CODE_OF = new Map(STATUS_CODES.map((s, i) => [s, i]));
@@ -17,8 +18,8 @@ const FORMAT_VERSION = 1;
 const HEADER_BYTES = 8;
 const BYTES_PER_TEST = 8 + 4 + 4 + 1;
 
-/** Tests per stored part: keeps one part well under MongoDB's 16 MB document limit. */
-export const TESTS_PER_PART = 200_000;
+/** Tests per stored part: bounds the memory of building a huge report's column (and a MongoDB document). */
+export const TESTS_PER_PART = 50_000;
 
 /** Joins a title path into the text the key is made from (and the embedded store keeps). */
 export const PATH_SEPARATOR = '\u001f';
@@ -39,6 +40,13 @@ export interface HistoryTest {
   status: ContainerStatus;
   durationMs: number | null;
   flaky: boolean;
+}
+
+/** One part of a column, with the title paths of its tests, written as soon as it is full. */
+export interface HistoryPart {
+  index: number;
+  data: Buffer;
+  titles: [key: number, path: string[]][];
 }
 
 export interface ParentTitle {
@@ -77,39 +85,39 @@ export function historyKey(path: readonly string[]): number {
  * Collects a report's tests into column parts. Parent titles come from `parents` (every container
  * that has children); a test's path is its ancestors' titles and its own. A second test with the
  * same path in one report (the `duplicate_field_titles` case) is left out: the first one counts.
+ * Parts come out as they fill, so a report of a million tests never holds all its paths at once.
  */
 export class HistoryColumnBuilder {
-  readonly titles = new Map<number, string[]>();
   readonly #parents: Map<number, ParentTitle>;
   readonly #paths = new Map<number, string[]>();
   #keys: number[] = [];
   #seqs: number[] = [];
   #durations: number[] = [];
   #flags: number[] = [];
-  readonly #parts: Buffer[] = [];
-  readonly #seen = new Set<number>();
+  #titles: [number, string[]][] = [];
+  #parts = 0;
+  readonly #seen = new HashSet53();
 
   constructor(parents: Map<number, ParentTitle>) {
     this.#parents = parents;
   }
 
-  add(t: HistoryTest): void {
+  /** A full part to write, or null. */
+  add(t: HistoryTest): HistoryPart | null {
     const path = [...this.#pathOf(t.parentSeq), t.title];
     const key = historyKey(path);
-    if (this.#seen.has(key)) return;
-    this.#seen.add(key);
-    this.titles.set(key, path);
+    if (!this.#seen.add(key)) return null;
+    this.#titles.push([key, path]);
     this.#keys.push(key);
     this.#seqs.push(t.seq);
     this.#durations.push(t.durationMs ?? Number.NaN);
     this.#flags.push((CODE_OF.get(t.status) ?? 5) | (t.flaky ? FLAKY_BIT : 0));
-    if (this.#keys.length >= TESTS_PER_PART) this.#flush();
+    return this.#keys.length >= TESTS_PER_PART ? this.#flush() : null;
   }
 
-  /** The encoded parts, in order; an empty report has one empty part (so "has a column" holds). */
-  finish(): Buffer[] {
-    if (this.#keys.length > 0 || this.#parts.length === 0) this.#flush();
-    return this.#parts;
+  /** The last part; an empty report has one empty part (so "has a column" holds). */
+  finish(): HistoryPart | null {
+    return this.#keys.length > 0 || this.#parts === 0 ? this.#flush() : null;
   }
 
   #pathOf(seq: number | null): string[] {
@@ -135,12 +143,14 @@ export class HistoryColumnBuilder {
     return path;
   }
 
-  #flush(): void {
-    this.#parts.push(encodePart(this.#keys, this.#seqs, this.#durations, this.#flags));
+  #flush(): HistoryPart {
+    const part = { index: this.#parts++, data: encodePart(this.#keys, this.#seqs, this.#durations, this.#flags), titles: this.#titles };
     this.#keys = [];
     this.#seqs = [];
     this.#durations = [];
     this.#flags = [];
+    this.#titles = [];
+    return part;
   }
 }
 

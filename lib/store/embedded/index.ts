@@ -28,7 +28,7 @@ import type {
   Session,
   User,
 } from '../store.js';
-import { HistoryColumnBuilder, PATH_SEPARATOR, decodeColumn, type HistoryColumn, type ParentTitle } from '../history.js';
+import { HistoryColumnBuilder, PATH_SEPARATOR, decodeColumn, type HistoryColumn, type HistoryPart, type ParentTitle } from '../history.js';
 import type { ContainerStatus } from '../../formatter-api.js';
 import { BlobFolder } from './blobs.js';
 import {
@@ -56,6 +56,9 @@ export interface EmbeddedStoreOptions {
 
 export const DATABASE_FILE = 'tally.sqlite';
 export const BLOB_DIR = 'blobs';
+
+/** Tests read per statement while a history column is built. */
+const HISTORY_READ_PAGE = 10_000;
 
 /** How long a statement waits for another process's write lock before failing with SQLITE_BUSY. */
 const BUSY_TIMEOUT_MS = 5_000;
@@ -278,13 +281,8 @@ export class EmbeddedStore implements Store {
   async completeReport(id: string, patch: Pick<Report, 'date' | 'totals' | 'files' | 'messages' | 'tags'>): Promise<void> {
     const s = this.#s;
     const report = s.getReport.get(id);
-    const history = report ? this.#historyOf(id) : null;
+    if (report) await this.#writeHistory(id, report.profile_id);
     this.#db!.transaction(() => {
-      if (report && history) {
-        s.clearHistoryColumn.run(id);
-        history.parts.forEach((data, part) => s.insertHistoryPart.run(id, part, data));
-        for (const [key, path] of history.titles) s.insertHistoryTitle.run(report.profile_id, key, path.join(PATH_SEPARATOR));
-      }
       s.completeReport.run(
         patch.date, JSON.stringify(patch.totals), JSON.stringify(patch.files), JSON.stringify(patch.messages),
         JSON.stringify(patch.tags), id,
@@ -429,8 +427,12 @@ export class EmbeddedStore implements Store {
     return rows.length;
   }
 
-  /** The report's history column, from its containers as they stand now (after merges). */
-  #historyOf(reportId: string): { parts: Buffer[]; titles: Map<number, string[]> } {
+  /**
+   * Writes the report's history column from its containers as they stand now (after merges), part
+   * by part, each part with its titles in one transaction. Before the report completes, so no
+   * reader sees a completed report without it; a report that fails later never shows its column.
+   */
+  async #writeHistory(reportId: string, profileId: string): Promise<void> {
     const s = this.#s;
     const parentSeqs = s.parentSeqs.pluck().all(reportId) as unknown as number[];
     const parents = new Map<number, ParentTitle>();
@@ -438,10 +440,24 @@ export class EmbeddedStore implements Store {
       for (const r of s.parentTitles.all(reportId, JSON.stringify(parentSeqs.slice(i, i + 10_000)))) parents.set(r.seq, { parentSeq: r.parent_seq, title: r.title });
     }
     const builder = new HistoryColumnBuilder(parents);
-    for (const r of s.historyTests.iterate(reportId)) {
-      builder.add({ seq: r.seq, parentSeq: r.parent_seq, title: r.title, status: r.status as ContainerStatus, durationMs: r.duration_ms, flaky: r.flaky === 1 });
+    const write = this.#db!.transaction((part: HistoryPart) => {
+      if (part.index === 0) s.clearHistoryColumn.run(reportId);
+      s.insertHistoryPart.run(reportId, part.index, part.data);
+      for (const [key, path] of part.titles) s.insertHistoryTitle.run(profileId, key, path.join(PATH_SEPARATOR));
+    });
+    // Read in pages, not one iterate(): a connection cannot write while one of its statements iterates.
+    for (let after = Number.MIN_SAFE_INTEGER; ; ) {
+      const rows = s.historyTests.all(reportId, after, HISTORY_READ_PAGE);
+      for (const r of rows) {
+        const part = builder.add({ seq: r.seq, parentSeq: r.parent_seq, title: r.title, status: r.status as ContainerStatus, durationMs: r.duration_ms, flaky: r.flaky === 1 });
+        if (part) write(part);
+      }
+      if (rows.length < HISTORY_READ_PAGE) break;
+      after = rows[rows.length - 1]!.seq;
+      await yieldToLoop();
     }
-    return { parts: builder.finish(), titles: builder.titles };
+    const last = builder.finish();
+    if (last) write(last);
   }
 
   get #s(): Statements {

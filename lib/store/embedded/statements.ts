@@ -58,8 +58,8 @@ export function prepareStatements(db: Database.Database) {
     parentTitles: s<[string, string], { seq: number; parent_seq: number | null; title: string }>(
       'select seq, parent_seq, title from containers where report_id = ? and seq in (select value from json_each(?))',
     ),
-    historyTests: s<[string], { seq: number; parent_seq: number | null; title: string; status: string; duration_ms: number | null; flaky: number }>(
-      "select seq, parent_seq, title, status, duration_ms, flaky from containers where report_id = ? and type in ('test', 'scenario') order by seq",
+    historyTests: s<[string, number, number], { seq: number; parent_seq: number | null; title: string; status: string; duration_ms: number | null; flaky: number }>(
+      "select seq, parent_seq, title, status, duration_ms, flaky from containers where report_id = ? and seq > ? and type in ('test', 'scenario') order by seq limit ?",
     ),
     clearHistoryColumn: s<[string]>('delete from history_columns where report_id = ?'),
     insertHistoryPart: s<[string, number, Buffer]>('insert into history_columns (report_id, part, data) values (?, ?, ?)'),

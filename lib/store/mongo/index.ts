@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { Binary, MongoClient, type Collection, type Db, type Filter, type MongoClientOptions } from 'mongodb';
 import type { ContainerStatus } from '../../formatter-api.js';
-import { HistoryColumnBuilder, decodeColumn, type HistoryColumn, type ParentTitle } from '../history.js';
+import { HistoryColumnBuilder, decodeColumn, type HistoryColumn, type HistoryPart, type ParentTitle } from '../history.js';
 import type {
   Account,
   ApiKeyRecord,
@@ -503,7 +503,7 @@ export class MongoStore implements Store {
 
   /** Writes the report's history column from its containers as they stand now (after merges). */
   async #writeHistory(reportId: string, profileId: string): Promise<void> {
-    const { containers, historyColumns, historyTitles } = this.#c;
+    const { containers } = this.#c;
     const parentSeqs = (await containers.distinct('parentSeq', { reportId })).filter((s): s is number => typeof s === 'number');
     const parents = new Map<number, ParentTitle>();
     for (let i = 0; i < parentSeqs.length; i += IN_CHUNK) {
@@ -513,17 +513,25 @@ export class MongoStore implements Store {
       for (const d of found) parents.set(d.seq, { parentSeq: d.parentSeq, title: d.title });
     }
     const builder = new HistoryColumnBuilder(parents);
+    const { historyColumns: columns, historyTitles: titleDocs } = this.#c;
+    const write = async (part: HistoryPart): Promise<void> => {
+      // A retried completeReport rewrites the column whole.
+      if (part.index === 0) await columns.deleteMany({ reportId });
+      await columns.insertOne({ _id: `${reportId}:${part.index}`, reportId, part: part.index, data: new Binary(part.data) });
+      await this.#addTitles(titleDocs, profileId, part.titles);
+    };
     const tests = containers
       .find({ reportId, type: { $in: ['test', 'scenario'] } }, { projection: { _id: 0, seq: 1, parentSeq: 1, title: 1, status: 1, durationMs: 1, flaky: 1 } })
       .sort({ seq: 1 });
     for await (const d of tests) {
-      builder.add({ seq: d.seq, parentSeq: d.parentSeq, title: d.title, status: d.status as ContainerStatus, durationMs: d.durationMs, flaky: d.flaky });
+      const part = builder.add({ seq: d.seq, parentSeq: d.parentSeq, title: d.title, status: d.status as ContainerStatus, durationMs: d.durationMs, flaky: d.flaky });
+      if (part) await write(part);
     }
-    const parts = builder.finish();
-    // A retried completeReport rewrites the column whole.
-    await historyColumns.deleteMany({ reportId });
-    await historyColumns.insertMany(parts.map((data, part) => ({ _id: `${reportId}:${part}`, reportId, part, data: new Binary(data) })));
-    const titles = [...builder.titles];
+    const last = builder.finish();
+    if (last) await write(last);
+  }
+
+  async #addTitles(historyTitles: Collection<HistoryTitleDoc>, profileId: string, titles: HistoryPart['titles']): Promise<void> {
     for (let i = 0; i < titles.length; i += IN_CHUNK) {
       const chunk = titles.slice(i, i + IN_CHUNK).map(([key, path]) => ({ _id: `${profileId}:${key}`, profileId, key, path }));
       const known = new Set((await historyTitles.find({ _id: { $in: chunk.map((c) => c._id) } }, { projection: { _id: 1 } }).toArray()).map((d) => d._id));
