@@ -239,6 +239,8 @@ export interface Store {
   countAccounts(): Promise<number>;
   addApiKey(key: ApiKeyRecord): Promise<void>;
   findApiKey(keyId: string): Promise<ApiKeyRecord | null>;
+  /** Every key of the account, revoked ones included, oldest first. */
+  listApiKeys(accountId: string): Promise<ApiKeyRecord[]>;
   /** Revokes every live key of the account except `keepKeyId`; returns how many were revoked. */
   revokeApiKeys(accountId: string, keepKeyId?: string): Promise<number>;
 

@@ -57,6 +57,8 @@ export function storeConformance(t: Test, name: string, makeStore: () => Promise
     const other = apiKey('k4', b.id);
     await store.addApiKey(other);
     t.strictSame(await store.findApiKey('k2'), keys[1]);
+    t.strictSame((await store.listApiKeys(a.id)).map((k) => k.keyId).sort(), ['k1', 'k2', 'k3'], "an account's keys");
+    t.strictSame(await store.listApiKeys(b.id), [other]);
     t.equal(await store.findApiKey('nope'), null);
 
     t.equal(await store.revokeApiKeys(a.id, 'k1'), 2, 'revokes the live keys except the kept one');

@@ -154,6 +154,10 @@ export class EmbeddedStore implements Store {
     return row ? toApiKey(row) : null;
   }
 
+  async listApiKeys(accountId: string): Promise<ApiKeyRecord[]> {
+    return this.#s.listApiKeys.all(accountId).map(toApiKey);
+  }
+
   async revokeApiKeys(accountId: string, keepKeyId?: string): Promise<number> {
     const keep = keepKeyId ?? null;
     return this.#s.revokeApiKeys.run(now(), accountId, keep, keep).changes;

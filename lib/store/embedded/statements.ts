@@ -33,6 +33,7 @@ export function prepareStatements(db: Database.Database) {
       'insert into api_keys (key_id, account_id, secret_hash, created_at, revoked_at) values (?, ?, ?, ?, ?)',
     ),
     findApiKey: s<[string], ApiKeyRow>('select * from api_keys where key_id = ?'),
+    listApiKeys: s<[string], ApiKeyRow>('select * from api_keys where account_id = ? order by created_at, key_id'),
     // `key_id <> null` is never true, so an absent keep-key needs its own test.
     revokeApiKeys: s<[string, string, string | null, string | null]>(
       'update api_keys set revoked_at = ? where account_id = ? and revoked_at is null and (? is null or key_id <> ?)',

@@ -163,6 +163,11 @@ export class MongoStore implements Store {
     return doc ? toApiKey(doc) : null;
   }
 
+  async listApiKeys(accountId: string): Promise<ApiKeyRecord[]> {
+    const docs = await this.#c.apiKeys.find({ accountId }).sort({ createdAt: 1, keyId: 1 }).toArray();
+    return docs.map(toApiKey);
+  }
+
   async revokeApiKeys(accountId: string, keepKeyId?: string): Promise<number> {
     const filter: Filter<ApiKeyDoc> = { accountId, revokedAt: null };
     if (keepKeyId !== undefined) filter.keyId = { $ne: keepKeyId };
