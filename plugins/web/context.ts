@@ -11,7 +11,7 @@ export interface WebContext {
   publicUrl: string | null;
   importDeps: ImportDeps;
   /** Versioned URLs of the static files: a new build never meets a stale cached copy. */
-  assets: { css: string; js: string };
+  assets: { css: string; js: string; icon: string };
   signinFailuresPerMinute: number;
 }
 

@@ -45,7 +45,7 @@ export const PAGE_CSP = [
   "frame-ancestors 'none'",
 ].join('; ');
 
-const STATIC_TYPES: Record<string, string> = { '.css': 'text/css; charset=utf-8', '.js': 'text/javascript; charset=utf-8' };
+const STATIC_TYPES: Record<string, string> = { '.css': 'text/css; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.svg': 'image/svg+xml' };
 
 /** The static folder: beside this module in a checkout (tsx), or in the source tree next to dist/. */
 function staticDir(): string {
@@ -63,7 +63,7 @@ interface Asset {
 function loadAssets(): Map<string, Asset> {
   const dir = staticDir();
   const assets = new Map<string, Asset>();
-  for (const name of ['tally.css', 'tally.js']) {
+  for (const name of ['tally.css', 'tally.js', 'favicon.svg']) {
     const body = readFileSync(path.join(dir, name));
     assets.set(name, { body, type: STATIC_TYPES[path.extname(name)]!, version: createHash('sha256').update(body).digest('hex').slice(0, 12) });
   }
@@ -79,7 +79,11 @@ export const webPlugin: Plugin<WebOptions> = {
       registry: o.registry,
       publicUrl: o.publicUrl,
       importDeps: o.importDeps,
-      assets: { css: `/static/tally.css?v=${assets.get('tally.css')!.version}`, js: `/static/tally.js?v=${assets.get('tally.js')!.version}` },
+      assets: {
+        css: `/static/tally.css?v=${assets.get('tally.css')!.version}`,
+        js: `/static/tally.js?v=${assets.get('tally.js')!.version}`,
+        icon: `/static/favicon.svg?v=${assets.get('favicon.svg')!.version}`,
+      },
       signinFailuresPerMinute: o.signinFailuresPerMinute,
     };
     registerSessions(server, { store: o.store, publicUrl: o.publicUrl, fault });
@@ -95,6 +99,8 @@ export const webPlugin: Plugin<WebOptions> = {
         return h.response(asset.body).type(asset.type).header('cache-control', 'public, max-age=31536000, immutable');
       },
     });
+    // Browsers ask for it whatever the page says.
+    server.route({ method: 'GET', path: '/favicon.ico', options: { auth: false, plugins: { 'tally-web': {} } }, handler: (_r, h) => h.redirect(ctx.assets.icon).permanent() });
     for (const routes of [signinRoutes, profilesRoutes, reportsRoutes, reportRoutes, historyRoutes, uploadRoutes, accountRoutes]) server.route(routes(ctx));
 
     server.ext('onPreResponse', (request: Request, h: ResponseToolkit) => {

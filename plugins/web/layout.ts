@@ -23,6 +23,7 @@ export function page(ctx: WebContext, o: PageOptions, body: Html): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${o.title} · Tally</title>
 <link rel="stylesheet" href="${ctx.assets.css}">
+<link rel="icon" href="${ctx.assets.icon}" type="image/svg+xml">
 <script src="${ctx.assets.js}" defer></script>
 ${user ? html`<meta name="csrf-token" content="${user.csrfToken}">` : ''}
 </head>
