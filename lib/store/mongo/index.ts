@@ -55,6 +55,7 @@ import {
   type ReportDoc,
 } from './collections.js';
 import { ensureIndexes } from './indexes.js';
+import { HistoryDraft } from './history-draft.js';
 import { newImportRecord, newReportRecord } from '../records.js';
 
 export interface MongoStoreOptions {
@@ -111,6 +112,8 @@ export class MongoStore implements Store {
   #opening: Promise<void> | null = null;
   // profileId and createdAt never change after createReport, so cached copies cannot go stale.
   #reportFacts = new Map<string, { profileId: string; createdAt: string }>();
+  // Reports being built by this instance; null once one outgrew its draft (see history-draft.ts).
+  #drafts = new Map<string, HistoryDraft | null>();
 
   constructor(options: MongoStoreOptions) {
     this.url = options.url;
@@ -132,6 +135,7 @@ export class MongoStore implements Store {
     this.#open = null;
     this.#opening = null;
     this.#reportFacts.clear();
+    this.#drafts.clear();
     await open?.client.close();
   }
 
@@ -285,6 +289,7 @@ export class MongoStore implements Store {
     const report = newReportRecord(input, now());
     await this.#c.reports.insertOne(reportDoc(report));
     this.#remember(report.id, { profileId: report.profileId, createdAt: report.createdAt });
+    this.#drafts.set(report.id, new HistoryDraft());
     return report;
   }
 
@@ -292,7 +297,11 @@ export class MongoStore implements Store {
     if (batch.length === 0) return;
     const c = this.#c;
     const facts = new Map<string, { profileId: string; createdAt: string }>();
-    for (const reportId of new Set(batch.map((x) => x.reportId))) facts.set(reportId, await this.#factsOf(reportId));
+    for (const reportId of new Set(batch.map((x) => x.reportId))) {
+      facts.set(reportId, await this.#factsOf(reportId));
+      const draft = this.#drafts.get(reportId);
+      if (draft && !draft.add(batch.filter((x) => x.reportId === reportId))) this.#drafts.set(reportId, null);
+    }
     // Unordered: the server may apply the batch in parallel; (reportId, seq) is unique either way.
     await c.containers.insertMany(
       batch.map((x) => containerDoc(x, facts.get(x.reportId)!)),
@@ -302,7 +311,9 @@ export class MongoStore implements Store {
 
   async completeReport(id: string, patch: Pick<Report, 'date' | 'totals' | 'files' | 'messages' | 'tags'>): Promise<void> {
     const facts = await this.#factsOf(id).catch(() => null);
-    if (facts) await this.#writeHistory(id, facts.profileId);
+    const draft = this.#drafts.get(id);
+    this.#drafts.delete(id);
+    if (facts) await this.#writeHistory(id, facts.profileId, draft ?? null);
     await this.#c.reports.updateOne(
       { _id: id },
       {
@@ -321,6 +332,7 @@ export class MongoStore implements Store {
   async failReport(id: string): Promise<void> {
     // The status flips first, so readers stop seeing the report before its containers are gone;
     // `purging` marks the gap, for init() to close if the process dies inside it.
+    this.#drafts.delete(id);
     await this.#c.reports.updateOne({ _id: id }, { $set: { status: 'failed', purging: true } });
     await this.#purgeContainers(id);
   }
@@ -412,11 +424,13 @@ export class MongoStore implements Store {
 
   async reparentContainers(reportId: string, fromParents: number[], toParent: number): Promise<void> {
     if (fromParents.length === 0) return;
+    this.#drafts.get(reportId)?.reparent(fromParents, toParent);
     await this.#c.containers.updateMany({ reportId, parentSeq: { $in: fromParents } }, { $set: { parentSeq: toParent } });
   }
 
   async deleteContainers(reportId: string, seqs: number[]): Promise<void> {
     if (seqs.length === 0) return;
+    this.#drafts.get(reportId)?.remove(seqs);
     await this.#c.containers.deleteMany({ reportId, seq: { $in: seqs } });
   }
 
@@ -430,6 +444,7 @@ export class MongoStore implements Store {
     if (patch.durationMs !== undefined) set.durationMs = patch.durationMs;
     if (patch.status !== undefined) set.status = patch.status;
     if (Object.keys(set).length === 0) return;
+    this.#drafts.get(reportId)?.update(seq, patch);
     await this.#c.containers.updateOne({ reportId, seq }, { $set: set });
   }
 
@@ -506,9 +521,22 @@ export class MongoStore implements Store {
     }
   }
 
-  /** Writes the report's history column from its containers as they stand now (after merges). */
-  async #writeHistory(reportId: string, profileId: string): Promise<void> {
-    const { containers } = this.#c;
+  /**
+   * Writes the report's history column from its containers as they stand now (after merges): from
+   * this instance's draft when it has one, else read back from the containers collection.
+   */
+  async #writeHistory(reportId: string, profileId: string, draft: HistoryDraft | null): Promise<void> {
+    const { containers, historyColumns: columns, historyTitles: titleDocs } = this.#c;
+    const write = async (part: HistoryPart): Promise<void> => {
+      // A retried completeReport rewrites the column whole.
+      if (part.index === 0) await columns.deleteMany({ reportId });
+      await columns.insertOne({ _id: `${reportId}:${part.index}`, reportId, part: part.index, data: new Binary(part.data) });
+      await this.#addTitles(titleDocs, profileId, part.titles);
+    };
+    if (draft) {
+      for (const part of draft.parts()) await write(part);
+      return;
+    }
     const parentSeqs = (await containers.distinct('parentSeq', { reportId })).filter((s): s is number => typeof s === 'number');
     const parents = new Map<number, ParentTitle>();
     for (let i = 0; i < parentSeqs.length; i += IN_CHUNK) {
@@ -518,13 +546,6 @@ export class MongoStore implements Store {
       for (const d of found) parents.set(d.seq, { parentSeq: d.parentSeq, title: d.title });
     }
     const builder = new HistoryColumnBuilder(parents);
-    const { historyColumns: columns, historyTitles: titleDocs } = this.#c;
-    const write = async (part: HistoryPart): Promise<void> => {
-      // A retried completeReport rewrites the column whole.
-      if (part.index === 0) await columns.deleteMany({ reportId });
-      await columns.insertOne({ _id: `${reportId}:${part.index}`, reportId, part: part.index, data: new Binary(part.data) });
-      await this.#addTitles(titleDocs, profileId, part.titles);
-    };
     const tests = containers
       .find({ reportId, type: { $in: ['test', 'scenario'] } }, { projection: { _id: 0, seq: 1, parentSeq: 1, title: 1, status: 1, durationMs: 1, flaky: 1 } })
       .sort({ seq: 1 });

@@ -81,7 +81,7 @@ function textBlock(label: string, text: string | null | undefined): Html {
 function attachmentView(reportId: string, a: AttachmentLink): Html {
   const url = `/reports/${reportId}/attachments/${encodeURIComponent(a.blobId)}`;
   const image = inlineImageType(a.contentType, a.name);
-  return html`<figure class="attachment">${image ? html`<a href="${url}"><img src="${url}" alt="${a.name}" loading="lazy"></a>` : ''}<figcaption><a href="${url}${image ? '' : ''}">${a.name}</a> <span class="muted small">${a.contentType ?? 'unknown type'}, ${bytes(a.size)}</span></figcaption></figure>`;
+  return html`<figure class="attachment">${image ? html`<a href="${url}"><img src="${url}" alt="${a.name}" loading="lazy"></a>` : ''}<figcaption><a href="${url}">${a.name}</a> <span class="muted small">${a.contentType ?? 'unknown type'}, ${bytes(a.size)}</span></figcaption></figure>`;
 }
 
 /** What a container holds: failure, attempts, output, attachments, properties, then its children. */
@@ -138,7 +138,7 @@ export function reportRoutes(ctx: WebContext): ServerRoute[] {
         const found = await load(request, h);
         if (!('report' in found)) return found;
         const { report, profile } = found;
-        const f = { ...listFilterOf(request), parent: listFilterOf(request).parent };
+        const f = listFilterOf(request);
         const { items, next } = await listPage(ctx, report.id, f);
         const record = await ctx.store.getImport(report.importId);
         const search = isSearch(f);
@@ -213,5 +213,3 @@ ${detail}`;
     },
   ];
 }
-
-export { STATUSES as CONTAINER_STATUSES };
