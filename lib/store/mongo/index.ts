@@ -557,17 +557,20 @@ export class MongoStore implements Store {
     if (last) await write(last);
   }
 
+  /**
+   * Adds title paths a profile does not have yet. An unordered insert whose duplicates fail one by
+   * one: no lookup first (a `$in` over thousands of ids is a scan per id on FerretDB), and a title
+   * another report wrote meanwhile is simply there already.
+   */
   async #addTitles(historyTitles: Collection<HistoryTitleDoc>, profileId: string, titles: HistoryPart['titles']): Promise<void> {
     for (let i = 0; i < titles.length; i += IN_CHUNK) {
       const chunk = titles.slice(i, i + IN_CHUNK).map(([key, path]) => ({ _id: `${profileId}:${key}`, profileId, key, path }));
-      const known = new Set((await historyTitles.find({ _id: { $in: chunk.map((c) => c._id) } }, { projection: { _id: 1 } }).toArray()).map((d) => d._id));
-      const fresh = chunk.filter((c) => !known.has(c._id));
-      if (fresh.length === 0) continue;
       try {
-        await historyTitles.insertMany(fresh, { ordered: false });
+        await historyTitles.insertMany(chunk, { ordered: false });
       } catch (e) {
-        // Another report of the profile wrote the same title meanwhile: the title is there either way.
-        if ((e as { code?: number }).code !== 11000) throw e;
+        const errors = (e as { writeErrors?: { code?: number }[] | { code?: number } }).writeErrors;
+        const list = Array.isArray(errors) ? errors : errors ? [errors] : [];
+        if (list.length === 0 || list.some((w) => w.code !== 11000)) throw e;
       }
     }
   }
