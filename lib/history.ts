@@ -81,6 +81,8 @@ const MISSING = 0xff;
 
 interface Matrix {
   reports: Report[];
+  /** The columns, newest first, for the titles. */
+  columns: HistoryColumn[];
   keys: number[];
   /** rows × reports, row-major, newest report first; MISSING where absent. */
   flags: Uint8Array;
@@ -122,7 +124,23 @@ async function loadMatrix(store: Store, profileId: string, n: number, tags: stri
       seqs[at] = c.seqs[i]!;
     }
   });
-  return { reports, keys, flags, durations, seqs };
+  return { reports, columns, keys, flags, durations, seqs };
+}
+
+/** Title paths of the keys, from the newest column that has each (a renamed suite shows its new name). */
+function titlesOf(columns: readonly HistoryColumn[], keys: readonly number[]): Map<number, string[]> {
+  const titles = new Map<number, string[]>();
+  const wanted = new Set(keys);
+  for (const c of columns) {
+    if (wanted.size === 0) break;
+    for (let i = 0; i < c.keys.length; i++) {
+      const key = c.keys[i]!;
+      if (!wanted.has(key)) continue;
+      titles.set(key, c.pathOf(i));
+      wanted.delete(key);
+    }
+  }
+  return titles;
 }
 
 function isFailure(s: ContainerStatus): boolean {
@@ -197,7 +215,7 @@ function reportOf(r: Report): HistoryReport {
 
 export async function compareHistory(store: Store, profileId: string, o: HistoryOptions): Promise<HistoryComparison> {
   const m = await loadMatrix(store, profileId, o.n, o.tags);
-  const titles = await store.historyTitles(profileId, m.keys);
+  const titles = titlesOf(m.columns, m.keys);
   const facts = m.keys.map((_, row) => factsOf(m, row));
   const joined = m.keys.map((key) => (titles.get(key) ?? [`#${key}`]).join('\u0000'));
   let rows = m.keys.map((_, row) => row);
@@ -243,7 +261,7 @@ export async function testHistory(store: Store, profileId: string, key: number, 
   const columns = await store.historyColumns(listed.map((r) => r.id));
   const byId = new Map(listed.map((r) => [r.id, r]));
   const width = columns.length;
-  const m: Matrix = { reports: columns.map((c) => byId.get(c.reportId)!), keys: [key], flags: new Uint8Array(width).fill(MISSING), durations: new Float32Array(width), seqs: new Uint32Array(width) };
+  const m: Matrix = { reports: columns.map((c) => byId.get(c.reportId)!), columns, keys: [key], flags: new Uint8Array(width).fill(MISSING), durations: new Float32Array(width), seqs: new Uint32Array(width) };
   columns.forEach((c, j) => {
     const i = c.keys.indexOf(key);
     if (i < 0) return;
@@ -251,7 +269,7 @@ export async function testHistory(store: Store, profileId: string, key: number, 
     m.durations[j] = c.durations[i]!;
     m.seqs[j] = c.seqs[i]!;
   });
-  const path = (await store.historyTitles(profileId, [key])).get(key);
+  const path = titlesOf(columns, [key]).get(key);
   if (!path) return null;
   const f = factsOf(m, 0);
   return {

@@ -1,12 +1,15 @@
 /**
  * History columns: what the history comparison reads. When a report completes, its store writes one
- * column per report — every test's title-path key, seq, status, flaky mark and duration, packed as
- * typed arrays — and the title path of each key once per profile. Comparing the last N reports then
- * reads N small binary values instead of N × tests container rows (200 reports × 5,000 tests is 200
- * reads of 85 KB, not a million rows), and both stores keep the same bytes.
+ * column per report — every test's title-path key, seq, status, flaky mark, duration and title path,
+ * packed as typed arrays — so comparing the last N reports reads N binary values instead of
+ * N × tests container rows (200 reports × 5,000 tests is 200 reads, not a million rows), and both
+ * stores keep the same bytes. Titles sit in the column (one UTF-8 block with offsets, read one at a
+ * time) rather than in a table of their own: writing them is then one sequential blob per report,
+ * where a keyed table took a random B-tree insert per test.
  *
  * Layout of one part: u32 count, u32 version, then count × f64 keys, count × u32 seqs,
- * count × f32 durations (NaN for none), count × u8 (status code | flaky << 7).
+ * count × f32 durations (NaN for none), (count + 1) × u32 title offsets, count × u8
+ * (status code | flaky << 7), then the titles (paths joined by U+001F), UTF-8.
  */
 import type { ContainerStatus } from '../formatter-api.js';
 import { HashSet53 } from '../import/hash-set.js';
@@ -16,7 +19,7 @@ const CODE_OF = new Map(STATUS_CODES.map((s, i) => [s, i]));
 const FLAKY_BIT = 0x80;
 const FORMAT_VERSION = 1;
 const HEADER_BYTES = 8;
-const BYTES_PER_TEST = 8 + 4 + 4 + 1;
+const BYTES_PER_TEST = 8 + 4 + 4 + 4 + 1;
 
 /** Tests per stored part: bounds the memory of building a huge report's column (and a MongoDB document). */
 export const TESTS_PER_PART = 50_000;
@@ -31,6 +34,8 @@ export interface HistoryColumn {
   durations: Float32Array;
   /** Status code (index in STATUS_CODES), with FLAKY_BIT when the format marked the test flaky. */
   flags: Uint8Array;
+  /** The title path of entry `i`, decoded on demand. */
+  pathOf(i: number): string[];
 }
 
 export interface HistoryTest {
@@ -42,11 +47,10 @@ export interface HistoryTest {
   flaky: boolean;
 }
 
-/** One part of a column, with the title paths of its tests, written as soon as it is full. */
+/** One part of a column, written as soon as it is full. */
 export interface HistoryPart {
   index: number;
   data: Buffer;
-  titles: [key: number, path: string[]][];
 }
 
 export interface ParentTitle {
@@ -68,7 +72,10 @@ export function isFlakyFlag(flags: number): boolean {
  * (~1e-9 for 5,000 titles) and would only merge two rows of the comparison.
  */
 export function historyKey(path: readonly string[]): number {
-  const s = path.join(PATH_SEPARATOR);
+  return hashPath(path.join(PATH_SEPARATOR));
+}
+
+function hashPath(s: string): number {
   let h1 = 0x9e3779b9;
   let h2 = 0x85ebca6b;
   for (let i = 0; i < s.length; i++) {
@@ -89,12 +96,13 @@ export function historyKey(path: readonly string[]): number {
  */
 export class HistoryColumnBuilder {
   readonly #parents: Map<number, ParentTitle>;
-  readonly #paths = new Map<number, string[]>();
+  /** Joined path of a parent, with a trailing separator: what its children's paths start with. */
+  readonly #prefixes = new Map<number, string>();
   #keys: number[] = [];
   #seqs: number[] = [];
   #durations: number[] = [];
   #flags: number[] = [];
-  #titles: [number, string[]][] = [];
+  #titles: string[] = [];
   #parts = 0;
   readonly #seen = new HashSet53();
 
@@ -104,10 +112,11 @@ export class HistoryColumnBuilder {
 
   /** A full part to write, or null. */
   add(t: HistoryTest): HistoryPart | null {
-    const path = [...this.#pathOf(t.parentSeq), t.title];
-    const key = historyKey(path);
+    // One joined string per test: the key is its hash and it is the stored title.
+    const path = this.#prefixOf(t.parentSeq) + t.title;
+    const key = hashPath(path);
     if (!this.#seen.add(key)) return null;
-    this.#titles.push([key, path]);
+    this.#titles.push(path);
     this.#keys.push(key);
     this.#seqs.push(t.seq);
     this.#durations.push(t.durationMs ?? Number.NaN);
@@ -120,17 +129,18 @@ export class HistoryColumnBuilder {
     return this.#keys.length > 0 || this.#parts === 0 ? this.#flush() : null;
   }
 
-  #pathOf(seq: number | null): string[] {
-    if (seq === null) return [];
-    const known = this.#paths.get(seq);
-    if (known) return known;
+  #prefixOf(seq: number | null): string {
+    if (seq === null) return '';
+    const known = this.#prefixes.get(seq);
+    if (known !== undefined) return known;
     // Iterative walk up: a deep tree must not recurse; a cycle (never written by Tally) stops at 1,000.
     const chain: string[] = [];
+    let base = '';
     let at: number | null = seq;
     for (let depth = 0; at !== null && depth < 1000; depth++) {
-      const cached = this.#paths.get(at);
-      if (cached) {
-        chain.push(...[...cached].reverse());
+      const cached = this.#prefixes.get(at);
+      if (cached !== undefined) {
+        base = cached;
         break;
       }
       const p = this.#parents.get(at);
@@ -138,13 +148,13 @@ export class HistoryColumnBuilder {
       chain.push(p.title);
       at = p.parentSeq;
     }
-    const path = chain.reverse();
-    this.#paths.set(seq, path);
-    return path;
+    const prefix = base + chain.reverse().map((title) => title + PATH_SEPARATOR).join('');
+    this.#prefixes.set(seq, prefix);
+    return prefix;
   }
 
   #flush(): HistoryPart {
-    const part = { index: this.#parts++, data: encodePart(this.#keys, this.#seqs, this.#durations, this.#flags), titles: this.#titles };
+    const part = { index: this.#parts++, data: encodePart(this.#keys, this.#seqs, this.#durations, this.#flags, this.#titles) };
     this.#keys = [];
     this.#seqs = [];
     this.#durations = [];
@@ -154,41 +164,76 @@ export class HistoryColumnBuilder {
   }
 }
 
-function encodePart(keys: number[], seqs: number[], durations: number[], flags: number[]): Buffer {
+function encodePart(keys: number[], seqs: number[], durations: number[], flags: number[], titles: string[]): Buffer {
   const n = keys.length;
-  const ab = new ArrayBuffer(HEADER_BYTES + n * BYTES_PER_TEST);
+  const text = Buffer.from(titles.join(''), 'utf8');
+  const fixed = HEADER_BYTES + n * BYTES_PER_TEST + 4;
+  const ab = new ArrayBuffer(fixed + text.length);
   const header = new Uint32Array(ab, 0, 2);
   header[0] = n;
   header[1] = FORMAT_VERSION;
   new Float64Array(ab, HEADER_BYTES, n).set(keys);
   new Uint32Array(ab, HEADER_BYTES + 8 * n, n).set(seqs);
   new Float32Array(ab, HEADER_BYTES + 12 * n, n).set(durations);
-  new Uint8Array(ab, HEADER_BYTES + 16 * n, n).set(flags);
+  const offsets = new Uint32Array(ab, HEADER_BYTES + 16 * n, n + 1);
+  let at = 0;
+  titles.forEach((title, i) => {
+    offsets[i] = at;
+    at += Buffer.byteLength(title, 'utf8');
+  });
+  offsets[n] = at;
+  new Uint8Array(ab, HEADER_BYTES + 20 * n + 4, n).set(flags);
+  new Uint8Array(ab, fixed).set(text);
   return Buffer.from(ab);
+}
+
+interface DecodedPart {
+  keys: Float64Array;
+  seqs: Uint32Array;
+  durations: Float32Array;
+  flags: Uint8Array;
+  pathOf(i: number): string[];
+}
+
+function decodePart(reportId: string, bytes: Uint8Array): DecodedPart {
+  // A copy into a fresh ArrayBuffer: stored bytes come at any offset, typed arrays need alignment.
+  const ab = new ArrayBuffer(bytes.byteLength);
+  new Uint8Array(ab).set(bytes);
+  const [n = 0, version] = ab.byteLength >= HEADER_BYTES ? new Uint32Array(ab, 0, 2) : [];
+  const fixed = HEADER_BYTES + n * BYTES_PER_TEST + 4;
+  const offsets = version === FORMAT_VERSION && ab.byteLength >= fixed ? new Uint32Array(ab, HEADER_BYTES + 16 * n, n + 1) : null;
+  if (!offsets || ab.byteLength !== fixed + offsets[n]!) throw new Error(`The history column of report ${reportId} is not in format ${FORMAT_VERSION}.`);
+  const text = Buffer.from(ab, fixed);
+  return {
+    keys: new Float64Array(ab, HEADER_BYTES, n),
+    seqs: new Uint32Array(ab, HEADER_BYTES + 8 * n, n),
+    durations: new Float32Array(ab, HEADER_BYTES + 12 * n, n),
+    flags: new Uint8Array(ab, HEADER_BYTES + 20 * n + 4, n),
+    pathOf: (i) => text.toString('utf8', offsets[i], offsets[i + 1]).split(PATH_SEPARATOR),
+  };
 }
 
 /** One column from its stored parts (in part order). */
 export function decodeColumn(reportId: string, parts: readonly Uint8Array[]): HistoryColumn {
-  const decoded = parts.map((bytes) => {
-    // A copy into a fresh ArrayBuffer: stored bytes come at any offset, typed arrays need alignment.
-    const ab = new ArrayBuffer(bytes.byteLength);
-    new Uint8Array(ab).set(bytes);
-    const [n = 0, version] = new Uint32Array(ab, 0, 2);
-    if (version !== FORMAT_VERSION || ab.byteLength !== HEADER_BYTES + n * BYTES_PER_TEST) {
-      throw new Error(`The history column of report ${reportId} is not in format ${FORMAT_VERSION}.`);
-    }
-    return {
-      keys: new Float64Array(ab, HEADER_BYTES, n),
-      seqs: new Uint32Array(ab, HEADER_BYTES + 8 * n, n),
-      durations: new Float32Array(ab, HEADER_BYTES + 12 * n, n),
-      flags: new Uint8Array(ab, HEADER_BYTES + 16 * n, n),
-    };
-  });
+  const decoded = parts.map((bytes) => decodePart(reportId, bytes));
   if (decoded.length === 1) return { reportId, ...decoded[0]! };
   const total = decoded.reduce((sum, d) => sum + d.keys.length, 0);
-  const column: HistoryColumn = { reportId, keys: new Float64Array(total), seqs: new Uint32Array(total), durations: new Float32Array(total), flags: new Uint8Array(total) };
+  const starts: number[] = [];
+  const column: HistoryColumn = {
+    reportId,
+    keys: new Float64Array(total),
+    seqs: new Uint32Array(total),
+    durations: new Float32Array(total),
+    flags: new Uint8Array(total),
+    pathOf(i) {
+      let p = starts.length - 1;
+      while (p > 0 && starts[p]! > i) p--;
+      return decoded[p]!.pathOf(i - starts[p]!);
+    },
+  };
   let at = 0;
   for (const d of decoded) {
+    starts.push(at);
     column.keys.set(d.keys, at);
     column.seqs.set(d.seqs, at);
     column.durations.set(d.durations, at);

@@ -295,8 +295,6 @@ export interface Store {
    * a report without one (unknown, not completed, or completed before Tally kept them) is left out.
    */
   historyColumns(reportIds: string[]): Promise<HistoryColumn[]>;
-  /** Title paths of history keys of a profile; keys it does not know are left out. */
-  historyTitles(profileId: string, keys: number[]): Promise<Map<number, string[]>>;
   getContainer(reportId: string, seq: number): Promise<StoredContainer | null>;
   /** Moves every child of `fromParents` under `toParent`. */
   reparentContainers(reportId: string, fromParents: number[], toParent: number): Promise<void>;

@@ -534,7 +534,7 @@ export function storeConformance(t: Test, name: string, makeStore: () => Promise
     t.strictSame((await store.findContainers(r.id, { statuses: ['errored'], limit: 10 }))[0], container(r.id, 5, 1, { title: 'errs', status: 'errored' }), 'whole containers');
   });
 
-  group('history columns and titles', async (t, _h, store) => {
+  group('history columns', async (t, _h, store) => {
     const { profile, imp } = await seed(store);
     const first = await store.createReport({ profileId: profile.id, importId: imp.id, tags: [], date: new Date().toISOString() });
     // seq order does not follow the tree: a suite may close (and be numbered) after its tests.
@@ -574,9 +574,8 @@ export function storeConformance(t: Test, name: string, makeStore: () => Promise
     ], 'tests and scenarios by title path; a second test with the same path is left out; steps are not tests');
     t.strictSame(rows(c2!), [{ key: divides, seq: 3, status: 'passed', flaky: false, duration: 7 }], 'the same path gives the same key in another report');
     t.equal(c0!.keys.length, 0, 'an empty report has an empty column');
-    const titles = await store.historyTitles(profile.id, [adds, divides, outline, 42]);
-    t.strictSame(titles, new Map([[adds, ['math.xml', 'Calc', 'adds']], [divides, ['math.xml', 'Calc', 'divides']], [outline, ['math.xml', 'outline']]]));
-    t.strictSame(await store.historyTitles(randomUUID(), [adds]), new Map(), 'titles belong to their profile');
+    t.strictSame([0, 1, 2].map((i) => c1!.pathOf(i)), [['math.xml', 'Calc', 'adds'], ['math.xml', 'Calc', 'divides'], ['math.xml', 'outline']], 'each entry keeps its title path');
+    t.strictSame(c2!.pathOf(0), ['math.xml', 'Calc', 'divides']);
   });
 
   group('reopen keeps data', async (t, h, store) => {

@@ -147,14 +147,6 @@ const migrations: readonly string[] = [
     data blob not null,
     primary key (report_id, part)
   ) without rowid;
-
-  -- The key is the 53-bit hash of the path; the path is kept once per profile, for display.
-  create table history_titles (
-    profile_id text not null,
-    key integer not null,
-    path text not null,
-    primary key (profile_id, key)
-  ) without rowid;
   `,
 ];
 

@@ -64,12 +64,8 @@ export function prepareStatements(db: Database.Database) {
     ),
     clearHistoryColumn: s<[string]>('delete from history_columns where report_id = ?'),
     insertHistoryPart: s<[string, number, Buffer]>('insert into history_columns (report_id, part, data) values (?, ?, ?)'),
-    insertHistoryTitle: s<[string, number, string]>('insert or ignore into history_titles (profile_id, key, path) values (?, ?, ?)'),
     historyParts: s<[string], { part: number; data: Buffer }>(
       "select h.part, h.data from history_columns h join reports r on r.id = h.report_id where h.report_id = ? and r.status = 'completed' order by h.part",
-    ),
-    historyTitles: s<[string, string], { key: number; path: string }>(
-      'select key, path from history_titles where profile_id = ? and key in (select value from json_each(?))',
     ),
 
     insertProfile: s<[string, string, string, string]>('insert into profiles (id, account_id, name, created_at) values (?, ?, ?, ?)'),

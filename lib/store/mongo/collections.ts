@@ -31,8 +31,6 @@ export const COLLECTIONS = {
   sessions: 'sessions',
   /** One document per part of a report's history column (lib/store/history.ts). */
   historyColumns: 'history_columns',
-  /** `_id` is `<profileId>:<key>`: a title path is kept once per profile. */
-  historyTitles: 'history_titles',
 } as const;
 
 /** GridFS bucket: documents live in `blobs.files` and `blobs.chunks`. */
@@ -90,13 +88,6 @@ export interface HistoryColumnDoc {
   reportId: string;
   part: number;
   data: Binary | Buffer;
-}
-
-export interface HistoryTitleDoc {
-  _id: string;
-  profileId: string;
-  key: number;
-  path: string[];
 }
 
 export function toUser(d: UserDoc): User {

@@ -44,7 +44,6 @@ import {
   toSession,
   toUser,
   type HistoryColumnDoc,
-  type HistoryTitleDoc,
   type SessionDoc,
   type UserDoc,
   type AccountDoc,
@@ -86,7 +85,6 @@ interface Collections {
   users: Collection<UserDoc>;
   sessions: Collection<SessionDoc>;
   historyColumns: Collection<HistoryColumnDoc>;
-  historyTitles: Collection<HistoryTitleDoc>;
 }
 
 /** Ids per `$in` query: bounded so one query never carries a huge array. */
@@ -313,7 +311,7 @@ export class MongoStore implements Store {
     const facts = await this.#factsOf(id).catch(() => null);
     const draft = this.#drafts.get(id);
     this.#drafts.delete(id);
-    if (facts) await this.#writeHistory(id, facts.profileId, draft ?? null);
+    if (facts) await this.#writeHistory(id, draft ?? null);
     await this.#c.reports.updateOne(
       { _id: id },
       {
@@ -408,15 +406,6 @@ export class MongoStore implements Store {
     return columns;
   }
 
-  async historyTitles(profileId: string, keys: number[]): Promise<Map<number, string[]>> {
-    const titles = new Map<number, string[]>();
-    for (let i = 0; i < keys.length; i += IN_CHUNK) {
-      const ids = keys.slice(i, i + IN_CHUNK).map((k) => `${profileId}:${k}`);
-      for (const doc of await this.#c.historyTitles.find({ _id: { $in: ids } }).toArray()) titles.set(doc.key, doc.path);
-    }
-    return titles;
-  }
-
   async getContainer(reportId: string, seq: number): Promise<StoredContainer | null> {
     const doc = await this.#c.containers.findOne({ reportId, seq });
     return doc ? toContainer(doc) : null;
@@ -509,7 +498,6 @@ export class MongoStore implements Store {
         users: db.collection(COLLECTIONS.users),
         sessions: db.collection(COLLECTIONS.sessions),
         historyColumns: db.collection(COLLECTIONS.historyColumns),
-        historyTitles: db.collection(COLLECTIONS.historyTitles),
       };
       this.#open = { client, db, c, blobs: new BlobBucket(db) };
       // A crash inside failReport leaves containers behind; finish the job so the contract holds.
@@ -525,13 +513,12 @@ export class MongoStore implements Store {
    * Writes the report's history column from its containers as they stand now (after merges): from
    * this instance's draft when it has one, else read back from the containers collection.
    */
-  async #writeHistory(reportId: string, profileId: string, draft: HistoryDraft | null): Promise<void> {
-    const { containers, historyColumns: columns, historyTitles: titleDocs } = this.#c;
+  async #writeHistory(reportId: string, draft: HistoryDraft | null): Promise<void> {
+    const { containers, historyColumns: columns } = this.#c;
     const write = async (part: HistoryPart): Promise<void> => {
       // A retried completeReport rewrites the column whole.
       if (part.index === 0) await columns.deleteMany({ reportId });
       await columns.insertOne({ _id: `${reportId}:${part.index}`, reportId, part: part.index, data: new Binary(part.data) });
-      await this.#addTitles(titleDocs, profileId, part.titles);
     };
     if (draft) {
       for (const part of draft.parts()) await write(part);
@@ -555,24 +542,6 @@ export class MongoStore implements Store {
     }
     const last = builder.finish();
     if (last) await write(last);
-  }
-
-  /**
-   * Adds title paths a profile does not have yet. An unordered insert whose duplicates fail one by
-   * one: no lookup first (a `$in` over thousands of ids is a scan per id on FerretDB), and a title
-   * another report wrote meanwhile is simply there already.
-   */
-  async #addTitles(historyTitles: Collection<HistoryTitleDoc>, profileId: string, titles: HistoryPart['titles']): Promise<void> {
-    for (let i = 0; i < titles.length; i += IN_CHUNK) {
-      const chunk = titles.slice(i, i + IN_CHUNK).map(([key, path]) => ({ _id: `${profileId}:${key}`, profileId, key, path }));
-      try {
-        await historyTitles.insertMany(chunk, { ordered: false });
-      } catch (e) {
-        const errors = (e as { writeErrors?: { code?: number }[] | { code?: number } }).writeErrors;
-        const list = Array.isArray(errors) ? errors : errors ? [errors] : [];
-        if (list.length === 0 || list.some((w) => w.code !== 11000)) throw e;
-      }
-    }
   }
 
   async #purgeContainers(reportId: string): Promise<void> {
