@@ -196,14 +196,18 @@ interface DecodedPart {
 }
 
 function decodePart(reportId: string, bytes: Uint8Array): DecodedPart {
-  // A copy into a fresh ArrayBuffer: stored bytes come at any offset, typed arrays need alignment.
-  const ab = new ArrayBuffer(bytes.byteLength);
-  new Uint8Array(ab).set(bytes);
-  const [n = 0, version] = ab.byteLength >= HEADER_BYTES ? new Uint32Array(ab, 0, 2) : [];
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const n = bytes.byteLength >= HEADER_BYTES ? view.getUint32(0, true) : 0;
+  const version = bytes.byteLength >= HEADER_BYTES ? view.getUint32(4, true) : 0;
   const fixed = HEADER_BYTES + n * BYTES_PER_TEST + 4;
-  const offsets = version === FORMAT_VERSION && ab.byteLength >= fixed ? new Uint32Array(ab, HEADER_BYTES + 16 * n, n + 1) : null;
-  if (!offsets || ab.byteLength !== fixed + offsets[n]!) throw new Error(`The history column of report ${reportId} is not in format ${FORMAT_VERSION}.`);
-  const text = Buffer.from(ab, fixed);
+  if (version !== FORMAT_VERSION || bytes.byteLength < fixed) throw new Error(`The history column of report ${reportId} is not in format ${FORMAT_VERSION}.`);
+  // The fixed-width arrays are copied into a fresh ArrayBuffer (stored bytes come at any offset,
+  // typed arrays need alignment); the titles stay where they are, read only when asked for.
+  const ab = new ArrayBuffer(fixed);
+  new Uint8Array(ab).set(bytes.subarray(0, fixed));
+  const offsets = new Uint32Array(ab, HEADER_BYTES + 16 * n, n + 1);
+  if (bytes.byteLength !== fixed + offsets[n]!) throw new Error(`The history column of report ${reportId} is not in format ${FORMAT_VERSION}.`);
+  const text = Buffer.from(bytes.buffer, bytes.byteOffset + fixed, bytes.byteLength - fixed);
   return {
     keys: new Float64Array(ab, HEADER_BYTES, n),
     seqs: new Uint32Array(ab, HEADER_BYTES + 8 * n, n),
