@@ -15,6 +15,8 @@ ENV NODE_ENV=production PORT=8080 TALLY_DATA_DIR=/data
 WORKDIR /app
 COPY --from=build /app/node_modules node_modules
 COPY --from=build /app/dist dist
+# The web interface's CSS and JS, read at start (plugins/web/index.ts looks beside dist/).
+COPY --from=build /app/plugins/web/static plugins/web/static
 COPY package.json ./
 RUN mkdir -p /data && chown node:node /data
 USER node

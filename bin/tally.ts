@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * The `tally` command: `serve`, and the admin tasks that touch the store directly
- * (`account create`, `profile create`, `key rotate`).
+ * (`account create`, `profile create`, `key rotate`, `user create`).
  */
 import { parseArgs } from 'node:util';
 import { builtinFormatters } from '../formatters/index.js';
@@ -13,6 +13,7 @@ import type { Store } from '../lib/store/store.js';
 import { createTally } from '../plugins/server.js';
 import { loadFormatters } from '../lib/formatter-loader.js';
 import { upload } from '../lib/client/upload.js';
+import { UserError, createUserWithPassword } from '../lib/users.js';
 import { builtinFixtures, checkFormatter } from '../lib/formatter-check.js';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
@@ -23,6 +24,8 @@ const USAGE = `Usage:
   tally account create NAME [--json]            create an account and print its API key (shown only here)
   tally profile create NAME --account ID [--json]
   tally key rotate --account ID [--json]        issue a new key; the old one stops working
+  tally user create --account ID EMAIL [--json] add a person who signs in to the web interface; prints a
+                                                one-time password (shown only here)
   tally formatter check PATH                    run the conformance kit on a formatter folder or package
   tally upload --url URL --profile ID [--formatter KEY] [--tag k:v]... [--attachment GLOB]... [--strict] PATHS/GLOBS...
                                                 upload results from CI (key from TALLY_API_KEY); exits 1 when
@@ -66,11 +69,16 @@ async function serve(config: Config): Promise<void> {
   process.on('SIGINT', () => void stop('SIGINT'));
 }
 
-/** First start on an empty store: a demo account and profile, so a newcomer imports within a minute. */
+/**
+ * First start on an empty store: a demo account, profile and user, so a newcomer imports within a
+ * minute and opens the web interface right after.
+ */
 async function createDemo(store: Store, config: Config): Promise<void> {
   const { accountId, apiKey } = await createAccountWithKey(store, 'demo');
   const profile = await store.createProfile(accountId, 'demo');
+  const { user, password } = await createUserWithPassword(store, accountId, 'demo@tally.invalid');
   const host = config.host === '0.0.0.0' ? 'localhost' : config.host;
+  const base = (config.publicUrl ?? `http://${host}:${config.port}`).replace(/\/+$/, '');
   process.stdout.write(
     [
       '',
@@ -80,7 +88,11 @@ async function createDemo(store: Store, config: Config): Promise<void> {
       `  API key:    ${apiKey}`,
       '',
       'Import a JUnit file:',
-      `  curl -sS -H 'x-api-key: ${apiKey}' -F 'file[]=@results.xml' 'http://${host}:${config.port}/api/v2/profile/${profile.id}/import/junit'`,
+      `  curl -sS -H 'x-api-key: ${apiKey}' -F 'file[]=@results.xml' '${base}/api/v2/profile/${profile.id}/import/junit'`,
+      '',
+      `Open the web interface at ${base}/signin and sign in as ${user.email}`,
+      `with this one-time password (shown only now; you choose your own at the first sign-in):`,
+      `  ${password}`,
       '',
     ].join('\n') + '\n',
   );
@@ -179,6 +191,23 @@ async function main(argv: string[]): Promise<void> {
       return rotateKey(s, accountId);
     });
     return print(json, { account_id: accountId, api_key: apiKey }, `new API key: ${apiKey}\n(the previous key no longer works)`);
+  }
+  if (command === 'user' && sub === 'create') {
+    if (!name || !values.account) throw new UsageError('user create needs an EMAIL and --account ID');
+    const accountId = values.account;
+    const email = name;
+    const { user, password } = await withStore(config, async (s) => {
+      try {
+        return await createUserWithPassword(s, accountId, email);
+      } catch (e) {
+        throw e instanceof UserError ? new UsageError(e.message) : e;
+      }
+    });
+    return print(
+      json,
+      { user_id: user.id, account_id: user.accountId, email: user.email, password },
+      `user id:  ${user.id}\ne-mail:   ${user.email}\npassword: ${password}\n(a one-time password, shown only now: the first sign-in chooses a new one)`,
+    );
   }
   if (command === 'formatter' && sub === 'check') {
     if (!name) throw new UsageError('formatter check needs a PATH (a formatter folder or package)');

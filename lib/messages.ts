@@ -88,6 +88,10 @@ export const CATALOGUE = {
   too_many_attempts: { severity: 'error', status: 429, origin: 'tally', text: 'Too many requests with an invalid API key from this address. Wait for the Retry-After seconds.' },
   store_unavailable: { severity: 'error', status: 503, origin: 'tally', text: 'The store does not answer. Nothing was kept; retry later.' },
   import_interrupted: { severity: 'error', status: 500, origin: 'tally', text: 'The import was cut off before it ended (the server stopped or the store went away); nothing of it was kept. Send it again.' },
+  session_required: { severity: 'error', status: 401, origin: 'tally', text: 'Sign in first: this page of the web interface needs a session.' },
+  csrf_rejected: { severity: 'error', status: 403, origin: 'tally', text: 'The form did not come from this Tally (missing or wrong CSRF token, or another origin). Reload the page and try again.' },
+  signin_failed: { severity: 'error', status: 401, origin: 'tally', text: 'The e-mail address or the password is not right.' },
+  password_rejected: { severity: 'error', status: 400, origin: 'tally', text: 'The new password was not accepted: it needs at least 12 characters, both entries must match, and it must differ from the one-time password.' },
   internal_error: { severity: 'error', status: 500, origin: 'tally', text: 'An unexpected fault stopped the import. Nothing was kept; tell the operator the time of this message.' },
 } as const satisfies Record<string, Entry>;
 

@@ -2,7 +2,7 @@
  * The import routes of SPEC part 4. The payload is a raw stream (never parsed or held by hapi);
  * the session streams it through the import graph and answers once finalize is done.
  */
-import type { Plugin, Request, ResponseToolkit } from '@hapi/hapi';
+import type { Plugin, Request, ResponseObject, ResponseToolkit } from '@hapi/hapi';
 import type { Readable } from 'node:stream';
 import { runImport, type ImportDeps, type ImportRoute } from '../lib/import/session.js';
 import { accountOf, baseUrl, profileFor } from './profiles.js';
@@ -18,10 +18,71 @@ const PATHS: { path: string; route: ImportRoute }[] = [
   { path: `${BASE}/testresult`, route: 'testresult' },
 ];
 
+// One limiter per Tally: the import routes and the web upload form count against the same limit.
+const limiters = new WeakMap<ImportDeps, ConcurrencyLimiter>();
+
+function limiterOf(deps: ImportDeps): ConcurrencyLimiter {
+  let limiter = limiters.get(deps);
+  if (!limiter) {
+    limiter = new ConcurrencyLimiter(deps.config.limits.maxConcurrentImportsPerAccount);
+    limiters.set(deps, limiter);
+  }
+  return limiter;
+}
+
+/**
+ * Runs one import from a request whose payload is a raw stream, for any route that authenticated
+ * the account (API key, or a web session): profile check, the per-account limit, the import, the answer.
+ */
+export async function serveImport(
+  deps: ImportDeps,
+  request: Request,
+  h: ResponseToolkit,
+  o: { profileId: string; route: ImportRoute; formatterKey: string | null; query: URLSearchParams },
+): Promise<ResponseObject> {
+  const perAccount = limiterOf(deps);
+  // Listen for the client going away first: it may leave while the profile is looked up.
+  const controller = new AbortController();
+  const onClose = (): void => {
+    if (!request.raw.res.writableEnded) controller.abort();
+  };
+  request.raw.req.once('aborted', onClose);
+  request.raw.res.once('close', onClose);
+  if (request.raw.req.destroyed || request.raw.res.destroyed) controller.abort();
+  try {
+    const profile = await profileFor(deps.store, request, h, o.profileId);
+    if (!('accountId' in profile)) return profile;
+    const release = perAccount.acquire(profile.accountId);
+    if (!release) return fault(h, 'too_many_imports', `The limit is ${deps.config.limits.maxConcurrentImportsPerAccount} (TALLY_MAX_CONCURRENT_IMPORTS).`).header('retry-after', '5');
+    try {
+      const running = runImport(deps, {
+        profile,
+        accountId: accountOf(request),
+        route: o.route,
+        formatterKey: o.formatterKey,
+        query: o.query,
+        contentType: request.headers['content-type'] as string | undefined,
+        contentLength: request.headers['content-length'] ? Number(request.headers['content-length']) : null,
+        body: request.payload as Readable,
+        baseUrl: baseUrl(request, deps.config.publicUrl),
+        signal: controller.signal,
+      });
+      deps.inflight?.add(running);
+      const answer = await running.finally(() => deps.inflight?.delete(running));
+      // hapi closes the connection itself when the body was not read to its end.
+      return h.response(answer.body).code(answer.status);
+    } finally {
+      release();
+    }
+  } finally {
+    request.raw.req.off('aborted', onClose);
+    request.raw.res.off('close', onClose);
+  }
+}
+
 export const importPlugin: Plugin<ImportDeps> = {
   name: 'tally-import',
   register(server, deps) {
-    const perAccount = new ConcurrencyLimiter(deps.config.limits.maxConcurrentImportsPerAccount);
     for (const { path, route } of PATHS) {
       server.route({
         method: 'POST',
@@ -33,46 +94,15 @@ export const importPlugin: Plugin<ImportDeps> = {
           payload: { output: 'stream', parse: false, maxBytes: Number.MAX_SAFE_INTEGER, timeout: false },
           timeout: { server: false, socket: false },
         },
-        handler: async (request: Request, h: ResponseToolkit) => {
-          // Listen for the client going away first: it may leave while the profile is looked up.
-          const controller = new AbortController();
-          const onClose = (): void => {
-            if (!request.raw.res.writableEnded) controller.abort();
-          };
-          request.raw.req.once('aborted', onClose);
-          request.raw.res.once('close', onClose);
-          if (request.raw.req.destroyed || request.raw.res.destroyed) controller.abort();
-          try {
-            const params = request.params as { profile_id: string; formatter?: string };
-            const profile = await profileFor(deps.store, request, h, params.profile_id);
-            if (!('accountId' in profile)) return profile;
-            const release = perAccount.acquire(profile.accountId);
-            if (!release) return fault(h, 'too_many_imports', `The limit is ${deps.config.limits.maxConcurrentImportsPerAccount} (TALLY_MAX_CONCURRENT_IMPORTS).`).header('retry-after', '5');
-            try {
-              const formatterKey = route === 'testresult' ? 'cucumber' : route === 'import/{formatter}' && params.formatter ? decodeURIComponent(params.formatter) : null;
-              const running = runImport(deps, {
-                profile,
-                accountId: accountOf(request),
-                route: formatterKey === null && route === 'import/{formatter}' ? 'import' : route,
-                formatterKey,
-                query: new URL(request.raw.req.url ?? '/', 'http://x').searchParams,
-                contentType: request.headers['content-type'] as string | undefined,
-                contentLength: request.headers['content-length'] ? Number(request.headers['content-length']) : null,
-                body: request.payload as Readable,
-                baseUrl: baseUrl(request, deps.config.publicUrl),
-                signal: controller.signal,
-              });
-              deps.inflight?.add(running);
-              const answer = await running.finally(() => deps.inflight?.delete(running));
-              // hapi closes the connection itself when the body was not read to its end.
-              return h.response(answer.body).code(answer.status);
-            } finally {
-              release();
-            }
-          } finally {
-            request.raw.req.off('aborted', onClose);
-            request.raw.res.off('close', onClose);
-          }
+        handler: (request: Request, h: ResponseToolkit) => {
+          const params = request.params as { profile_id: string; formatter?: string };
+          const formatterKey = route === 'testresult' ? 'cucumber' : route === 'import/{formatter}' && params.formatter ? decodeURIComponent(params.formatter) : null;
+          return serveImport(deps, request, h, {
+            profileId: params.profile_id,
+            route: formatterKey === null && route === 'import/{formatter}' ? 'import' : route,
+            formatterKey,
+            query: new URL(request.raw.req.url ?? '/', 'http://x').searchParams,
+          });
         },
       });
       // SPEC 4.5 rule 1: any other method gets invalid_request_method.

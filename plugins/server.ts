@@ -1,6 +1,7 @@
 /**
  * Assembles Tally: a hapi server on an http listener whose request timeout fits long uploads
- * (Node's default 300 s would answer 408 mid-upload), with the auth, import, read and health plugins.
+ * (Node's default 300 s would answer 408 mid-upload), with the auth, import, read, views (the pages'
+ * JSON twins), health and web plugins.
  */
 import Hapi, { type Request, type ResponseToolkit } from '@hapi/hapi';
 import type { Boom } from '@hapi/boom';
@@ -17,6 +18,8 @@ import { authPlugin } from './auth.js';
 import { healthPlugin } from './health.js';
 import { importPlugin } from './import.js';
 import { readPlugin } from './read.js';
+import { viewsPlugin } from './views.js';
+import { webPlugin } from './web/index.js';
 import { ImportWorker } from '../lib/import/worker.js';
 import { ParsePool } from '../lib/import/parse-pool.js';
 import type { ImportDeps } from '../lib/import/session.js';
@@ -72,6 +75,8 @@ export async function createTally(o: TallyOptions): Promise<Tally> {
   server.ext('onPreResponse', (request: Request, h: ResponseToolkit) => {
     const response = request.response as Boom | Hapi.ResponseObject;
     if (!('isBoom' in response) || !response.isBoom) return h.continue;
+    // Pages answer faults as pages (plugins/web); this shape is the API's.
+    if ((request.route.settings.plugins as Record<string, unknown> | undefined)?.['tally-web']) return h.continue;
     const status = response.output.statusCode;
     const code = BOOM_CODES[status] ?? 'internal_error';
     if (code === 'internal_error') o.log('request.internal_error', { path: request.path, error: response.stack ?? response.message });
@@ -88,6 +93,11 @@ export async function createTally(o: TallyOptions): Promise<Tally> {
     { plugin: importPlugin, options: deps },
     { plugin: readPlugin, options: { store: o.store, registry, publicUrl: o.config.publicUrl } },
     { plugin: healthPlugin, options: { store: o.store } },
+    { plugin: viewsPlugin, options: { store: o.store, registry, publicUrl: o.config.publicUrl } },
+    {
+      plugin: webPlugin,
+      options: { store: o.store, registry, publicUrl: o.config.publicUrl, importDeps: deps, signinFailuresPerMinute: o.config.limits.maxKeyFailuresPerMinute, log: o.log },
+    },
   ]);
 
   let sweeper: NodeJS.Timeout | null = null;

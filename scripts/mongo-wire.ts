@@ -100,7 +100,7 @@ async function waitForPort(port: number, child: ChildProcess, output: () => stri
   throw new Error(`FerretDB did not listen on ${port}: ${output().slice(-2000)}`);
 }
 
-export async function startFerretDB(o: { bin?: string; port?: number; dir?: string } = {}): Promise<FerretDB> {
+export async function startFerretDB(o: { bin?: string; port?: number; dir?: string; onExit?: (code: number | null, signal: string | null, output: string) => void } = {}): Promise<FerretDB> {
   const bin = o.bin ?? (await ferretdbBinary());
   const port = o.port ?? (await freePort());
   const dir = o.dir ?? (await mkdtemp(path.join(os.tmpdir(), 'tally-ferretdb-')));
@@ -119,8 +119,13 @@ export async function startFerretDB(o: { bin?: string; port?: number; dir?: stri
     ], { stdio: ['ignore', 'pipe', 'pipe'] });
     child.stdout!.on('data', (c: Buffer) => (output += c.toString()));
     child.stderr!.on('data', (c: Buffer) => (output += c.toString()));
+    const self = child;
+    self.once('exit', (code, signal) => {
+      if (!stopping) o.onExit?.(code, signal, output.slice(-4000));
+    });
     await waitForPort(port, child, () => output);
   };
+  let stopping = false;
   const halt = async (signal: NodeJS.Signals): Promise<void> => {
     if (child.exitCode !== null || child.signalCode !== null) return;
     const exited = new Promise((r) => child.once('exit', r));
@@ -136,6 +141,7 @@ export async function startFerretDB(o: { bin?: string; port?: number; dir?: stri
     kill: () => halt('SIGKILL'),
     restart: launch,
     async stop() {
+      stopping = true;
       await halt('SIGTERM');
       if (!o.dir) await rm(dir, { recursive: true, force: true });
     },
@@ -146,7 +152,8 @@ export async function startFerretDB(o: { bin?: string; port?: number; dir?: stri
 export async function mongoWireForTests(log: (line: string) => void): Promise<MongoWire | { unavailable: string }> {
   if (process.env.MONGODB_URL) return { url: process.env.MONGODB_URL, kind: 'external', stop: async () => undefined };
   try {
-    return await startFerretDB({ bin: await ferretdbBinary(log) });
+    // A server that dies under the suite fails many tests at once; say why, once, where it happened.
+    return await startFerretDB({ bin: await ferretdbBinary(log), onExit: (code, signal, output) => log(`FerretDB exited (code ${code}, signal ${signal}) during the run; its last output:\n${output}`) });
   } catch (e) {
     return { unavailable: (e as Error).message };
   }

@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { send } from './helpers/tally.js';
 import { file, multipart } from './helpers/multipart.js';
 import { junitXml } from './helpers/junit.js';
+import { WebClient } from './helpers/web.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const run = promisify(execFile);
@@ -69,6 +70,20 @@ t.test('serve on an empty data dir, then the admin commands', async (t) => {
   t.equal(old.status, 401, 'the old key stops working');
   t.equal(old.json.messages[0].code, 'invalid_api_key');
   t.equal((await send(base, rotated.api_key, { path: path1, headers: { 'content-type': m.contentType }, body: m.body })).status, 201, 'the new key works');
+
+  // The demo user: the printed sign-in URL and one-time password open the web interface.
+  const demo = /Open the web interface at (http:\/\/\S+)\/signin and sign in as (\S+)\n[^\n]*\n +(\S+)/.exec(out);
+  t.ok(demo, 'prints the sign-in URL, the demo user and its one-time password');
+  const web = new WebClient(base);
+  const form = await web.get('/signin');
+  const signin = await web.post('/signin', { email: demo![2]!, password: demo![3]!, csrf: WebClient.csrfOf(form) });
+  t.equal(signin.headers.location, '/account/password', 'the printed password signs in (and asks for a new one)');
+
+  const user = await tally(dataDir, 'user', 'create', '--account', account.account_id, 'Dev@Example.com', '--json');
+  t.match(user, { user_id: String, account_id: account.account_id, email: 'dev@example.com', password: /^[A-Za-z0-9_-]{20}$/ });
+  const twice = await run(process.execPath, ['--import', 'tsx', path.join(root, 'bin/tally.ts'), 'user', 'create', '--account', account.account_id, 'dev@example.com'], { cwd: root, env: { ...process.env, TALLY_DATA_DIR: dataDir } }).catch((e) => e);
+  t.equal(twice.code, 2, 'an address has one user');
+  t.match(twice.stderr, /already has a user/);
   t.notMatch(out.split('\n').filter((l) => l.startsWith('{')).join('\n'), /tly_/, 'log lines never carry a key');
   await writeFile(path.join(dataDir, 'x'), '');
 });

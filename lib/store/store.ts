@@ -7,6 +7,7 @@
  */
 import type { Readable } from 'node:stream';
 import type { Attempt, ContainerStatus, ContainerType, FailureInfo, Property } from '../formatter-api.js';
+import type { HistoryColumn } from './history.js';
 
 export type Severity = 'error' | 'warning' | 'notice';
 
@@ -181,6 +182,8 @@ export interface ContainerQuery {
 export interface ReportQuery {
   /** Every tag listed must be on the report. */
   tags?: string[];
+  /** Only reports created at or after this ISO time (the date filter of the reports page). */
+  since?: string;
   /** Only reports created strictly before this ISO time (paging, newest first). */
   before?: string;
   /** With `before`: also reports created at exactly `before` whose id sorts below this (keyset paging). */
@@ -192,6 +195,42 @@ export interface ReportQuery {
 export interface WorkerContainerSink {
   kind: 'sqlite';
   path: string;
+}
+
+/** A person who signs in to the web interface; belongs to one account. */
+export interface User {
+  id: string;
+  accountId: string;
+  /** Lower-cased; unique across Tally (it is what people sign in with). */
+  email: string;
+  /** `scrypt$…` (lib/passwords.ts); the password itself is never stored. */
+  passwordHash: string;
+  /** Set for a one-time password: the next sign-in must choose a new one. */
+  mustChangePassword: boolean;
+  createdAt: string;
+}
+
+/** A signed-in browser. The cookie holds a random token; only its SHA-256 is stored. */
+export interface Session {
+  idHash: string;
+  userId: string;
+  accountId: string;
+  /** Every form and XHR of this session must send it back (CSRF). */
+  csrfToken: string;
+  createdAt: string;
+  expiresAt: string;
+}
+
+/** A container search inside one report: any depth, ordered by seq, keyset-paged. */
+export interface ContainerSearch {
+  /** Only containers with one of these statuses. */
+  statuses?: ContainerStatus[];
+  /** Only containers whose title contains this text (case-insensitive for ASCII). */
+  text?: string;
+  /** Only tests and scenarios (what the report counts as tests). */
+  testsOnly?: boolean;
+  afterSeq?: number;
+  limit: number;
 }
 
 export interface Store {
@@ -211,8 +250,26 @@ export interface Store {
   countAccounts(): Promise<number>;
   addApiKey(key: ApiKeyRecord): Promise<void>;
   findApiKey(keyId: string): Promise<ApiKeyRecord | null>;
+  /** Every key of the account, revoked ones included, oldest first. */
+  listApiKeys(accountId: string): Promise<ApiKeyRecord[]>;
   /** Revokes every live key of the account except `keepKeyId`; returns how many were revoked. */
   revokeApiKeys(accountId: string, keepKeyId?: string): Promise<number>;
+
+  /** Null when the e-mail address is taken. */
+  createUser(input: Pick<User, 'accountId' | 'email' | 'passwordHash' | 'mustChangePassword'>): Promise<User | null>;
+  getUser(id: string): Promise<User | null>;
+  findUserByEmail(email: string): Promise<User | null>;
+  /** Users of an account, oldest first. */
+  listUsers(accountId: string): Promise<User[]>;
+  setUserPassword(id: string, passwordHash: string, mustChangePassword: boolean): Promise<void>;
+  createSession(session: Session): Promise<void>;
+  /** The session, also when expired (the caller decides); null when unknown. */
+  findSession(idHash: string): Promise<Session | null>;
+  deleteSession(idHash: string): Promise<void>;
+  /** Ends every session of the user except `keepIdHash`; returns how many ended. */
+  deleteUserSessions(userId: string, keepIdHash?: string): Promise<number>;
+  /** Removes sessions that expired before `now`; returns how many. */
+  deleteExpiredSessions(now: string): Promise<number>;
 
   createProfile(accountId: string, name: string): Promise<Profile>;
   getProfile(id: string): Promise<Profile | null>;
@@ -228,7 +285,11 @@ export interface Store {
   createReport(input: Pick<Report, 'profileId' | 'importId' | 'tags' | 'date'>): Promise<Report>;
   /** Bulk insert; the returned promise is the backpressure. */
   insertContainers(batch: StoredContainer[]): Promise<void>;
-  /** Marks the report `completed` with its final facts. */
+  /**
+   * Marks the report `completed` with its final facts. Before the flip it writes the report's
+   * history column (every test's title path, status and duration), so the history comparison
+   * never sees a completed report without it.
+   */
   completeReport(id: string, patch: Pick<Report, 'date' | 'totals' | 'files' | 'messages' | 'tags'>): Promise<void>;
   /** Marks the report `failed` and deletes its containers. */
   failReport(id: string): Promise<void>;
@@ -237,6 +298,14 @@ export interface Store {
   listReports(profileId: string, query: ReportQuery): Promise<Report[]>;
 
   listContainers(reportId: string, query: ContainerQuery): Promise<StoredContainer[]>;
+  /** Containers of a report at any depth matching the search (status filter, title search). */
+  findContainers(reportId: string, search: ContainerSearch): Promise<StoredContainer[]>;
+
+  /**
+   * The history columns of completed reports (see lib/store/history.ts), in the order of `reportIds`;
+   * a report without one (unknown, not completed, or completed before Tally kept them) is left out.
+   */
+  historyColumns(reportIds: string[]): Promise<HistoryColumn[]>;
   getContainer(reportId: string, seq: number): Promise<StoredContainer | null>;
   /** Moves every child of `fromParents` under `toParent`. */
   reparentContainers(reportId: string, fromParents: number[], toParent: number): Promise<void>;

@@ -69,11 +69,14 @@ interface TapLike {
   teardown(fn: () => unknown): void;
 }
 
-export async function startTally(t: TapLike, o: { store?: StoreKind; limits?: Partial<Limits>; formatters?: readonly Formatter[]; parseWorkers?: number } = {}): Promise<Harness> {
+export async function startTally(
+  t: TapLike,
+  o: { store?: StoreKind; limits?: Partial<Limits>; formatters?: readonly Formatter[]; publicUrl?: string; parseWorkers?: number } = {},
+): Promise<Harness> {
   const kind = o.store ?? 'embedded';
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'tally-test-'));
   const base = loadConfig({ TALLY_DATA_DIR: dataDir });
-  const config = { ...base, port: 0, host: '127.0.0.1', limits: { ...DEFAULT_LIMITS, ...o.limits }, parseWorkers: o.parseWorkers ?? base.parseWorkers };
+  const config = { ...base, port: 0, host: '127.0.0.1', limits: { ...DEFAULT_LIMITS, ...o.limits }, parseWorkers: o.parseWorkers ?? base.parseWorkers, ...(o.publicUrl ? { publicUrl: o.publicUrl } : {}) };
   const mongo = kind === 'mongo' ? await testDatabase() : null;
   const store: Store = mongo ? createMongoStore({ url: mongo.url, dbName: mongo.dbName }) : createEmbeddedStore({ dataDir });
   await store.init();

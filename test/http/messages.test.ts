@@ -275,8 +275,10 @@ for (const kind of storeKinds(t)) t.test(`every message code (${kind} store)`, a
       await c.check?.(t, reply.json, h);
     });
   }
-  // Tested elsewhere: not_found, upload_aborted, import_interrupted (test/http/import.test.ts), the 429s (test/http/limits.test.ts).
-  const elsewhere = ['not_found', 'upload_aborted', 'import_interrupted', 'too_many_imports', 'too_many_attempts', ...cases.filter((c) => c.only && c.only !== kind).map((c) => c.code)];
+  // Tested elsewhere: not_found, upload_aborted, import_interrupted (test/http/import.test.ts), the 429s (test/http/limits.test.ts),
+  // the web interface's codes (test/web/auth.test.ts).
+  const web = ['session_required', 'csrf_rejected', 'signin_failed', 'password_rejected'];
+  const elsewhere = ['not_found', 'upload_aborted', 'import_interrupted', 'too_many_imports', 'too_many_attempts', ...web, ...cases.filter((c) => c.only && c.only !== kind).map((c) => c.code)];
   const all = [...Object.keys(CATALOGUE), null].filter((code) => !elsewhere.includes(code as string));
   t.same(all.filter((code) => !covered.has(code)), [], 'every catalogue code has a case here');
 });

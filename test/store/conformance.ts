@@ -17,6 +17,7 @@ import type {
   StoredFile,
   Totals,
 } from '../../lib/store/store.js';
+import { historyKey, isFlakyFlag, statusOf, type HistoryColumn } from '../../lib/store/history.js';
 
 export interface StoreHarness {
   /** An empty store; the suite calls init() itself (init must be idempotent). */
@@ -56,6 +57,8 @@ export function storeConformance(t: Test, name: string, makeStore: () => Promise
     const other = apiKey('k4', b.id);
     await store.addApiKey(other);
     t.strictSame(await store.findApiKey('k2'), keys[1]);
+    t.strictSame((await store.listApiKeys(a.id)).map((k) => k.keyId).sort(), ['k1', 'k2', 'k3'], "an account's keys");
+    t.strictSame(await store.listApiKeys(b.id), [other]);
     t.equal(await store.findApiKey('nope'), null);
 
     t.equal(await store.revokeApiKeys(a.id, 'k1'), 2, 'revokes the live keys except the kept one');
@@ -451,6 +454,128 @@ export function storeConformance(t: Test, name: string, makeStore: () => Promise
     t.equal((await store.getImport(done.id))!.status, 'completed', 'finished imports are untouched');
     t.equal((await store.getImport(fresh.id))!.status, 'receiving', 'younger imports are untouched');
     t.equal(await store.failStaleImports(new Date(Date.now() + 60_000).toISOString(), ended), 1, 'a later cutoff takes the fresh one');
+  });
+
+  group('users and sessions', async (t, _h, store) => {
+    const a = await store.createAccount('A');
+    const b = await store.createAccount('B');
+    const ann = await store.createUser({ accountId: a.id, email: 'Ann@Example.com', passwordHash: 'scrypt$x', mustChangePassword: true });
+    t.ok(ann, 'created');
+    t.strictSame(ann, { id: ann!.id, accountId: a.id, email: 'ann@example.com', passwordHash: 'scrypt$x', mustChangePassword: true, createdAt: ann!.createdAt }, 'the address is kept lower-cased');
+    t.ok(isIsoTime(ann!.createdAt));
+    t.equal(await store.createUser({ accountId: b.id, email: 'ANN@example.com', passwordHash: 'y', mustChangePassword: false }), null, 'an address is taken once across Tally');
+    const bob = await store.createUser({ accountId: a.id, email: 'bob@example.com', passwordHash: 'z', mustChangePassword: false });
+    const cy = await store.createUser({ accountId: b.id, email: 'cy@example.com', passwordHash: 'w', mustChangePassword: false });
+    t.strictSame(await store.getUser(ann!.id), ann);
+    t.equal(await store.getUser(randomUUID()), null);
+    t.strictSame(await store.findUserByEmail('ANN@EXAMPLE.COM'), ann, 'found whatever the case');
+    t.equal(await store.findUserByEmail('nobody@example.com'), null);
+    t.strictSame(byId(await store.listUsers(a.id)), byId([ann!, bob!]));
+    t.strictSame(await store.listUsers(b.id), [cy]);
+    await store.setUserPassword(ann!.id, 'scrypt$new', false);
+    t.strictSame(await store.getUser(ann!.id), { ...ann!, passwordHash: 'scrypt$new', mustChangePassword: false });
+
+    const session = (userId: string, idHash: string, expiresAt: string) => ({
+      idHash, userId, accountId: a.id, csrfToken: `csrf-${idHash}`, createdAt: new Date().toISOString(), expiresAt,
+    });
+    const later = new Date(Date.now() + 3_600_000).toISOString();
+    const past = new Date(Date.now() - 3_600_000).toISOString();
+    const s1 = session(ann!.id, 'h1', later);
+    const s2 = session(ann!.id, 'h2', later);
+    const s3 = session(bob!.id, 'h3', later);
+    const old = session(bob!.id, 'h4', past);
+    for (const x of [s1, s2, s3, old]) await store.createSession(x);
+    t.strictSame(await store.findSession('h1'), s1);
+    t.strictSame(await store.findSession('h4'), old, 'an expired session is still found: the caller decides');
+    t.equal(await store.findSession('nope'), null);
+    t.equal(await store.deleteExpiredSessions(new Date().toISOString()), 1, 'expired sessions are removed');
+    t.equal(await store.findSession('h4'), null);
+    t.equal(await store.deleteUserSessions(ann!.id, 'h1'), 1, "the user's other sessions end");
+    t.strictSame(await store.findSession('h1'), s1, 'the kept one stays');
+    t.equal(await store.findSession('h2'), null);
+    t.strictSame(await store.findSession('h3'), s3, "another user's sessions are untouched");
+    await store.deleteSession('h1');
+    t.equal(await store.findSession('h1'), null);
+    t.equal(await store.deleteUserSessions(bob!.id), 1);
+  });
+
+  group('reports: date filter', async (t, _h, store) => {
+    const { profile, imp } = await seed(store);
+    const made: Report[] = [];
+    for (let i = 0; i < 3; i++) {
+      const r = await store.createReport({ profileId: profile.id, importId: imp.id, tags: [], date: new Date().toISOString() });
+      await store.completeReport(r.id, { date: r.date, totals: zeroTotals(), files: [], messages: [], tags: i === 2 ? ['x'] : [] });
+      made.push((await store.getReport(r.id))!);
+      await sleep(5);
+    }
+    const ids = (list: Report[]) => list.map((r) => r.id);
+    t.strictSame(ids(await store.listReports(profile.id, { limit: 10, since: made[1]!.createdAt })), [made[2]!.id, made[1]!.id], 'since is inclusive');
+    t.strictSame(ids(await store.listReports(profile.id, { limit: 10, since: made[1]!.createdAt, before: made[2]!.createdAt })), [made[1]!.id], 'with before');
+    t.strictSame(ids(await store.listReports(profile.id, { limit: 10, since: made[0]!.createdAt, tags: ['x'] })), [made[2]!.id], 'with tags');
+  });
+
+  group('containers: search by status and title', async (t, _h, store) => {
+    const { profile, imp } = await seed(store);
+    const r = await store.createReport({ profileId: profile.id, importId: imp.id, tags: [], date: new Date().toISOString() });
+    await store.insertContainers([
+      container(r.id, 1, null, { type: 'suite', title: 'Login Suite', status: 'failed' }),
+      container(r.id, 2, 1, { title: 'logs in (50% faster) [x]', status: 'failed' }),
+      container(r.id, 3, 1, { title: 'LOGS OUT', status: 'passed' }),
+      container(r.id, 4, 2, { type: 'step', title: 'types the password', status: 'failed' }),
+      container(r.id, 5, 1, { title: 'errs', status: 'errored' }),
+    ]);
+    const seqs = (list: StoredContainer[]) => list.map((c) => c.seq);
+    t.strictSame(seqs(await store.findContainers(r.id, { statuses: ['failed', 'errored'], limit: 10 })), [1, 2, 4, 5], 'any depth, by seq');
+    t.strictSame(seqs(await store.findContainers(r.id, { statuses: ['failed', 'errored'], testsOnly: true, limit: 10 })), [2, 5], 'tests only');
+    t.strictSame(seqs(await store.findContainers(r.id, { text: 'logs', limit: 10 })), [2, 3], 'title contains, any case');
+    t.strictSame(seqs(await store.findContainers(r.id, { text: '(50% faster) [', limit: 10 })), [2], 'the text is literal, not a pattern');
+    t.strictSame(seqs(await store.findContainers(r.id, { text: 'o', afterSeq: 2, limit: 1 })), [3], 'keyset paging');
+    t.strictSame(await store.findContainers(r.id, { text: 'nothing like it', limit: 10 }), []);
+    t.strictSame((await store.findContainers(r.id, { statuses: ['errored'], limit: 10 }))[0], container(r.id, 5, 1, { title: 'errs', status: 'errored' }), 'whole containers');
+  });
+
+  group('history columns', async (t, _h, store) => {
+    const { profile, imp } = await seed(store);
+    const first = await store.createReport({ profileId: profile.id, importId: imp.id, tags: [], date: new Date().toISOString() });
+    // seq order does not follow the tree: a suite may close (and be numbered) after its tests.
+    await store.insertContainers([
+      container(first.id, 1, 4, { title: 'adds', status: 'passed', durationMs: 5 }),
+      container(first.id, 2, 4, { title: 'divides', status: 'failed', durationMs: null, flaky: true }),
+      container(first.id, 3, 2, { type: 'step', title: 'a step', status: 'failed' }),
+      container(first.id, 4, 6, { type: 'suite', title: 'Calc', status: 'failed' }),
+      container(first.id, 5, 4, { title: 'adds', status: 'failed' }),
+      container(first.id, 6, null, { type: 'suite', title: 'math.xml', status: 'failed' }),
+      container(first.id, 7, 6, { type: 'scenario', title: 'outline', status: 'skipped', durationMs: 1.5 }),
+    ]);
+    t.strictSame(await store.historyColumns([first.id]), [], 'a building report has no column');
+    await store.completeReport(first.id, { date: first.date, totals: zeroTotals(), files: [], messages: [], tags: [] });
+    const second = await store.createReport({ profileId: profile.id, importId: imp.id, tags: [], date: new Date().toISOString() });
+    await store.insertContainers([
+      container(second.id, 1, null, { type: 'suite', title: 'math.xml' }),
+      container(second.id, 2, 1, { type: 'suite', title: 'Calc' }),
+      container(second.id, 3, 2, { title: 'divides', status: 'passed', durationMs: 7 }),
+    ]);
+    await store.completeReport(second.id, { date: second.date, totals: zeroTotals(), files: [], messages: [], tags: [] });
+    const empty = await store.createReport({ profileId: profile.id, importId: imp.id, tags: [], date: new Date().toISOString() });
+    await store.completeReport(empty.id, { date: empty.date, totals: zeroTotals(), files: [], messages: [], tags: [] });
+
+    const columns = await store.historyColumns([second.id, randomUUID(), first.id, empty.id]);
+    t.strictSame(columns.map((c) => c.reportId), [second.id, first.id, empty.id], 'in the order asked, unknown reports left out');
+    const [c2, c1, c0] = columns;
+    const rows = (c: HistoryColumn) =>
+      [...c.keys].map((key, i) => ({ key, seq: c.seqs[i], status: statusOf(c.flags[i]!), flaky: isFlakyFlag(c.flags[i]!), duration: Number.isNaN(c.durations[i]!) ? null : c.durations[i] }));
+    const adds = historyKey(['math.xml', 'Calc', 'adds']);
+    const divides = historyKey(['math.xml', 'Calc', 'divides']);
+    const outline = historyKey(['math.xml', 'outline']);
+    t.strictSame(rows(c1!), [
+      { key: adds, seq: 1, status: 'passed', flaky: false, duration: 5 },
+      { key: divides, seq: 2, status: 'failed', flaky: true, duration: null },
+      { key: outline, seq: 7, status: 'skipped', flaky: false, duration: 1.5 },
+    ], 'tests and scenarios by title path; a second test with the same path is left out; steps are not tests');
+    t.strictSame(rows(c2!), [{ key: divides, seq: 3, status: 'passed', flaky: false, duration: 7 }], 'the same path gives the same key in another report');
+    t.equal(c0!.keys.length, 0, 'an empty report has an empty column');
+    t.strictSame([0, 1, 2].map((i) => c1!.pathOf(i)), [['math.xml', 'Calc', 'adds'], ['math.xml', 'Calc', 'divides'], ['math.xml', 'outline']], 'each entry keeps its title path');
+    t.strictSame(c2!.pathOf(0), ['math.xml', 'Calc', 'divides']);
   });
 
   group('reopen keeps data', async (t, h, store) => {

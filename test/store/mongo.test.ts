@@ -160,6 +160,44 @@ if (!url) {
     await t.rejects(store.insertContainers([{ ...row(1), reportId: randomUUID() }]), /no report/, 'containers of an unknown report are refused');
   });
 
+  t.test('mongo: a history column read back equals the one kept while building', async (t) => {
+    const h = await harness(serverUrl);
+    t.teardown(() => h.cleanup());
+    const store = h.store;
+    await store.init();
+    const account = await store.createAccount('a');
+    const profile = await store.createProfile(account.id, 'p');
+    const imp = await store.createImport({ profileId: profile.id, accountId: account.id, endpoint: 'import', formatter: null });
+    const row = (reportId: string, seq: number, parentSeq: number | null, type: 'suite' | 'test' | 'step', title: string, status: 'passed' | 'failed') => ({
+      reportId, seq, parentSeq, fileIndex: 0, type, title, status, durationMs: seq * 1.5, startedAt: null, failure: null, output: null,
+      properties: [], attachmentRefs: [], attachments: [], flaky: seq === 3, attempts: [], meta: {},
+    });
+    const tree = (id: string) => [row(id, 1, 4, 'test', 'a', 'passed'), row(id, 2, 4, 'test', 'b', 'failed'), row(id, 3, 1, 'test', 'a.sub', 'passed'), row(id, 4, null, 'suite', 's', 'failed'), row(id, 5, 2, 'step', 'x', 'failed'), row(id, 6, 7, 'test', 'moved', 'passed'), row(id, 7, null, 'suite', 's2', 'passed')];
+    const date = new Date().toISOString();
+    const kept = await store.createReport({ profileId: profile.id, importId: imp.id, tags: [], date });
+    const read = await store.createReport({ profileId: profile.id, importId: imp.id, tags: [], date });
+    for (const id of [kept.id, read.id]) {
+      await store.insertContainers(tree(id));
+      // What a merge does: suite 7's children move under suite 4, suite 7 goes; a status changes.
+      await store.reparentContainers(id, [7], 4);
+      await store.deleteContainers(id, [7]);
+      await store.updateContainer(id, 2, { status: 'passed', durationMs: 9 });
+    }
+    const totals = { containers: 6, tests: 4, passed: 4, failed: 0, errored: 0, skipped: 0, pending: 0, unknown: 0, flaky: 1 };
+    await store.completeReport(kept.id, { date, totals, files: [], messages: [], tags: [] });
+    // Another instance has no draft of `read`: it reads the containers back.
+    const other = await h.reopen!();
+    await other.init();
+    await other.completeReport(read.id, { date, totals, files: [], messages: [], tags: [] });
+    const [a, b] = await store.historyColumns([kept.id, read.id]);
+    const plain = (c: typeof a) => ({ keys: [...c!.keys], seqs: [...c!.seqs], durations: [...c!.durations], flags: [...c!.flags] });
+    t.equal(a!.keys.length, b!.keys.length);
+    t.strictSame(plain(a), plain(b));
+    t.equal(a!.keys.length, 4, 'four tests');
+    t.strictSame([0, 1, 2, 3].map((i) => a!.pathOf(i).join('/')).sort(), ['s/a', 's/a/a.sub', 's/b', 's/moved']);
+    t.strictSame([0, 1, 2, 3].map((i) => b!.pathOf(i).join('/')), [0, 1, 2, 3].map((i) => a!.pathOf(i).join('/')));
+  });
+
   t.test('mongo: keys with dots and dollars round-trip', async (t) => {
     const h = await harness(serverUrl);
     t.teardown(() => h.cleanup());

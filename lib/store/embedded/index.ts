@@ -25,9 +25,28 @@ import type {
   Store,
   StoredContainer,
   WorkerContainerSink,
+  ContainerSearch,
+  Session,
+  User,
 } from '../store.js';
+import { HistoryColumnBuilder, decodeColumn, type HistoryColumn, type HistoryPart, type ParentTitle } from '../history.js';
+import type { ContainerStatus } from '../../formatter-api.js';
 import { BlobFolder } from './blobs.js';
-import { containerValues, listJson, toAccount, toApiKey, toContainer, toImport, toProfile, toReport, type ReportRow } from './rows.js';
+import {
+  CONTAINER_COLUMNS,
+  containerValues,
+  listJson,
+  toAccount,
+  toApiKey,
+  toContainer,
+  toImport,
+  toProfile,
+  toReport,
+  toSession,
+  toUser,
+  type ContainerRow,
+  type ReportRow,
+} from './rows.js';
 import { migrate } from './schema.js';
 import { PURGE_CHUNK, prepareStatements, type Statements } from './statements.js';
 import { newImportRecord, newReportRecord } from '../records.js';
@@ -38,6 +57,9 @@ export interface EmbeddedStoreOptions {
 
 export const DATABASE_FILE = 'tally.sqlite';
 export const BLOB_DIR = 'blobs';
+
+/** Tests read per statement while a history column is built. */
+const HISTORY_READ_PAGE = 10_000;
 
 /** How long a statement waits for another process's write lock before failing with SQLITE_BUSY. */
 const BUSY_TIMEOUT_MS = 5_000;
@@ -137,9 +159,64 @@ export class EmbeddedStore implements Store {
     return row ? toApiKey(row) : null;
   }
 
+  async listApiKeys(accountId: string): Promise<ApiKeyRecord[]> {
+    return this.#s.listApiKeys.all(accountId).map(toApiKey);
+  }
+
   async revokeApiKeys(accountId: string, keepKeyId?: string): Promise<number> {
     const keep = keepKeyId ?? null;
     return this.#s.revokeApiKeys.run(now(), accountId, keep, keep).changes;
+  }
+
+  async createUser(input: Pick<User, 'accountId' | 'email' | 'passwordHash' | 'mustChangePassword'>): Promise<User | null> {
+    const user: User = { id: randomUUID(), ...input, email: input.email.toLowerCase(), createdAt: now() };
+    try {
+      this.#s.insertUser.run(user.id, user.accountId, user.email, user.passwordHash, user.mustChangePassword ? 1 : 0, user.createdAt);
+    } catch (err) {
+      if ((err as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE') return null;
+      throw err;
+    }
+    return user;
+  }
+
+  async getUser(id: string): Promise<User | null> {
+    const row = this.#s.getUser.get(id);
+    return row ? toUser(row) : null;
+  }
+
+  async findUserByEmail(email: string): Promise<User | null> {
+    const row = this.#s.findUserByEmail.get(email.toLowerCase());
+    return row ? toUser(row) : null;
+  }
+
+  async listUsers(accountId: string): Promise<User[]> {
+    return this.#s.listUsers.all(accountId).map(toUser);
+  }
+
+  async setUserPassword(id: string, passwordHash: string, mustChangePassword: boolean): Promise<void> {
+    this.#s.setUserPassword.run(passwordHash, mustChangePassword ? 1 : 0, id);
+  }
+
+  async createSession(x: Session): Promise<void> {
+    this.#s.insertSession.run(x.idHash, x.userId, x.accountId, x.csrfToken, x.createdAt, x.expiresAt);
+  }
+
+  async findSession(idHash: string): Promise<Session | null> {
+    const row = this.#s.findSession.get(idHash);
+    return row ? toSession(row) : null;
+  }
+
+  async deleteSession(idHash: string): Promise<void> {
+    this.#s.deleteSession.run(idHash);
+  }
+
+  async deleteUserSessions(userId: string, keepIdHash?: string): Promise<number> {
+    const keep = keepIdHash ?? null;
+    return this.#s.deleteUserSessions.run(userId, keep, keep).changes;
+  }
+
+  async deleteExpiredSessions(at: string): Promise<number> {
+    return this.#s.deleteExpiredSessions.run(isoTime(at)).changes;
   }
 
   async createProfile(accountId: string, name: string): Promise<Profile> {
@@ -212,6 +289,8 @@ export class EmbeddedStore implements Store {
 
   async completeReport(id: string, patch: Pick<Report, 'date' | 'totals' | 'files' | 'messages' | 'tags'>): Promise<void> {
     const s = this.#s;
+    const report = s.getReport.get(id);
+    if (report) await this.#writeHistory(id);
     this.#db!.transaction(() => {
       s.completeReport.run(
         patch.date, JSON.stringify(patch.totals), JSON.stringify(patch.files), JSON.stringify(patch.messages),
@@ -239,12 +318,14 @@ export class EmbeddedStore implements Store {
     let sql = "select * from reports r where r.profile_id = ? and r.status = 'completed'";
     // With beforeId the cursor is (created_at, id): reports of the same millisecond are not skipped.
     if (before !== null) sql += query.beforeId !== undefined ? ' and (r.created_at < ? or (r.created_at = ? and r.id < ?))' : ' and r.created_at < ?';
+    const since = query.since === undefined ? null : isoTime(query.since);
+    if (since !== null) sql += ' and r.created_at >= ?';
     for (let i = 0; i < tags.length; i++) {
       sql += ' and exists (select 1 from report_tags t where t.report_id = r.id and t.tag = ?)';
     }
     sql += ' order by r.created_at desc, r.id desc limit ?';
     const cursor = before === null ? [] : query.beforeId !== undefined ? [before, before, query.beforeId] : [before];
-    const values: unknown[] = [profileId, ...cursor, ...tags, query.limit];
+    const values: unknown[] = [profileId, ...cursor, ...(since === null ? [] : [since]), ...tags, query.limit];
     return (this.#shapedStatement(sql).all(...values) as ReportRow[]).map(toReport);
   }
 
@@ -255,6 +336,35 @@ export class EmbeddedStore implements Store {
         ? this.#s.listTopContainers.all(reportId, after, query.limit)
         : this.#s.listChildContainers.all(reportId, query.parentSeq, after, query.limit);
     return rows.map(toContainer);
+  }
+
+  async findContainers(reportId: string, search: ContainerSearch): Promise<StoredContainer[]> {
+    if (search.limit <= 0) return [];
+    const statuses = [...new Set(search.statuses ?? [])];
+    let sql = `select ${CONTAINER_COLUMNS} from containers where report_id = ? and seq > ?`;
+    const values: unknown[] = [reportId, search.afterSeq ?? Number.MIN_SAFE_INTEGER];
+    if (statuses.length > 0) {
+      sql += ` and status in (${statuses.map(() => '?').join(', ')})`;
+      values.push(...statuses);
+    }
+    if (search.testsOnly) sql += " and type in ('test', 'scenario')";
+    if (search.text) {
+      // instr on lower(): no LIKE wildcards to escape; lower() folds ASCII only, as the contract says.
+      sql += ' and instr(lower(title), ?) > 0';
+      values.push(asciiLower(search.text));
+    }
+    sql += ' order by seq limit ?';
+    values.push(search.limit);
+    return (this.#shapedStatement(sql).all(...values) as ContainerRow[]).map(toContainer);
+  }
+
+  async historyColumns(reportIds: string[]): Promise<HistoryColumn[]> {
+    const columns: HistoryColumn[] = [];
+    for (const id of reportIds) {
+      const parts = this.#s.historyParts.all(id);
+      if (parts.length > 0) columns.push(decodeColumn(id, parts.map((p) => p.data)));
+    }
+    return columns;
   }
 
   async getContainer(reportId: string, seq: number): Promise<StoredContainer | null> {
@@ -316,6 +426,39 @@ export class EmbeddedStore implements Store {
     return rows.length;
   }
 
+  /**
+   * Writes the report's history column from its containers as they stand now (after merges), part
+   * by part. Before the report completes, so no
+   * reader sees a completed report without it; a report that fails later never shows its column.
+   */
+  async #writeHistory(reportId: string): Promise<void> {
+    const s = this.#s;
+    const parentSeqs = s.parentSeqs.pluck().all(reportId) as unknown as number[];
+    const parents = new Map<number, ParentTitle>();
+    for (let i = 0; i < parentSeqs.length; i += 10_000) {
+      for (const r of s.parentTitles.all(reportId, JSON.stringify(parentSeqs.slice(i, i + 10_000)))) parents.set(r.seq, { parentSeq: r.parent_seq, title: r.title });
+    }
+    const builder = new HistoryColumnBuilder(parents);
+    const write = this.#db!.transaction((part: HistoryPart) => {
+      if (part.index === 0) s.clearHistoryColumn.run(reportId);
+      s.insertHistoryPart.run(reportId, part.index, part.data);
+    });
+    // Read in pages, not one iterate(): a connection cannot write while one of its statements iterates.
+    for (let after = Number.MIN_SAFE_INTEGER; ; ) {
+      // Arrays, not objects: a million tests read back is a measurable share of completing a report.
+      const rows = s.historyTests.raw(true).all(reportId, after, HISTORY_READ_PAGE) as unknown as [number, number | null, string, ContainerStatus, number | null, number][];
+      for (const [seq, parentSeq, title, status, durationMs, flaky] of rows) {
+        const part = builder.add({ seq, parentSeq, title, status, durationMs, flaky: flaky === 1 });
+        if (part) write(part);
+      }
+      if (rows.length < HISTORY_READ_PAGE) break;
+      after = rows[rows.length - 1]![0];
+      await yieldToLoop();
+    }
+    const last = builder.finish();
+    if (last) write(last);
+  }
+
   get #s(): Statements {
     if (!this.#statements) throw notOpen();
     return this.#statements;
@@ -369,6 +512,10 @@ export class EmbeddedStore implements Store {
 
 function notOpen(): Error {
   return new Error('EmbeddedStore is not open: call init() first (and not after close()).');
+}
+
+function asciiLower(text: string): string {
+  return text.replace(/[A-Z]/g, (c) => c.toLowerCase());
 }
 
 function now(): string {

@@ -2,7 +2,33 @@
  * Rows as SQLite returns them, and the mapping to and from the Store records. Nested fields are JSON
  * text; the container mapping is on the insert hot path, so it avoids work for the common empty cases.
  */
-import type { Account, ApiKeyRecord, ImportRecord, Profile, Report, StoredContainer } from '../store.js';
+import type { Account, ApiKeyRecord, ImportRecord, Profile, Report, Session, StoredContainer, User } from '../store.js';
+
+export interface UserRow {
+  id: string;
+  account_id: string;
+  email: string;
+  password_hash: string;
+  must_change_password: number;
+  created_at: string;
+}
+
+export interface SessionRow {
+  id_hash: string;
+  user_id: string;
+  account_id: string;
+  csrf_token: string;
+  created_at: string;
+  expires_at: string;
+}
+
+export function toUser(r: UserRow): User {
+  return { id: r.id, accountId: r.account_id, email: r.email, passwordHash: r.password_hash, mustChangePassword: r.must_change_password === 1, createdAt: r.created_at };
+}
+
+export function toSession(r: SessionRow): Session {
+  return { idHash: r.id_hash, userId: r.user_id, accountId: r.account_id, csrfToken: r.csrf_token, createdAt: r.created_at, expiresAt: r.expires_at };
+}
 
 export interface AccountRow {
   id: string;

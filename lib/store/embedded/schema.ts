@@ -117,6 +117,37 @@ const migrations: readonly string[] = [
   `
   alter table imports add column content_type text;
   `,
+  // 4: people who sign in to the web interface, their sessions, and the history columns the
+  // comparison reads (lib/store/history.ts). Reports completed before this step have no column.
+  `
+  create table users (
+    id text primary key,
+    account_id text not null references accounts(id),
+    email text not null unique,
+    password_hash text not null,
+    must_change_password integer not null,
+    created_at text not null
+  );
+  create index users_by_account on users (account_id, created_at, id);
+
+  create table sessions (
+    id_hash text primary key,
+    user_id text not null references users(id) on delete cascade,
+    account_id text not null,
+    csrf_token text not null,
+    created_at text not null,
+    expires_at text not null
+  ) without rowid;
+  create index sessions_by_user on sessions (user_id);
+  create index sessions_by_expiry on sessions (expires_at);
+
+  create table history_columns (
+    report_id text not null references reports(id) on delete cascade,
+    part integer not null,
+    data blob not null,
+    primary key (report_id, part)
+  ) without rowid;
+  `,
 ];
 
 export const SCHEMA_VERSION = migrations.length;

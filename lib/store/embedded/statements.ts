@@ -11,6 +11,8 @@ import {
   type ImportRow,
   type ProfileRow,
   type ReportRow,
+  type SessionRow,
+  type UserRow,
 } from './rows.js';
 import { INSERT_CONTAINER_SQL } from './container-writer.js';
 
@@ -32,9 +34,39 @@ export function prepareStatements(db: Database.Database) {
       'insert into api_keys (key_id, account_id, secret_hash, created_at, revoked_at) values (?, ?, ?, ?, ?)',
     ),
     findApiKey: s<[string], ApiKeyRow>('select * from api_keys where key_id = ?'),
+    listApiKeys: s<[string], ApiKeyRow>('select * from api_keys where account_id = ? order by created_at, key_id'),
     // `key_id <> null` is never true, so an absent keep-key needs its own test.
     revokeApiKeys: s<[string, string, string | null, string | null]>(
       'update api_keys set revoked_at = ? where account_id = ? and revoked_at is null and (? is null or key_id <> ?)',
+    ),
+
+    insertUser: s<[string, string, string, string, number, string]>(
+      'insert into users (id, account_id, email, password_hash, must_change_password, created_at) values (?, ?, ?, ?, ?, ?)',
+    ),
+    getUser: s<[string], UserRow>('select * from users where id = ?'),
+    findUserByEmail: s<[string], UserRow>('select * from users where email = ?'),
+    listUsers: s<[string], UserRow>('select * from users where account_id = ? order by created_at, id'),
+    setUserPassword: s<[string, number, string]>('update users set password_hash = ?, must_change_password = ? where id = ?'),
+    insertSession: s<[string, string, string, string, string, string]>(
+      'insert into sessions (id_hash, user_id, account_id, csrf_token, created_at, expires_at) values (?, ?, ?, ?, ?, ?)',
+    ),
+    findSession: s<[string], SessionRow>('select * from sessions where id_hash = ?'),
+    deleteSession: s<[string]>('delete from sessions where id_hash = ?'),
+    deleteUserSessions: s<[string, string | null, string | null]>('delete from sessions where user_id = ? and (? is null or id_hash <> ?)'),
+    deleteExpiredSessions: s<[string]>('delete from sessions where expires_at < ?'),
+
+    // The history column of a report: which containers have children, their titles, then the tests.
+    parentSeqs: s<[string], number>('select distinct parent_seq from containers where report_id = ? and parent_seq is not null'),
+    parentTitles: s<[string, string], { seq: number; parent_seq: number | null; title: string }>(
+      'select seq, parent_seq, title from containers where report_id = ? and seq in (select value from json_each(?))',
+    ),
+    historyTests: s<[string, number, number], { seq: number; parent_seq: number | null; title: string; status: string; duration_ms: number | null; flaky: number }>(
+      "select seq, parent_seq, title, status, duration_ms, flaky from containers where report_id = ? and seq > ? and type in ('test', 'scenario') order by seq limit ?",
+    ),
+    clearHistoryColumn: s<[string]>('delete from history_columns where report_id = ?'),
+    insertHistoryPart: s<[string, number, Buffer]>('insert into history_columns (report_id, part, data) values (?, ?, ?)'),
+    historyParts: s<[string], { part: number; data: Buffer }>(
+      "select h.part, h.data from history_columns h join reports r on r.id = h.report_id where h.report_id = ? and r.status = 'completed' order by h.part",
     ),
 
     insertProfile: s<[string, string, string, string]>('insert into profiles (id, account_id, name, created_at) values (?, ?, ?, ?)'),

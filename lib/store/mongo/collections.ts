@@ -3,7 +3,7 @@
  * `Store` types. Mapping back copies the contract's fields one by one, so `_id` and the fields that
  * exist only for indexes (a container's `profileId`, `reportCreatedAt`) never leak to callers.
  */
-import type { ObjectId } from 'mongodb';
+import type { Binary, ObjectId } from 'mongodb';
 import type {
   Account,
   ApiKeyRecord,
@@ -12,7 +12,9 @@ import type {
   Message,
   Profile,
   Report,
+  Session,
   StoredContainer,
+  User,
 } from '../store.js';
 import { escapeKeys, unescapeKeys } from './keys.js';
 
@@ -25,6 +27,10 @@ export const COLLECTIONS = {
   containers: 'containers',
   /** One document per claimed queued import: its unique `_id` is the claim (see claimQueuedImport). */
   importClaims: 'import_claims',
+  users: 'users',
+  sessions: 'sessions',
+  /** One document per part of a report's history column (lib/store/history.ts). */
+  historyColumns: 'history_columns',
 } as const;
 
 /** GridFS bucket: documents live in `blobs.files` and `blobs.chunks`. */
@@ -67,6 +73,29 @@ export interface ContainerDoc extends StoredContainer {
   _id?: ObjectId;
   profileId: string;
   reportCreatedAt: string;
+}
+
+export interface UserDoc extends Omit<User, 'id'> {
+  _id: string;
+}
+
+export interface SessionDoc extends Omit<Session, 'idHash'> {
+  _id: string;
+}
+
+export interface HistoryColumnDoc {
+  _id: string;
+  reportId: string;
+  part: number;
+  data: Binary | Buffer;
+}
+
+export function toUser(d: UserDoc): User {
+  return { id: d._id, accountId: d.accountId, email: d.email, passwordHash: d.passwordHash, mustChangePassword: d.mustChangePassword, createdAt: d.createdAt };
+}
+
+export function toSession(d: SessionDoc): Session {
+  return { idHash: d._id, userId: d.userId, accountId: d.accountId, csrfToken: d.csrfToken, createdAt: d.createdAt, expiresAt: d.expiresAt };
 }
 
 export function toAccount(d: AccountDoc): Account {

@@ -5,7 +5,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
-import { MongoClient, type Collection, type Db, type Filter, type MongoClientOptions } from 'mongodb';
+import { Binary, MongoClient, type Collection, type Db, type Filter, type MongoClientOptions } from 'mongodb';
+import type { ContainerStatus } from '../../formatter-api.js';
+import { HistoryColumnBuilder, decodeColumn, type HistoryColumn, type HistoryPart, type ParentTitle } from '../history.js';
 import type {
   Account,
   ApiKeyRecord,
@@ -21,6 +23,9 @@ import type {
   ReportQuery,
   Store,
   StoredContainer,
+  ContainerSearch,
+  Session,
+  User,
 } from '../store.js';
 import { BlobBucket } from './blobs.js';
 import {
@@ -36,6 +41,11 @@ import {
   toImport,
   toProfile,
   toReport,
+  toSession,
+  toUser,
+  type HistoryColumnDoc,
+  type SessionDoc,
+  type UserDoc,
   type AccountDoc,
   type ApiKeyDoc,
   type ContainerDoc,
@@ -44,6 +54,7 @@ import {
   type ReportDoc,
 } from './collections.js';
 import { ensureIndexes } from './indexes.js';
+import { HistoryDraft } from './history-draft.js';
 import { newImportRecord, newReportRecord } from '../records.js';
 
 export interface MongoStoreOptions {
@@ -71,7 +82,13 @@ interface Collections {
   reports: Collection<ReportDoc>;
   containers: Collection<ContainerDoc>;
   importClaims: Collection<{ _id: string; claimedAt: string }>;
+  users: Collection<UserDoc>;
+  sessions: Collection<SessionDoc>;
+  historyColumns: Collection<HistoryColumnDoc>;
 }
+
+/** Ids per `$in` query: bounded so one query never carries a huge array. */
+const IN_CHUNK = 5_000;
 
 interface Open {
   client: MongoClient;
@@ -98,6 +115,8 @@ export class MongoStore implements Store {
   #opening: Promise<void> | null = null;
   // profileId and createdAt never change after createReport, so cached copies cannot go stale.
   #reportFacts = new Map<string, { profileId: string; createdAt: string }>();
+  // Reports being built by this instance; null once one outgrew its draft (see history-draft.ts).
+  #drafts = new Map<string, HistoryDraft | null>();
 
   constructor(options: MongoStoreOptions) {
     this.url = options.url;
@@ -119,6 +138,7 @@ export class MongoStore implements Store {
     this.#open = null;
     this.#opening = null;
     this.#reportFacts.clear();
+    this.#drafts.clear();
     await open?.client.close();
   }
 
@@ -150,11 +170,71 @@ export class MongoStore implements Store {
     return doc ? toApiKey(doc) : null;
   }
 
+  async listApiKeys(accountId: string): Promise<ApiKeyRecord[]> {
+    const docs = await this.#c.apiKeys.find({ accountId }).sort({ createdAt: 1, keyId: 1 }).toArray();
+    return docs.map(toApiKey);
+  }
+
   async revokeApiKeys(accountId: string, keepKeyId?: string): Promise<number> {
     const filter: Filter<ApiKeyDoc> = { accountId, revokedAt: null };
     if (keepKeyId !== undefined) filter.keyId = { $ne: keepKeyId };
     const result = await this.#c.apiKeys.updateMany(filter, { $set: { revokedAt: now() } });
     return result.modifiedCount;
+  }
+
+  async createUser(input: Pick<User, 'accountId' | 'email' | 'passwordHash' | 'mustChangePassword'>): Promise<User | null> {
+    const user: User = { id: randomUUID(), ...input, email: input.email.toLowerCase(), createdAt: now() };
+    const { id, ...rest } = user;
+    try {
+      await this.#c.users.insertOne({ _id: id, ...rest });
+    } catch (e) {
+      if ((e as { code?: number }).code === 11000) return null;
+      throw e;
+    }
+    return user;
+  }
+
+  async getUser(id: string): Promise<User | null> {
+    const doc = await this.#c.users.findOne({ _id: id });
+    return doc ? toUser(doc) : null;
+  }
+
+  async findUserByEmail(email: string): Promise<User | null> {
+    const doc = await this.#c.users.findOne({ email: email.toLowerCase() });
+    return doc ? toUser(doc) : null;
+  }
+
+  async listUsers(accountId: string): Promise<User[]> {
+    const docs = await this.#c.users.find({ accountId }).sort({ createdAt: 1, _id: 1 }).toArray();
+    return docs.map(toUser);
+  }
+
+  async setUserPassword(id: string, passwordHash: string, mustChangePassword: boolean): Promise<void> {
+    await this.#c.users.updateOne({ _id: id }, { $set: { passwordHash, mustChangePassword } });
+  }
+
+  async createSession(x: Session): Promise<void> {
+    const { idHash, ...rest } = x;
+    await this.#c.sessions.insertOne({ _id: idHash, ...rest });
+  }
+
+  async findSession(idHash: string): Promise<Session | null> {
+    const doc = await this.#c.sessions.findOne({ _id: idHash });
+    return doc ? toSession(doc) : null;
+  }
+
+  async deleteSession(idHash: string): Promise<void> {
+    await this.#c.sessions.deleteOne({ _id: idHash });
+  }
+
+  async deleteUserSessions(userId: string, keepIdHash?: string): Promise<number> {
+    const filter: Filter<SessionDoc> = { userId };
+    if (keepIdHash !== undefined) filter._id = { $ne: keepIdHash };
+    return (await this.#c.sessions.deleteMany(filter)).deletedCount;
+  }
+
+  async deleteExpiredSessions(at: string): Promise<number> {
+    return (await this.#c.sessions.deleteMany({ expiresAt: { $lt: isoTime(at) } })).deletedCount;
   }
 
   async createProfile(accountId: string, name: string): Promise<Profile> {
@@ -212,6 +292,7 @@ export class MongoStore implements Store {
     const report = newReportRecord(input, now());
     await this.#c.reports.insertOne(reportDoc(report));
     this.#remember(report.id, { profileId: report.profileId, createdAt: report.createdAt });
+    this.#drafts.set(report.id, new HistoryDraft());
     return report;
   }
 
@@ -219,7 +300,11 @@ export class MongoStore implements Store {
     if (batch.length === 0) return;
     const c = this.#c;
     const facts = new Map<string, { profileId: string; createdAt: string }>();
-    for (const reportId of new Set(batch.map((x) => x.reportId))) facts.set(reportId, await this.#factsOf(reportId));
+    for (const reportId of new Set(batch.map((x) => x.reportId))) {
+      facts.set(reportId, await this.#factsOf(reportId));
+      const draft = this.#drafts.get(reportId);
+      if (draft && !draft.add(batch.filter((x) => x.reportId === reportId))) this.#drafts.set(reportId, null);
+    }
     // Unordered: the server may apply the batch in parallel; (reportId, seq) is unique either way.
     await c.containers.insertMany(
       batch.map((x) => containerDoc(x, facts.get(x.reportId)!)),
@@ -228,6 +313,10 @@ export class MongoStore implements Store {
   }
 
   async completeReport(id: string, patch: Pick<Report, 'date' | 'totals' | 'files' | 'messages' | 'tags'>): Promise<void> {
+    const facts = await this.#factsOf(id).catch(() => null);
+    const draft = this.#drafts.get(id);
+    this.#drafts.delete(id);
+    if (facts) await this.#writeHistory(id, draft ?? null);
     await this.#c.reports.updateOne(
       { _id: id },
       {
@@ -246,6 +335,7 @@ export class MongoStore implements Store {
   async failReport(id: string): Promise<void> {
     // The status flips first, so readers stop seeing the report before its containers are gone;
     // `purging` marks the gap, for init() to close if the process dies inside it.
+    this.#drafts.delete(id);
     await this.#c.reports.updateOne({ _id: id }, { $set: { status: 'failed', purging: true } });
     await this.#purgeContainers(id);
   }
@@ -267,6 +357,13 @@ export class MongoStore implements Store {
       if (query.beforeId !== undefined) filter.$or = [{ createdAt: { $lt: before } }, { createdAt: before, _id: { $lt: query.beforeId } }];
       else filter.createdAt = { $lt: before };
     }
+    if (query.since !== undefined) {
+      const since = isoTime(query.since);
+      // Beside a `before` bound the two conditions share one field: combine them with $and.
+      if (filter.createdAt) filter.$and = [{ createdAt: filter.createdAt }, { createdAt: { $gte: since } }];
+      else filter.createdAt = { $gte: since };
+      if (filter.$and) delete filter.createdAt;
+    }
     const docs = await this.#c.reports.find(filter).sort({ createdAt: -1, _id: -1 }).limit(query.limit).toArray();
     return docs.map(toReport);
   }
@@ -280,6 +377,40 @@ export class MongoStore implements Store {
     return docs.map(toContainer);
   }
 
+  async findContainers(reportId: string, search: ContainerSearch): Promise<StoredContainer[]> {
+    if (search.limit <= 0) return [];
+    const filter: Filter<ContainerDoc> = { reportId };
+    if (search.afterSeq !== undefined) filter.seq = { $gt: search.afterSeq };
+    const statuses = [...new Set(search.statuses ?? [])];
+    if (statuses.length > 0) filter.status = { $in: statuses };
+    if (search.testsOnly) filter.type = { $in: ['test', 'scenario'] };
+    // Escaped: the search text is matched literally, never as a pattern.
+    if (search.text) filter.title = { $regex: search.text.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&'), $options: 'i' };
+    const docs = await this.#c.containers.find(filter).sort({ seq: 1 }).limit(search.limit).toArray();
+    return docs.map(toContainer);
+  }
+
+  async historyColumns(reportIds: string[]): Promise<HistoryColumn[]> {
+    const { reports, historyColumns } = this.#c;
+    const parts = new Map<string, { part: number; data: Uint8Array }[]>();
+    for (let i = 0; i < reportIds.length; i += IN_CHUNK) {
+      const ids = reportIds.slice(i, i + IN_CHUNK);
+      const completed = new Set((await reports.find({ _id: { $in: ids }, status: 'completed' }, { projection: { _id: 1 } }).toArray()).map((d) => d._id));
+      for (const doc of await historyColumns.find({ reportId: { $in: [...completed] } }).toArray()) {
+        const data = doc.data instanceof Binary ? doc.data.buffer.subarray(0, doc.data.length()) : doc.data;
+        const list = parts.get(doc.reportId) ?? [];
+        list.push({ part: doc.part, data });
+        parts.set(doc.reportId, list);
+      }
+    }
+    const columns: HistoryColumn[] = [];
+    for (const id of reportIds) {
+      const list = parts.get(id);
+      if (list) columns.push(decodeColumn(id, list.sort((a, b) => a.part - b.part).map((p) => p.data)));
+    }
+    return columns;
+  }
+
   async getContainer(reportId: string, seq: number): Promise<StoredContainer | null> {
     const doc = await this.#c.containers.findOne({ reportId, seq });
     return doc ? toContainer(doc) : null;
@@ -287,11 +418,13 @@ export class MongoStore implements Store {
 
   async reparentContainers(reportId: string, fromParents: number[], toParent: number): Promise<void> {
     if (fromParents.length === 0) return;
+    this.#drafts.get(reportId)?.reparent(fromParents, toParent);
     await this.#c.containers.updateMany({ reportId, parentSeq: { $in: fromParents } }, { $set: { parentSeq: toParent } });
   }
 
   async deleteContainers(reportId: string, seqs: number[]): Promise<void> {
     if (seqs.length === 0) return;
+    this.#drafts.get(reportId)?.remove(seqs);
     await this.#c.containers.deleteMany({ reportId, seq: { $in: seqs } });
   }
 
@@ -305,6 +438,7 @@ export class MongoStore implements Store {
     if (patch.durationMs !== undefined) set.durationMs = patch.durationMs;
     if (patch.status !== undefined) set.status = patch.status;
     if (Object.keys(set).length === 0) return;
+    this.#drafts.get(reportId)?.update(seq, patch);
     await this.#c.containers.updateOne({ reportId, seq }, { $set: set });
   }
 
@@ -366,6 +500,9 @@ export class MongoStore implements Store {
         reports: db.collection(COLLECTIONS.reports),
         containers: db.collection(COLLECTIONS.containers),
         importClaims: db.collection(COLLECTIONS.importClaims),
+        users: db.collection(COLLECTIONS.users),
+        sessions: db.collection(COLLECTIONS.sessions),
+        historyColumns: db.collection(COLLECTIONS.historyColumns),
       };
       this.#open = { client, db, c, blobs: new BlobBucket(db) };
       // A crash inside failReport leaves containers behind; finish the job so the contract holds.
@@ -375,6 +512,41 @@ export class MongoStore implements Store {
       await client.close().catch(() => undefined);
       throw err;
     }
+  }
+
+  /**
+   * Writes the report's history column from its containers as they stand now (after merges): from
+   * this instance's draft when it has one, else read back from the containers collection.
+   */
+  async #writeHistory(reportId: string, draft: HistoryDraft | null): Promise<void> {
+    const { containers, historyColumns: columns } = this.#c;
+    const write = async (part: HistoryPart): Promise<void> => {
+      // A retried completeReport rewrites the column whole.
+      if (part.index === 0) await columns.deleteMany({ reportId });
+      await columns.insertOne({ _id: `${reportId}:${part.index}`, reportId, part: part.index, data: new Binary(part.data) });
+    };
+    if (draft) {
+      for (const part of draft.parts()) await write(part);
+      return;
+    }
+    const parentSeqs = (await containers.distinct('parentSeq', { reportId })).filter((s): s is number => typeof s === 'number');
+    const parents = new Map<number, ParentTitle>();
+    for (let i = 0; i < parentSeqs.length; i += IN_CHUNK) {
+      const found = await containers
+        .find({ reportId, seq: { $in: parentSeqs.slice(i, i + IN_CHUNK) } }, { projection: { _id: 0, seq: 1, parentSeq: 1, title: 1 } })
+        .toArray();
+      for (const d of found) parents.set(d.seq, { parentSeq: d.parentSeq, title: d.title });
+    }
+    const builder = new HistoryColumnBuilder(parents);
+    const tests = containers
+      .find({ reportId, type: { $in: ['test', 'scenario'] } }, { projection: { _id: 0, seq: 1, parentSeq: 1, title: 1, status: 1, durationMs: 1, flaky: 1 } })
+      .sort({ seq: 1 });
+    for await (const d of tests) {
+      const part = builder.add({ seq: d.seq, parentSeq: d.parentSeq, title: d.title, status: d.status as ContainerStatus, durationMs: d.durationMs, flaky: d.flaky });
+      if (part) await write(part);
+    }
+    const last = builder.finish();
+    if (last) await write(last);
   }
 
   async #purgeContainers(reportId: string): Promise<void> {

@@ -25,6 +25,17 @@ export const INDEXES: Record<string, IndexDescription[]> = {
     // History of one title in a profile, newest report first (DESIGN "Storage").
     { name: 'history', key: { profileId: 1, title: 1, reportCreatedAt: -1 } },
   ],
+  [COLLECTIONS.users]: [
+    // Sign-in looks people up by address, which is unique across Tally.
+    { name: 'email_unique', key: { email: 1 }, unique: true },
+    { name: 'account_created', key: { accountId: 1, createdAt: 1 } },
+  ],
+  [COLLECTIONS.sessions]: [
+    { name: 'user', key: { userId: 1 } },
+    { name: 'expires', key: { expiresAt: 1 } },
+  ],
+  // The comparison reads the columns of N reports by id; parts in order.
+  [COLLECTIONS.historyColumns]: [{ name: 'report_part_unique', key: { reportId: 1, part: 1 }, unique: true }],
   // The sweep deletes the blobs of a dead import; without this it scans every file document.
   [`${BLOB_BUCKET}.files`]: [{ name: 'metadata_importId', key: { 'metadata.importId': 1 } }],
 };

@@ -1,0 +1,20 @@
+/** What every page module is given: the store, the registry, where Tally is, and the asset URLs. */
+import type { Request } from '@hapi/hapi';
+import type { ImportDeps } from '../../lib/import/session.js';
+import type { Registry } from '../../lib/registry.js';
+import type { Store } from '../../lib/store/store.js';
+import { baseUrl } from '../profiles.js';
+
+export interface WebContext {
+  store: Store;
+  registry: Registry;
+  publicUrl: string | null;
+  importDeps: ImportDeps;
+  /** Versioned URLs of the static files: a new build never meets a stale cached copy. */
+  assets: { css: string; js: string; icon: string };
+  signinFailuresPerMinute: number;
+}
+
+export function origin(ctx: WebContext, request: Request): string {
+  return baseUrl(request, ctx.publicUrl);
+}

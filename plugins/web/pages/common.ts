@@ -1,0 +1,39 @@
+/** Helpers every page shares: HTML answers, ownership checks, the HTML error page. */
+import type { Request, ResponseObject, ResponseToolkit } from '@hapi/hapi';
+import { entry, message, type MessageCode } from '../../../lib/messages.js';
+import type { Profile, Report } from '../../../lib/store/store.js';
+import type { WebContext } from '../context.js';
+import { html } from '../html.js';
+import { messageList, page } from '../layout.js';
+import { credentialsOf, type WebCredentials } from '../session.js';
+
+export function respond(h: ResponseToolkit, body: string, status = 200): ResponseObject {
+  return h.response(body).type('text/html; charset=utf-8').code(status);
+}
+
+export function userOf(request: Request): WebCredentials | null {
+  return request.auth.isAuthenticated ? credentialsOf(request) : null;
+}
+
+/** The profile when it belongs to the signed-in account; another account's is "not found" too. */
+export async function ownProfile(ctx: WebContext, request: Request, id: string): Promise<Profile | null> {
+  const profile = await ctx.store.getProfile(id);
+  return profile && profile.accountId === credentialsOf(request).accountId ? profile : null;
+}
+
+export async function ownReport(ctx: WebContext, request: Request, id: string): Promise<{ report: Report; profile: Profile } | null> {
+  const report = await ctx.store.getReport(id);
+  if (!report || report.status !== 'completed') return null;
+  const profile = await ownProfile(ctx, request, report.profileId);
+  return profile ? { report, profile } : null;
+}
+
+export function errorPage(ctx: WebContext, request: Request, h: ResponseToolkit, code: MessageCode, detail?: string): ResponseObject {
+  const m = message(code, detail ? { detail } : {});
+  const body = html`<h1>${entry(code).status === 404 ? 'Not found' : 'Something is not right'}</h1>${messageList([m])}<p><a href="/profiles">Back to the profiles</a></p>`;
+  return respond(h, page(ctx, { title: 'Error', user: userOf(request) }, body), entry(code).status);
+}
+
+export function isFragmentRequest(request: Request): boolean {
+  return request.headers['x-requested-with'] === 'tally';
+}

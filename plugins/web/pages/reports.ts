@@ -1,0 +1,105 @@
+/** A profile's reports, newest first: date, tags, totals, status; filter by tag and date; paged. */
+import type { Request, ServerRoute } from '@hapi/hapi';
+import { passRate, reportStatus } from '../../../lib/history.js';
+import type { Report, ReportQuery } from '../../../lib/store/store.js';
+import { passFailTrend } from '../charts.js';
+import type { WebContext } from '../context.js';
+import { percent, when } from '../format.js';
+import { html, query } from '../html.js';
+import { page } from '../layout.js';
+import { credentialsOf } from '../session.js';
+import { errorPage, ownProfile, respond } from './common.js';
+
+export const REPORTS_PER_PAGE = 50;
+
+export interface ReportFilter {
+  tags: string[];
+  /** YYYY-MM-DD: reports imported on or after this day (UTC). */
+  from: string | null;
+  /** YYYY-MM-DD: reports imported on or before this day (UTC). */
+  to: string | null;
+  /** The `next_before` cursor of the previous page. */
+  before: string | null;
+}
+
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+
+export function tagsOfQuery(request: Request): string[] {
+  const url = new URL(request.raw.req.url ?? '/', 'http://x');
+  return [...url.searchParams.getAll('tag[]'), ...url.searchParams.getAll('tag')]
+    .flatMap((t) => t.split(/[\s,]+/))
+    .map((t) => t.trim())
+    .filter(Boolean)
+    .slice(0, 20);
+}
+
+export function reportFilterOf(request: Request): ReportFilter {
+  const q = request.query as Record<string, unknown>;
+  const day = (v: unknown) => (typeof v === 'string' && DAY.test(v) && !Number.isNaN(Date.parse(v)) ? v : null);
+  const before = typeof q.before === 'string' && /^[0-9T:.+Z-]+(~[0-9a-f-]{36})?$/.test(q.before) ? q.before : null;
+  return { tags: tagsOfQuery(request), from: day(q.from), to: day(q.to), before };
+}
+
+/** The store query of a filter: `to` is inclusive, so the bound is the next midnight. */
+export function storeQuery(f: ReportFilter, limit: number): ReportQuery {
+  const q: ReportQuery = { limit, ...(f.tags.length ? { tags: f.tags } : {}) };
+  if (f.from) q.since = `${f.from}T00:00:00.000Z`;
+  let before: string | null = f.to ? new Date(Date.parse(`${f.to}T00:00:00.000Z`) + 86_400_000).toISOString() : null;
+  if (f.before) {
+    const [time, id] = f.before.split('~');
+    if (time && !Number.isNaN(Date.parse(time)) && (!before || new Date(time).toISOString() < before)) {
+      before = new Date(time).toISOString();
+      if (id) q.beforeId = id;
+    }
+  }
+  if (before) q.before = before;
+  return q;
+}
+
+export function nextCursor(reports: Report[], limit: number): string | null {
+  const last = reports[reports.length - 1];
+  return reports.length === limit && last ? `${last.createdAt}~${last.id}` : null;
+}
+
+export function reportsRoutes(ctx: WebContext): ServerRoute[] {
+  return [
+    {
+      method: 'GET',
+      path: '/profiles/{id}',
+      options: { auth: 'session', plugins: { 'tally-web': {} } },
+      handler: async (request, h) => {
+        const user = credentialsOf(request);
+        const profile = await ownProfile(ctx, request, (request.params as { id: string }).id);
+        if (!profile) return errorPage(ctx, request, h, 'not_found');
+        const f = reportFilterOf(request);
+        const reports = await ctx.store.listReports(profile.id, storeQuery(f, REPORTS_PER_PAGE));
+        const next = nextCursor(reports, REPORTS_PER_PAGE);
+        const trendSource = f.before ? [] : [...reports].slice(0, 50).reverse();
+        const rows = reports.map((r) => {
+          const status = reportStatus(r.totals);
+          const t = r.totals;
+          return html`<tr>
+<td><a href="/reports/${r.id}">${when(r.date)}</a><div class="muted small">imported ${when(r.createdAt)}</div></td>
+<td>${r.tags.map((tag) => html`<a class="tag" href="${query({ tag })}">${tag}</a> `)}</td>
+<td class="num">${t.tests}</td><td class="num pass">${t.passed}</td><td class="num fail">${t.failed + t.errored}</td><td class="num">${t.skipped + t.pending + t.unknown}</td>
+<td class="num">${percent(passRate(t))}</td>
+<td><span class="status status-${status}">${status}</span>${t.flaky ? html` <span class="badge flaky">${t.flaky} flaky</span>` : ''}</td>
+</tr>`;
+        });
+        const body = html`
+<form class="filters" method="get" action="/profiles/${profile.id}">
+<label>Tag <input type="text" name="tag" value="${f.tags.join(' ')}" placeholder="branch:main"></label>
+<label>From <input type="date" name="from" value="${f.from ?? ''}"></label>
+<label>To <input type="date" name="to" value="${f.to ?? ''}"></label>
+<button type="submit">Filter</button> ${f.tags.length || f.from || f.to ? html`<a href="/profiles/${profile.id}">Clear</a>` : ''}
+</form>
+${trendSource.length ? html`<figure class="trend">${passFailTrend(trendSource.map((r) => ({ passed: r.totals.passed, failed: r.totals.failed + r.totals.errored, label: when(r.date) })), { width: 600, height: 60, title: 'Passed and failed tests per report, oldest to newest' })}<figcaption class="muted small">Passed (green) and failed (red) share of tests, per report, oldest to newest</figcaption></figure>` : ''}
+${reports.length === 0
+  ? html`<p>No reports${f.tags.length || f.from || f.to ? ' match this filter' : ' yet: see the Upload tab'}.</p>`
+  : html`<table class="grid reports"><thead><tr><th>Date</th><th>Tags</th><th class="num">Tests</th><th class="num">Passed</th><th class="num">Failed</th><th class="num">Skipped</th><th class="num">Pass rate</th><th>Status</th></tr></thead><tbody>${rows}</tbody></table>`}
+${next ? html`<p><a class="more" href="${query({ tag: f.tags, from: f.from, to: f.to, before: next })}">Older reports</a></p>` : ''}`;
+        return respond(h, page(ctx, { title: profile.name, user, profile, tab: 'reports' }, body));
+      },
+    },
+  ];
+}

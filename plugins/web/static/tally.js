@@ -1,0 +1,140 @@
+// Tally's pages work without this file; it adds: containers that open in place (loaded on first
+// open), "show the next 100" in place, the upload form's progress bar and answer, and confirmations.
+// Served from Tally's origin only (the CSP allows no inline script).
+'use strict';
+
+(function () {
+  var XHR_HEADER = { 'x-requested-with': 'tally' };
+
+  function fetchHtml(url) {
+    return fetch(url, { headers: XHR_HEADER, credentials: 'same-origin' }).then(function (r) {
+      if (!r.ok) throw new Error('HTTP ' + r.status);
+      return r.text();
+    });
+  }
+
+  function fragmentUrl(url) {
+    return url + (url.indexOf('?') < 0 ? '?' : '&') + 'fragment=1';
+  }
+
+  // A container opens: its body (failure, output, attachments, children) is fetched once.
+  document.addEventListener('toggle', function (event) {
+    var details = event.target;
+    if (!(details instanceof HTMLDetailsElement) || !details.open || !details.dataset.node || details.dataset.loaded) return;
+    details.dataset.loaded = 'loading';
+    var body = details.querySelector('.node-body');
+    body.classList.add('loading');
+    fetchHtml(fragmentUrl(details.dataset.node)).then(function (text) {
+      body.innerHTML = text; // server-rendered, every value escaped there
+      body.classList.remove('loading');
+      details.dataset.loaded = 'yes';
+    }, function () {
+      body.classList.remove('loading');
+      delete details.dataset.loaded;
+    });
+  }, true);
+
+  document.addEventListener('click', function (event) {
+    var link = event.target instanceof Element ? event.target.closest('a[data-more]') : null;
+    if (!link) return;
+    event.preventDefault();
+    var row = link.closest('li');
+    link.textContent = 'Loading…';
+    fetchHtml(link.dataset.more).then(function (text) {
+      row.insertAdjacentHTML('afterend', text);
+      row.remove();
+    }, function () {
+      link.textContent = 'Could not load; try again';
+    });
+  });
+
+  document.addEventListener('submit', function (event) {
+    var form = event.target;
+    if (form.dataset && form.dataset.confirm && !window.confirm(form.dataset.confirm)) event.preventDefault();
+  });
+
+  function el(tag, className, text) {
+    var node = document.createElement(tag);
+    if (className) node.className = className;
+    if (text !== undefined) node.textContent = text;
+    return node;
+  }
+
+  function showAnswer(box, status, answer) {
+    box.textContent = '';
+    if (!answer) {
+      box.appendChild(el('p', 'msg msg-error', 'The upload failed (HTTP ' + status + ').'));
+      return;
+    }
+    box.appendChild(el('p', 'answer answer-' + (answer.status || 'failed'), answer.message || (answer.status === 'failed' ? 'The upload failed.' : '')));
+    var list = el('ul', 'messages');
+    (answer.messages || []).forEach(function (m) {
+      var item = el('li', 'msg msg-' + m.severity);
+      item.appendChild(el('span', 'sev', m.severity));
+      item.appendChild(document.createTextNode(' '));
+      if (m.code) {
+        item.appendChild(el('code', '', m.code));
+        item.appendChild(document.createTextNode(' '));
+      }
+      item.appendChild(document.createTextNode(m.message + (m.file ? ' (' + m.file + ')' : '')));
+      list.appendChild(item);
+    });
+    box.appendChild(list);
+    if (answer.report_id && answer.status !== 'failed') {
+      var p = el('p');
+      var a = el('a', 'report-link', 'Open the report');
+      a.href = '/reports/' + encodeURIComponent(answer.report_id);
+      p.appendChild(a);
+      box.appendChild(p);
+    }
+  }
+
+  var upload = document.getElementById('upload-form');
+  if (upload) {
+    upload.addEventListener('submit', function (event) {
+      event.preventDefault();
+      var data = new FormData();
+      // Fields before files: the import reads tags and flags that come first.
+      Array.prototype.forEach.call(upload.elements, function (input) {
+        if (!input.name || input.type === 'file') return;
+        if (input.type === 'checkbox' && !input.checked) return;
+        if (input.name === 'csrf' || !input.value) return;
+        data.append(input.name, input.value);
+      });
+      Array.prototype.forEach.call(upload.querySelectorAll('input[type=file]'), function (input) {
+        Array.prototype.forEach.call(input.files, function (file) { data.append(input.name, file, file.name); });
+      });
+      var formatter = document.getElementById('upload-formatter').value;
+      var url = upload.getAttribute('action').split('?')[0] + (formatter ? '?formatter=' + encodeURIComponent(formatter) : '');
+      var bar = document.getElementById('upload-progress');
+      var box = document.getElementById('upload-result');
+      var button = upload.querySelector('button[type=submit]');
+      bar.hidden = false;
+      bar.value = 0;
+      button.disabled = true;
+      box.textContent = 'Uploading…';
+      var xhr = new XMLHttpRequest();
+      xhr.open('POST', url);
+      xhr.setRequestHeader('x-csrf-token', upload.dataset.csrf);
+      xhr.setRequestHeader('x-requested-with', 'tally');
+      xhr.upload.addEventListener('progress', function (e) {
+        if (e.lengthComputable) bar.value = Math.round((e.loaded / e.total) * 100);
+      });
+      xhr.upload.addEventListener('load', function () {
+        bar.value = 100;
+        box.textContent = 'Uploaded; Tally is reading the files…';
+      });
+      xhr.addEventListener('load', function () {
+        var answer = null;
+        try { answer = JSON.parse(xhr.responseText); } catch (e) { answer = null; }
+        button.disabled = false;
+        showAnswer(box, xhr.status, answer);
+      });
+      xhr.addEventListener('error', function () {
+        button.disabled = false;
+        box.textContent = 'The connection broke during the upload.';
+      });
+      xhr.send(data);
+    });
+  }
+})();
