@@ -259,7 +259,11 @@ export class ParseJob {
 /** A worker's error as the import thread would have seen it: FormatErrors keep their position. */
 function revive(e: JobFailure): Error {
   if (e.name === 'FormatError') return new FormatError(e.message, e.line, e.column);
-  if (e.name === 'StoreWriteError') return new ImportFault('store_unavailable', { detail: e.message });
+  if (e.name === 'StoreWriteError') {
+    // The worker's error, with its code, is the cause: a full disk is told apart by it.
+    const cause = Object.assign(new Error(e.message), e.code ? { code: e.code } : {});
+    return new ImportFault('store_unavailable', { detail: e.message, cause });
+  }
   const err = new Error(e.message);
   err.name = e.name;
   if (e.stack) err.stack = e.stack;

@@ -64,6 +64,8 @@ export interface JobResult {
 export interface JobFailure {
   name: string;
   message: string;
+  /** The underlying error's code (SQLITE_FULL, ENOSPC, …), so the import can tell a full disk from other faults. */
+  code?: string;
   line: number | null;
   column: number | null;
   stack?: string;

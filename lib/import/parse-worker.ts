@@ -23,6 +23,12 @@ class Aborted extends Error {}
 /** A failed write to the store from this worker: the import answers store_unavailable. */
 class StoreWriteError extends Error {
   override name = 'StoreWriteError';
+  constructor(
+    message: string,
+    readonly code: string | undefined,
+  ) {
+    super(message);
+  }
 }
 
 /** One connection per database, kept for the worker's life. */
@@ -152,7 +158,7 @@ class Job implements ContainerTarget {
     try {
       this.writer!.write(batch);
     } catch (e) {
-      this.writeFailure = new StoreWriteError(`Writing containers failed: ${(e as Error).message}`);
+      this.writeFailure = new StoreWriteError(`Writing containers failed: ${(e as Error).message}`, (e as { code?: string }).code);
       return;
     }
     this.unreported += batch.length;
@@ -213,11 +219,18 @@ async function run(start: JobStart, job: Job): Promise<void> {
     });
   } catch (e) {
     const err = e instanceof Error ? e : new Error(String(e));
-    const where = err as Error & { line?: unknown; column?: unknown };
+    const where = err as Error & { line?: unknown; column?: unknown; code?: unknown };
     post({
       t: 'fail',
       job: job.id,
-      error: { name: err.name, message: err.message, line: typeof where.line === 'number' ? where.line : null, column: typeof where.column === 'number' ? where.column : null, stack: err.stack },
+      error: {
+        name: err.name,
+        message: err.message,
+        line: typeof where.line === 'number' ? where.line : null,
+        column: typeof where.column === 'number' ? where.column : null,
+        stack: err.stack,
+        ...(typeof where.code === 'string' ? { code: where.code } : {}),
+      },
     });
   } finally {
     jobs.delete(job.id);
@@ -230,7 +243,8 @@ port.on('message', (m: ToWorker) => {
     try {
       writer = m.sink ? writerFor(m.sink) : null;
     } catch (e) {
-      post({ t: 'fail', job: m.job, error: { name: 'StoreWriteError', message: `The database cannot be opened: ${(e as Error).message}`, line: null, column: null } });
+      const code = (e as { code?: string }).code;
+      post({ t: 'fail', job: m.job, error: { name: 'StoreWriteError', message: `The database cannot be opened: ${(e as Error).message}`, line: null, column: null, ...(code ? { code } : {}) } });
       return;
     }
     const job = new Job(m.job, writer);
