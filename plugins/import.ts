@@ -49,7 +49,8 @@ export const importPlugin: Plugin<ImportDeps> = {
             const release = perAccount.acquire(profile.accountId);
             if (!release) return fault(h, 'too_many_imports', `The limit is ${deps.config.limits.maxConcurrentImportsPerAccount} (TALLY_MAX_CONCURRENT_IMPORTS).`).header('retry-after', '5');
             try {
-              const formatterKey = route === 'testresult' ? 'cucumber' : route === 'import/{formatter}' && params.formatter ? decodeURIComponent(params.formatter) : null;
+              // hapi has decoded the path segment already; decoding it twice failed on a literal `%` (500).
+              const formatterKey = route === 'testresult' ? 'cucumber' : route === 'import/{formatter}' && params.formatter ? params.formatter : null;
               const running = runImport(deps, {
                 profile,
                 accountId: accountOf(request),

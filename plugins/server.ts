@@ -17,6 +17,8 @@ import { authPlugin } from './auth.js';
 import { healthPlugin } from './health.js';
 import { importPlugin } from './import.js';
 import { readPlugin } from './read.js';
+import { openapiPlugin } from './openapi/index.js';
+import { answerClientError } from './client-error.js';
 import { ImportWorker } from '../lib/import/worker.js';
 import type { ImportDeps } from '../lib/import/session.js';
 
@@ -57,6 +59,7 @@ export async function createTally(o: TallyOptions): Promise<Tally> {
   const tmpDir = path.join(o.config.dataDir, 'tmp');
   await mkdir(tmpDir, { recursive: true });
   const listener = http.createServer({ requestTimeout: o.config.limits.requestTimeoutMs, headersTimeout: 60_000 });
+  listener.on('clientError', answerClientError);
   const server = Hapi.server({
     listener,
     port: o.config.port,
@@ -84,6 +87,7 @@ export async function createTally(o: TallyOptions): Promise<Tally> {
     { plugin: importPlugin, options: deps },
     { plugin: readPlugin, options: { store: o.store, registry, publicUrl: o.config.publicUrl } },
     { plugin: healthPlugin, options: { store: o.store } },
+    { plugin: openapiPlugin, options: { log: o.log } },
   ]);
 
   let sweeper: NodeJS.Timeout | null = null;
