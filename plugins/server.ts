@@ -19,6 +19,7 @@ import { importPlugin } from './import.js';
 import { readPlugin } from './read.js';
 import { openapiPlugin } from './openapi/index.js';
 import { answerClientError } from './client-error.js';
+import { securityHeadersPlugin } from './security-headers.js';
 import { ImportWorker } from '../lib/import/worker.js';
 import type { ImportDeps } from '../lib/import/session.js';
 
@@ -83,6 +84,7 @@ export async function createTally(o: TallyOptions): Promise<Tally> {
   const worker = new ImportWorker(deps, o.config.publicUrl ?? '');
   deps.onQueued = () => worker.kick();
   await server.register([
+    { plugin: securityHeadersPlugin, options: { publicUrl: o.config.publicUrl } },
     { plugin: authPlugin, options: { store: o.store, maxFailuresPerMinute: o.config.limits.maxKeyFailuresPerMinute } },
     { plugin: importPlugin, options: deps },
     { plugin: readPlugin, options: { store: o.store, registry, publicUrl: o.config.publicUrl } },
