@@ -24,6 +24,9 @@ export interface Limits {
   maxTextChars: number;
   /** How long a whole request may take (Node's requestTimeout). */
   requestTimeoutMs: number;
+  /** An upload must deliver `minUploadBytes` in every span of this long while Tally waits for it. */
+  uploadTimeoutMs: number;
+  minUploadBytes: number;
   /** Imports one account may run at once (per Tally process). */
   maxConcurrentImportsPerAccount: number;
   /** Failed API-key attempts from one address per minute before it must wait. */
@@ -59,6 +62,8 @@ export const DEFAULT_LIMITS: Limits = {
   maxFilesWithoutFormatter: 1000,
   maxTextChars: 1 * MiB,
   requestTimeoutMs: 60 * 60 * 1000,
+  uploadTimeoutMs: 60 * 1000,
+  minUploadBytes: 16 * 1024,
   maxConcurrentImportsPerAccount: 32,
   maxKeyFailuresPerMinute: 30,
 };
@@ -75,6 +80,8 @@ const LIMIT_ENV: Record<keyof Limits, string> = {
   maxFilesWithoutFormatter: 'TALLY_MAX_FILES',
   maxTextChars: 'TALLY_MAX_TEXT_CHARS',
   requestTimeoutMs: 'TALLY_REQUEST_TIMEOUT_MS',
+  uploadTimeoutMs: 'TALLY_UPLOAD_TIMEOUT_MS',
+  minUploadBytes: 'TALLY_MIN_UPLOAD_BYTES',
   maxConcurrentImportsPerAccount: 'TALLY_MAX_CONCURRENT_IMPORTS',
   maxKeyFailuresPerMinute: 'TALLY_MAX_KEY_FAILURES_PER_MINUTE',
 };

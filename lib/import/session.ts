@@ -18,6 +18,7 @@ import { readMultipart } from './multipart.js';
 import { ImportParams } from './params.js';
 import { RequestStore } from './request-store.js';
 import { ByteCounter } from './streams.js';
+import { ReceiveWatchdog } from './receive-watchdog.js';
 
 export type ImportRoute = 'import' | 'import/{formatter}' | 'report/import' | 'testresult';
 export type { ImportResponseBody };
@@ -87,6 +88,7 @@ export async function runImport(deps: ImportDeps, req: ImportRequest): Promise<I
   const run: Run = { deps, record, report: null, params: new ImportParams(), early, processor: null, queued: null, profileId: req.profile.id, baseUrl: req.baseUrl };
   const { params } = run;
   let counter: ByteCounter | null = null;
+  let watchdog: ReceiveWatchdog | null = null;
   const progress = progressWriter(store, record.id, () => ({
     bytes: counter?.bytes ?? 0,
     files: run.processor?.fileCount ?? run.queued?.uploads.length ?? 0,
@@ -121,6 +123,8 @@ export async function runImport(deps: ImportDeps, req: ImportRequest): Promise<I
     counter = new ByteCounter(config.limits.maxUploadBytes, progress.tick);
     req.body.on('error', (e) => counter?.destroy(e));
     req.body.pipe(counter);
+    const c = counter;
+    watchdog = new ReceiveWatchdog(req.body, () => c.bytes, config.limits, (fault) => c.destroy(fault));
     const processorOptions = (candidates: readonly Formatter[]): FileProcessorOptions => ({
       store,
       registry,
@@ -198,6 +202,7 @@ export async function runImport(deps: ImportDeps, req: ImportRequest): Promise<I
     }
     return answer;
   } finally {
+    watchdog?.stop();
     req.signal.removeEventListener('abort', abort);
   }
 }
