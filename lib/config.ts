@@ -45,6 +45,8 @@ export interface Config {
   formatterModules: string[];
   /** On SIGTERM: how long in-flight requests may go on before their connections are closed. */
   shutdownGraceMs: number;
+  /** Embedded store: bytes kept back on the disk for cleaning up after a full disk (0: none). */
+  storageReserveBytes: number;
 }
 
 const GiB = 1024 ** 3;
@@ -108,6 +110,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     limits,
     formatterModules: (env.TALLY_FORMATTERS || '').split(',').map((s) => s.trim()).filter(Boolean),
     shutdownGraceMs: env.TALLY_SHUTDOWN_GRACE_MS ? positiveInt('TALLY_SHUTDOWN_GRACE_MS', env.TALLY_SHUTDOWN_GRACE_MS) : 30_000,
+    storageReserveBytes: env.TALLY_STORAGE_RESERVE_BYTES === '0' ? 0 : env.TALLY_STORAGE_RESERVE_BYTES ? positiveInt('TALLY_STORAGE_RESERVE_BYTES', env.TALLY_STORAGE_RESERVE_BYTES) : 64 * MiB,
   };
 }
 

@@ -89,6 +89,7 @@ export const CATALOGUE = {
   too_many_imports: { severity: 'error', status: 429, origin: 'tally', text: 'This account already runs as many imports as allowed at once. Retry after the Retry-After seconds, or send fewer imports in parallel.' },
   too_many_attempts: { severity: 'error', status: 429, origin: 'tally', text: 'Too many requests with an invalid API key from this address. Wait for the Retry-After seconds.' },
   store_unavailable: { severity: 'error', status: 503, origin: 'tally', text: 'The store does not answer. Nothing was kept; retry later.' },
+  storage_full: { severity: 'error', status: 507, origin: 'tally', text: 'The store has no room left (disk or database full). Nothing of this import was kept; tell the operator.' },
   import_interrupted: { severity: 'error', status: 500, origin: 'tally', text: 'The import was cut off before it ended (the server stopped or the store went away); nothing of it was kept. Send it again.' },
   internal_error: { severity: 'error', status: 500, origin: 'tally', text: 'An unexpected fault stopped the import. Nothing was kept; tell the operator the time of this message.' },
 } as const satisfies Record<string, Entry>;

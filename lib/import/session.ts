@@ -19,6 +19,7 @@ import { ImportParams } from './params.js';
 import { RequestStore } from './request-store.js';
 import { ByteCounter } from './streams.js';
 import { ReceiveWatchdog } from './receive-watchdog.js';
+import { isStorageFull } from '../store/faults.js';
 
 export type ImportRoute = 'import' | 'import/{formatter}' | 'report/import' | 'testresult';
 export type { ImportResponseBody };
@@ -315,6 +316,8 @@ async function complete(run: Run, bytes: number): Promise<ImportAnswer> {
 async function fail(run: Run, e: unknown): Promise<ImportAnswer> {
   const { store } = run.deps;
   const messages = await failureMessages(e, run);
+  // On a full disk the clean-up below needs room itself (SQLite appends even to delete).
+  if (isStorageFull(e)) await store.releaseReserve?.().catch(() => false);
   const steps: Promise<unknown>[] = [];
   // A container write still in flight would land after the purge: let it finish first.
   await run.processor?.abandon();
@@ -346,7 +349,11 @@ async function failureMessages(e: unknown, run: Run): Promise<Message[]> {
   if (e instanceof Outcome) return e.messages;
   const before = [...run.early, ...safe(() => run.params.messages()), ...(run.processor?.messages ?? [])];
   let fault: Message;
-  if (e instanceof ImportFault) fault = e.msg;
+  // Checked first: a stage may have wrapped it (the batcher reports any failed write as store_unavailable).
+  if (isStorageFull(e)) {
+    fault = message('storage_full');
+    run.deps.log('import.storage_full', { importId: run.record.id, error: e instanceof Error ? e.message : String(e) });
+  } else if (e instanceof ImportFault) fault = e.msg;
   else {
     const storeUp = await run.deps.store.ping().then(() => true, () => false);
     fault = storeUp ? message('internal_error') : message('store_unavailable');

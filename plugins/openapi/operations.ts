@@ -17,7 +17,7 @@ export interface Operation {
 }
 
 const FAULTS_AUTHED = { 401: 'Fault', 429: 'Fault' } as const;
-const IMPORT_RESPONSES = { 201: 'ImportAnswer', 202: 'ImportAnswer', 400: 'Fault', 401: 'Fault', 403: 'Fault', 404: 'Fault', 413: 'Fault', 415: 'Fault', 422: 'Fault', 429: 'Fault', 503: 'Fault' };
+const IMPORT_RESPONSES = { 201: 'ImportAnswer', 202: 'ImportAnswer', 400: 'Fault', 401: 'Fault', 403: 'Fault', 404: 'Fault', 408: 'Fault', 413: 'Fault', 415: 'Fault', 422: 'Fault', 429: 'Fault', 503: 'Fault', 507: 'Fault' };
 const IMPORT_QUERY: Operation['query'] = [
   { name: 'tag[]', schema: { type: 'array', items: { type: 'string', maxLength: 256 } }, description: 'Free tags, `<key>:<value>` for the dynamic form.' },
   ...['os', 'platform', 'build'].map((name) => ({ name, schema: { type: 'string' }, description: `Deprecated: becomes the tag \`${name}:<value>\` (warning tag_params_deprecated).`, deprecated: true })),

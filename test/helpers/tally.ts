@@ -69,12 +69,12 @@ interface TapLike {
   teardown(fn: () => unknown): void;
 }
 
-export async function startTally(t: TapLike, o: { store?: StoreKind; limits?: Partial<Limits>; formatters?: readonly Formatter[]; publicUrl?: string } = {}): Promise<Harness> {
+export async function startTally(t: TapLike, o: { store?: StoreKind; limits?: Partial<Limits>; formatters?: readonly Formatter[]; publicUrl?: string; dataDirIn?: string; reserveBytes?: number } = {}): Promise<Harness> {
   const kind = o.store ?? 'embedded';
-  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'tally-test-'));
+  const dataDir = await mkdtemp(path.join(o.dataDirIn ?? os.tmpdir(), 'tally-test-'));
   const config = { ...loadConfig({ TALLY_DATA_DIR: dataDir, TALLY_PUBLIC_URL: o.publicUrl }), port: 0, host: '127.0.0.1', limits: { ...DEFAULT_LIMITS, ...o.limits } };
   const mongo = kind === 'mongo' ? await testDatabase() : null;
-  const store: Store = mongo ? createMongoStore({ url: mongo.url, dbName: mongo.dbName }) : createEmbeddedStore({ dataDir });
+  const store: Store = mongo ? createMongoStore({ url: mongo.url, dbName: mongo.dbName }) : createEmbeddedStore({ dataDir, reserveBytes: o.reserveBytes ?? 1024 * 1024 });
   await store.init();
   const tally = await createTally({ config, store, formatters: o.formatters ?? builtinFormatters, log: silentLogger });
   await tally.start();
