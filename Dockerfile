@@ -22,4 +22,5 @@ VOLUME ["/data"]
 EXPOSE 8080
 HEALTHCHECK --interval=15s --timeout=3s --start-period=10s \
   CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||8080)+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
-CMD ["node", "dist/bin/tally.js", "serve"]
+# Telemetry starts before hapi loads, when OTEL_EXPORTER_OTLP_ENDPOINT is set (a no-op otherwise).
+CMD ["node", "--import", "./dist/lib/telemetry/register.js", "dist/bin/tally.js", "serve"]

@@ -9,7 +9,7 @@ import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { Config } from '../lib/config.js';
 import type { Formatter } from '../lib/formatter-api.js';
-import type { Logger } from '../lib/log.js';
+import { requestContext, type Logger } from '../lib/log.js';
 import { message, type MessageCode } from '../lib/messages.js';
 import { createRegistry, type Registry } from '../lib/registry.js';
 import type { Store } from '../lib/store/store.js';
@@ -69,14 +69,28 @@ export async function createTally(o: TallyOptions): Promise<Tally> {
     routes: { response: { emptyStatusCode: 204 } },
   });
 
+  // Every request runs in its own log context, so each log line it causes carries its id.
+  for (const dispatch of listener.listeners('request') as ((req: http.IncomingMessage, res: http.ServerResponse) => void)[]) {
+    listener.off('request', dispatch);
+    listener.on('request', (req, res) => requestContext.run({}, () => dispatch(req, res)));
+  }
+  server.ext('onRequest', (request: Request, h: ResponseToolkit) => {
+    const context = requestContext.getStore();
+    if (context) context.requestId = request.info.id;
+    return h.continue;
+  });
+
   // Faults hapi answers itself (unknown route, Content-Length over the limit, ...) get our shape too.
   server.ext('onPreResponse', (request: Request, h: ResponseToolkit) => {
     const response = request.response as Boom | Hapi.ResponseObject;
-    if (!('isBoom' in response) || !response.isBoom) return h.continue;
+    if (!('isBoom' in response) || !response.isBoom) {
+      (response as Hapi.ResponseObject).header('x-request-id', request.info.id);
+      return h.continue;
+    }
     const status = response.output.statusCode;
     const code = BOOM_CODES[status] ?? 'internal_error';
     if (code === 'internal_error') o.log('request.internal_error', { path: request.path, error: response.stack ?? response.message });
-    return h.response({ status: 'failed', messages: [message(code)] }).code(status);
+    return h.response({ status: 'failed', messages: [message(code)] }).code(status).header('x-request-id', request.info.id);
   });
 
   const deps: ImportDeps = { store: o.store, registry, config: o.config, tmpDir, log: o.log, inflight: new Set() };

@@ -20,6 +20,7 @@ import { addTotals, FileAssembler, zeroTotals, type AttachmentRef } from './asse
 import { ContainerBatcher } from './container-batcher.js';
 import { peek, tee } from './streams.js';
 import { looksLikeZip, readZip } from './zip.js';
+import { inSpan } from '../telemetry/spans.js';
 
 export interface FileProcessorOptions {
   store: Store;
@@ -183,8 +184,17 @@ export class FileProcessor {
     }
   }
 
-  /** Votes on the head and parses the file, or keeps it as unmatched. */
-  private async processFile(
+  /** Votes on the head and parses the file, or keeps it as unmatched; in a `tally.file` span. */
+  private processFile(
+    all: AsyncGenerator<Buffer>,
+    p: { head: Buffer; complete: boolean },
+    name: string,
+    o: { keepUnmatched: boolean; archive?: string },
+  ): Promise<{ formatter: string | null }> {
+    return inSpan('tally.file', o.archive ? { 'tally.file': name, 'tally.archive': o.archive } : { 'tally.file': name }, () => this.voteAndParse(all, p, name, o));
+  }
+
+  private async voteAndParse(
     all: AsyncGenerator<Buffer>,
     p: { head: Buffer; complete: boolean },
     name: string,
@@ -225,7 +235,7 @@ export class FileProcessor {
       },
     };
     try {
-      await formatter.parse(decodeText(all, encoding), assembler, ctx);
+      await inSpan('tally.formatter', { 'tally.formatter': formatter.key }, () => formatter.parse(decodeText(all, encoding), assembler, ctx));
     } catch (e) {
       if (isFormatError(e)) {
         const where = e.line !== null ? ` (line ${e.line}, column ${e.column})` : '';

@@ -20,6 +20,9 @@ import { RequestStore } from './request-store.js';
 import { ByteCounter } from './streams.js';
 import { ReceiveWatchdog } from './receive-watchdog.js';
 import { isStorageFull } from '../store/faults.js';
+import { SpanStatusCode } from '@opentelemetry/api';
+import { bindToActive, inSpan } from '../telemetry/spans.js';
+import { recordImport } from '../telemetry/metrics.js';
 
 export type ImportRoute = 'import' | 'import/{formatter}' | 'report/import' | 'testresult';
 export type { ImportResponseBody };
@@ -72,7 +75,22 @@ interface Run {
   baseUrl: string;
 }
 
-export async function runImport(deps: ImportDeps, req: ImportRequest): Promise<ImportAnswer> {
+/** One import in a `tally.import` span, with its metrics recorded once it is answered. */
+export function runImport(deps: ImportDeps, req: ImportRequest): Promise<ImportAnswer> {
+  const started = performance.now();
+  const received = { bytes: 0 };
+  const attributes = { 'tally.profile_id': req.profile.id, 'tally.route': req.route, ...(req.formatterKey ? { 'tally.formatter': req.formatterKey } : {}) };
+  return inSpan('tally.import', attributes, async (span) => {
+    const answer = await receiveImport(deps, req, received);
+    const error = answer.body.messages.find((m) => m.severity === 'error');
+    span?.setAttributes({ 'tally.import_id': answer.body.import_id ?? '', 'tally.status': answer.body.status, 'tally.bytes': received.bytes, 'http.response.status_code': answer.status });
+    if (error) span?.setStatus({ code: SpanStatusCode.ERROR, message: error.code ?? 'error' });
+    recordImport({ status: answer.body.status, store: deps.store.kind, bytes: received.bytes, containers: answer.body.report?.totals.containers ?? 0, seconds: (performance.now() - started) / 1000, messages: answer.body.messages });
+    return answer;
+  });
+}
+
+async function receiveImport(deps: ImportDeps, req: ImportRequest, received: { bytes: number }): Promise<ImportAnswer> {
   const { store, registry, config } = deps;
   const early: Message[] = [];
   if (req.route === 'report/import') early.push(message('report_endpoint_deprecated'));
@@ -156,7 +174,8 @@ export async function runImport(deps: ImportDeps, req: ImportRequest): Promise<I
           params.addValue(name, value);
           nameFormatter();
         },
-        file: async (name, fileName, stream, mime) => {
+        // Parts arrive on the request stream's events: their spans belong under this import.
+        file: bindToActive(async (name: string, fileName: string | undefined, stream: Readable, mime: string | undefined) => {
           const n = params.notePart(name, fileName);
           if (n.role === 'file') {
             const added = await receiver().addUpload(stream, fileName ?? 'file', mime ?? null);
@@ -170,7 +189,7 @@ export async function runImport(deps: ImportDeps, req: ImportRequest): Promise<I
             params.addValue(name, await smallText(stream, config.limits.maxFieldBytes, name));
             nameFormatter();
           }
-        },
+        }),
       });
       if ((run.processor?.uploads.length ?? run.queued?.uploads.length ?? 0) === 0) {
         if (emptyParts > 0) early.push(message('parameter_file_empty', { detail: 'The file[] parts were empty.' }));
@@ -203,6 +222,7 @@ export async function runImport(deps: ImportDeps, req: ImportRequest): Promise<I
     }
     return answer;
   } finally {
+    received.bytes = counter?.bytes ?? 0;
     watchdog?.stop();
     req.signal.removeEventListener('abort', abort);
   }
