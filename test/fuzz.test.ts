@@ -1,14 +1,14 @@
 /**
  * The bounded fuzz run of the suite: every formatter's parse and the multipart + zip front end
- * (scripts/fuzz/), coverage-guided, for TALLY_FUZZ_SECONDS in total (150 by default: 30 for the
- * front end, the rest shared by the formatters). A crash fails the test with its input in base64;
+ * (scripts/fuzz/), coverage-guided, for TALLY_FUZZ_SECONDS in total (120 by default: a fifth for
+ * the front end, the rest shared by the formatters). A crash fails the test with its input in base64;
  * `npm run fuzz` runs longer and writes crashes to .fuzz/crashes/.
  */
 import t from 'tap';
 import { startTally } from './helpers/tally.js';
 import { faultLog, formatterTargets, frontEndOf, frontEndSeeds, runAll } from '../scripts/fuzz/run.js';
 
-const total = Number(process.env.TALLY_FUZZ_SECONDS ?? 150);
+const total = Number(process.env.TALLY_FUZZ_SECONDS ?? 120);
 const seed = Number(process.env.TALLY_FUZZ_SEED ?? 1);
 
 t.test(`fuzz: every formatter and the front end, ${total} s, seed ${seed}`, async (t) => {
