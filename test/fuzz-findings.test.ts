@@ -13,6 +13,12 @@ import { formatterTarget } from '../scripts/fuzz/targets.js';
 
 const dir = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures', 'fuzz');
 
+t.test('an XML file ending in an unfinished reference, through every XML formatter', async (t) => {
+  const input = await readFile(path.join(dir, 'xml-ends-in-unfinished-reference.xml'));
+  for (const f of builtinFormatters.filter((x) => x.extensions.includes('.xml'))) await t.resolves(formatterTarget(f, builtinFormatters, dir).run(input), f.key);
+  await t.resolves(formatterTarget(builtinFormatters.find((x) => x.key === 'junit')!, builtinFormatters, dir).run(Buffer.from('&?x')), 'the input as found');
+});
+
 t.test('the head scanner input, through every formatter target', async (t) => {
   const input = await readFile(path.join(dir, 'head-json-key-control-char.json'));
   for (const f of builtinFormatters) await t.resolves(formatterTarget(f, builtinFormatters, dir).run(input), f.key);
@@ -28,6 +34,12 @@ for (const kind of storeKinds(t)) {
     const a = await h.send({ path: `/api/v2/profile/${h.profileId}/import`, headers: { 'content-type': m.contentType }, body: m.body });
     t.equal(a.status, 422, 'a JSON key with a control character: no format matches (not a fault)', { body: a.text.slice(0, 400) });
     t.equal(a.json.messages.find((x: { severity: string }) => x.severity === 'error')?.code, 'zero_files_matched_formatters');
+
+    const cut = await readFile(path.join(dir, 'xml-ends-in-unfinished-reference.xml'));
+    const m2 = multipart([file('file[]', 'TEST-cut.xml', cut)]);
+    const c = await h.send({ path: `/api/v2/profile/${h.profileId}/import/junit`, headers: { 'content-type': m2.contentType }, body: m2.body });
+    t.equal(c.status, 422, 'an XML file cut inside a reference: report_validation_error, not a fault', { body: c.text.slice(0, 400) });
+    t.equal(c.json.messages.find((x: { severity: string }) => x.severity === 'error')?.code, 'report_validation_error');
 
     const form = await readFile(path.join(dir, 'multipart-part-without-name.bin'));
     const b = await h.send({ path: `/api/v2/profile/${h.profileId}/import/junit`, headers: { 'content-type': 'multipart/form-data; boundary=tallyfuzzboundary' }, body: form });

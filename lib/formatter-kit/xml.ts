@@ -76,6 +76,8 @@ export async function parseXml(
     if (wait) await wait;
   }
   parser.write(repair.end());
+  // sax keeps its first error and throws it raw from the next write or close: read it out first.
+  check();
   parser.close();
   check();
 }
