@@ -11,6 +11,7 @@ import { jsonLogger } from '../lib/log.js';
 import { openStore } from '../lib/store/index.js';
 import type { Store } from '../lib/store/store.js';
 import { createTally } from '../plugins/server.js';
+import { activeTelemetry } from '../lib/telemetry/spans.js';
 import { loadFormatters } from '../lib/formatter-loader.js';
 import { upload } from '../lib/client/upload.js';
 import { UserError, createUserWithPassword } from '../lib/users.js';
@@ -63,6 +64,8 @@ async function serve(config: Config): Promise<void> {
     log('server.stopping', { signal });
     await tally.stop();
     await store.close();
+    // Spans and metrics still buffered are sent before the process goes.
+    await activeTelemetry()?.shutdown().catch(() => undefined);
     process.exit(0);
   };
   process.on('SIGTERM', () => void stop('SIGTERM'));

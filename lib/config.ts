@@ -25,6 +25,9 @@ export interface Limits {
   maxTextChars: number;
   /** How long a whole request may take (Node's requestTimeout). */
   requestTimeoutMs: number;
+  /** An upload must deliver `minUploadBytes` in every span of this long while Tally waits for it. */
+  uploadTimeoutMs: number;
+  minUploadBytes: number;
   /** Imports one account may run at once (per Tally process). */
   maxConcurrentImportsPerAccount: number;
   /** Failed API-key attempts from one address per minute before it must wait. */
@@ -45,6 +48,8 @@ export interface Config {
   shutdownGraceMs: number;
   /** Worker threads parsing files of built-in formats (TALLY_PARSE_WORKERS); 0 parses on the request thread. */
   parseWorkers: number;
+  /** Embedded store: bytes kept back on the disk for cleaning up after a full disk (0: none). */
+  storageReserveBytes: number;
 }
 
 const GiB = 1024 ** 3;
@@ -62,6 +67,8 @@ export const DEFAULT_LIMITS: Limits = {
   maxFilesWithoutFormatter: 1000,
   maxTextChars: 1 * MiB,
   requestTimeoutMs: 60 * 60 * 1000,
+  uploadTimeoutMs: 60 * 1000,
+  minUploadBytes: 16 * 1024,
   maxConcurrentImportsPerAccount: 32,
   maxKeyFailuresPerMinute: 30,
 };
@@ -78,6 +85,8 @@ const LIMIT_ENV: Record<keyof Limits, string> = {
   maxFilesWithoutFormatter: 'TALLY_MAX_FILES',
   maxTextChars: 'TALLY_MAX_TEXT_CHARS',
   requestTimeoutMs: 'TALLY_REQUEST_TIMEOUT_MS',
+  uploadTimeoutMs: 'TALLY_UPLOAD_TIMEOUT_MS',
+  minUploadBytes: 'TALLY_MIN_UPLOAD_BYTES',
   maxConcurrentImportsPerAccount: 'TALLY_MAX_CONCURRENT_IMPORTS',
   maxKeyFailuresPerMinute: 'TALLY_MAX_KEY_FAILURES_PER_MINUTE',
 };
@@ -111,6 +120,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     formatterModules: (env.TALLY_FORMATTERS || '').split(',').map((s) => s.trim()).filter(Boolean),
     shutdownGraceMs: env.TALLY_SHUTDOWN_GRACE_MS ? positiveInt('TALLY_SHUTDOWN_GRACE_MS', env.TALLY_SHUTDOWN_GRACE_MS) : 30_000,
     parseWorkers: env.TALLY_PARSE_WORKERS !== undefined && env.TALLY_PARSE_WORKERS !== '' ? nonNegativeInt('TALLY_PARSE_WORKERS', env.TALLY_PARSE_WORKERS) : os.availableParallelism(),
+    storageReserveBytes: env.TALLY_STORAGE_RESERVE_BYTES === '0' ? 0 : env.TALLY_STORAGE_RESERVE_BYTES ? positiveInt('TALLY_STORAGE_RESERVE_BYTES', env.TALLY_STORAGE_RESERVE_BYTES) : 64 * MiB,
   };
 }
 

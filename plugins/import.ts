@@ -96,7 +96,8 @@ export const importPlugin: Plugin<ImportDeps> = {
         },
         handler: (request: Request, h: ResponseToolkit) => {
           const params = request.params as { profile_id: string; formatter?: string };
-          const formatterKey = route === 'testresult' ? 'cucumber' : route === 'import/{formatter}' && params.formatter ? decodeURIComponent(params.formatter) : null;
+          // hapi has decoded the path segment already; decoding it twice failed on a literal `%` (500).
+          const formatterKey = route === 'testresult' ? 'cucumber' : route === 'import/{formatter}' && params.formatter ? params.formatter : null;
           return serveImport(deps, request, h, {
             profileId: params.profile_id,
             route: formatterKey === null && route === 'import/{formatter}' ? 'import' : route,

@@ -10,7 +10,7 @@ import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { Config } from '../lib/config.js';
 import type { Formatter } from '../lib/formatter-api.js';
-import type { Logger } from '../lib/log.js';
+import { requestContext, type Logger } from '../lib/log.js';
 import { message, type MessageCode } from '../lib/messages.js';
 import { createRegistry, type Registry } from '../lib/registry.js';
 import type { Store } from '../lib/store/store.js';
@@ -20,6 +20,9 @@ import { importPlugin } from './import.js';
 import { readPlugin } from './read.js';
 import { viewsPlugin } from './views.js';
 import { webPlugin } from './web/index.js';
+import { openapiPlugin } from './openapi/index.js';
+import { answerClientError } from './client-error.js';
+import { securityHeadersPlugin } from './security-headers.js';
 import { ImportWorker } from '../lib/import/worker.js';
 import { ParsePool } from '../lib/import/parse-pool.js';
 import type { ImportDeps } from '../lib/import/session.js';
@@ -63,6 +66,7 @@ export async function createTally(o: TallyOptions): Promise<Tally> {
   const tmpDir = path.join(o.config.dataDir, 'tmp');
   await mkdir(tmpDir, { recursive: true });
   const listener = http.createServer({ requestTimeout: o.config.limits.requestTimeoutMs, headersTimeout: 60_000 });
+  listener.on('clientError', answerClientError);
   const server = Hapi.server({
     listener,
     port: o.config.port,
@@ -71,16 +75,30 @@ export async function createTally(o: TallyOptions): Promise<Tally> {
     routes: { response: { emptyStatusCode: 204 } },
   });
 
+  // Every request runs in its own log context, so each log line it causes carries its id.
+  for (const dispatch of listener.listeners('request') as ((req: http.IncomingMessage, res: http.ServerResponse) => void)[]) {
+    listener.off('request', dispatch);
+    listener.on('request', (req, res) => requestContext.run({}, () => dispatch(req, res)));
+  }
+  server.ext('onRequest', (request: Request, h: ResponseToolkit) => {
+    const context = requestContext.getStore();
+    if (context) context.requestId = request.info.id;
+    return h.continue;
+  });
+
   // Faults hapi answers itself (unknown route, Content-Length over the limit, ...) get our shape too.
   server.ext('onPreResponse', (request: Request, h: ResponseToolkit) => {
     const response = request.response as Boom | Hapi.ResponseObject;
-    if (!('isBoom' in response) || !response.isBoom) return h.continue;
+    if (!('isBoom' in response) || !response.isBoom) {
+      (response as Hapi.ResponseObject).header('x-request-id', request.info.id);
+      return h.continue;
+    }
     // Pages answer faults as pages (plugins/web); this shape is the API's.
     if ((request.route.settings.plugins as Record<string, unknown> | undefined)?.['tally-web']) return h.continue;
     const status = response.output.statusCode;
     const code = BOOM_CODES[status] ?? 'internal_error';
     if (code === 'internal_error') o.log('request.internal_error', { path: request.path, error: response.stack ?? response.message });
-    return h.response({ status: 'failed', messages: [message(code)] }).code(status);
+    return h.response({ status: 'failed', messages: [message(code)] }).code(status).header('x-request-id', request.info.id);
   });
 
   const pool = new ParsePool(o.config.parseWorkers);
@@ -89,6 +107,7 @@ export async function createTally(o: TallyOptions): Promise<Tally> {
   const worker = new ImportWorker(deps, o.config.publicUrl ?? '');
   deps.onQueued = () => worker.kick();
   await server.register([
+    { plugin: securityHeadersPlugin, options: { publicUrl: o.config.publicUrl } },
     { plugin: authPlugin, options: { store: o.store, maxFailuresPerMinute: o.config.limits.maxKeyFailuresPerMinute } },
     { plugin: importPlugin, options: deps },
     { plugin: readPlugin, options: { store: o.store, registry, publicUrl: o.config.publicUrl } },
@@ -98,6 +117,7 @@ export async function createTally(o: TallyOptions): Promise<Tally> {
       plugin: webPlugin,
       options: { store: o.store, registry, publicUrl: o.config.publicUrl, importDeps: deps, signinFailuresPerMinute: o.config.limits.maxKeyFailuresPerMinute, log: o.log },
     },
+    { plugin: openapiPlugin, options: { log: o.log } },
   ]);
 
   let sweeper: NodeJS.Timeout | null = null;
@@ -126,7 +146,13 @@ export async function createTally(o: TallyOptions): Promise<Tally> {
       await rm(tmpDir, { recursive: true, force: true });
       await mkdir(tmpDir, { recursive: true });
       await pool.warm();
-      await server.start();
+      try {
+        await server.start();
+      } catch (e) {
+        // A server that did not start never stops: its parse workers must not keep the process up.
+        await pool.close();
+        throw e;
+      }
       await sweep();
       sweeper = setInterval(() => void sweep(), SWEEP_EVERY_MS).unref();
       worker.start();

@@ -4,6 +4,7 @@
  */
 import type { Store, StoredContainer } from '../store/store.js';
 import { ImportFault } from '../messages.js';
+import { inSpan } from '../telemetry/spans.js';
 
 export const BATCH_COUNT = 1000;
 export const BATCH_BYTES = 4 * 1024 * 1024;
@@ -53,7 +54,8 @@ export class ContainerBatcher {
     const batch = this.batch;
     this.batch = [];
     this.bytes = 0;
-    this.inFlight = this.store.insertContainers(batch).then(
+    // Started from the parser's push(), so the span is a child of the formatter's (one per batch).
+    this.inFlight = inSpan('tally.store.batch', { 'tally.containers': batch.length }, () => this.store.insertContainers(batch)).then(
       () => {
         this.inFlight = null;
         if (this.batch.length >= BATCH_COUNT || this.bytes >= BATCH_BYTES) this.startFlush();

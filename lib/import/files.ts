@@ -22,6 +22,7 @@ import type { ParseJob, ParsePool } from './parse-pool.js';
 import type { EncodingGuess } from '../sniff/encoding.js';
 import { peek, tee } from './streams.js';
 import { looksLikeZip, readZip } from './zip.js';
+import { inSpan, recordSpan } from '../telemetry/spans.js';
 
 export interface FileProcessorOptions {
   store: Store;
@@ -219,6 +220,9 @@ export class FileProcessor {
           // The file's place in the commit order is taken now, before any await: heads of later
           // entries may arrive first.
           const prepared = peek(stream, HEAD_BYTES).then((p) => this.prepare(p, entry, { keepUnmatched: true, archive: name }));
+          // A corrupt entry can fail its head read while earlier entries still commit; it is awaited
+          // (and reported) in its turn, so the early rejection is not an unhandled one.
+          prepared.catch(() => undefined);
           const mine = turn.then(async () => this.commit(await prepared));
           turn = mine.catch(() => undefined);
           const record = await mine;
@@ -272,7 +276,7 @@ export class FileProcessor {
       throw reason;
     }
     try {
-      return await this.take(x);
+      return await inSpan('tally.file', x.archive ? { 'tally.file': x.name, 'tally.archive': x.archive } : { 'tally.file': x.name }, () => this.take(x));
     } catch (e) {
       this.failed = true;
       throw e;
@@ -296,7 +300,7 @@ export class FileProcessor {
     const index = this.parsed.length;
     let parsed: FileOutcome;
     try {
-      parsed = x.job ? await this.collect(x.job, x.feeding!, index) : await this.parseHere(x, formatter, index);
+      parsed = await inSpan('tally.formatter', { 'tally.formatter': formatter.key }, () => (x.job ? this.collect(x.job, x.feeding!, index) : this.parseHere(x, formatter, index)));
     } catch (e) {
       if (isFormatError(e)) {
         const where = e.line !== null ? ` (line ${e.line}, column ${e.column})` : '';
@@ -364,9 +368,12 @@ export class FileProcessor {
   private async collect(job: ParseJob, feeding: Promise<void>, index: number): Promise<FileOutcome> {
     const base = this.seq;
     job.commit(base, index);
+    let since = Date.now();
     try {
       for await (const out of job.output()) {
         if ('wrote' in out) {
+          recordSpan('tally.store.batch', { 'tally.containers': out.wrote, 'tally.writer': 'parse-worker' }, since);
+          since = Date.now();
           this.containers += out.wrote;
           this.o.onProgress();
           continue;

@@ -74,7 +74,8 @@ export async function readMultipart(body: Readable, contentType: string, limits:
         return;
       }
       // Fields are applied in order with the files around them.
-      chain = chain.then(() => (settled ? undefined : handlers.field(name, value))).catch((e: unknown) => fail(e));
+      // A part without name="…" in its Content-Disposition reaches here with no name: it is the name "".
+      chain = chain.then(() => (settled ? undefined : handlers.field(name ?? '', value))).catch((e: unknown) => fail(e));
     });
     parser.on('file', (name: string, stream: BusboyFileStream, fileName: string | undefined, _enc: string, mimeType: string | undefined) => {
       // Security: when the body ends inside this part, busboy re-emits Dicer's "Part terminated early" on the
@@ -96,7 +97,7 @@ export async function readMultipart(body: Readable, contentType: string, limits:
             return;
           }
           current = stream;
-          return handlers.file(name, fileName || undefined, stream, mimeType).finally(() => {
+          return handlers.file(name ?? '', fileName || undefined, stream, mimeType).finally(() => {
             current = null;
           });
         })

@@ -19,6 +19,11 @@ import { ImportParams } from './params.js';
 import { RequestStore } from './request-store.js';
 import { ByteCounter } from './streams.js';
 import type { ParsePool } from './parse-pool.js';
+import { ReceiveWatchdog } from './receive-watchdog.js';
+import { isStorageFull } from '../store/faults.js';
+import { SpanStatusCode } from '@opentelemetry/api';
+import { bindToActive, inSpan } from '../telemetry/spans.js';
+import { recordImport } from '../telemetry/metrics.js';
 
 export type ImportRoute = 'import' | 'import/{formatter}' | 'report/import' | 'testresult';
 export type { ImportResponseBody };
@@ -73,7 +78,22 @@ interface Run {
   baseUrl: string;
 }
 
-export async function runImport(deps: ImportDeps, req: ImportRequest): Promise<ImportAnswer> {
+/** One import in a `tally.import` span, with its metrics recorded once it is answered. */
+export function runImport(deps: ImportDeps, req: ImportRequest): Promise<ImportAnswer> {
+  const started = performance.now();
+  const received = { bytes: 0 };
+  const attributes = { 'tally.profile_id': req.profile.id, 'tally.route': req.route, ...(req.formatterKey ? { 'tally.formatter': req.formatterKey } : {}) };
+  return inSpan('tally.import', attributes, async (span) => {
+    const answer = await receiveImport(deps, req, received);
+    const error = answer.body.messages.find((m) => m.severity === 'error');
+    span?.setAttributes({ 'tally.import_id': answer.body.import_id ?? '', 'tally.status': answer.body.status, 'tally.bytes': received.bytes, 'http.response.status_code': answer.status });
+    if (error) span?.setStatus({ code: SpanStatusCode.ERROR, message: error.code ?? 'error' });
+    recordImport({ status: answer.body.status, store: deps.store.kind, bytes: received.bytes, containers: answer.body.report?.totals.containers ?? 0, seconds: (performance.now() - started) / 1000, messages: answer.body.messages });
+    return answer;
+  });
+}
+
+async function receiveImport(deps: ImportDeps, req: ImportRequest, received: { bytes: number }): Promise<ImportAnswer> {
   const { store, registry, config } = deps;
   const early: Message[] = [];
   if (req.route === 'report/import') early.push(message('report_endpoint_deprecated'));
@@ -90,6 +110,7 @@ export async function runImport(deps: ImportDeps, req: ImportRequest): Promise<I
   const run: Run = { deps, record, report: null, params: new ImportParams(), early, processor: null, queued: null, profileId: req.profile.id, baseUrl: req.baseUrl };
   const { params } = run;
   let counter: ByteCounter | null = null;
+  let watchdog: ReceiveWatchdog | null = null;
   const progress = progressWriter(store, record.id, () => ({
     bytes: counter?.bytes ?? 0,
     files: run.processor?.fileCount ?? run.queued?.uploads.length ?? 0,
@@ -124,6 +145,8 @@ export async function runImport(deps: ImportDeps, req: ImportRequest): Promise<I
     counter = new ByteCounter(config.limits.maxUploadBytes, progress.tick);
     req.body.on('error', (e) => counter?.destroy(e));
     req.body.pipe(counter);
+    const c = counter;
+    watchdog = new ReceiveWatchdog(req.body, () => c.bytes, config.limits, (fault) => c.destroy(fault));
     const processorOptions = (candidates: readonly Formatter[]): FileProcessorOptions => ({
       store,
       registry,
@@ -155,7 +178,8 @@ export async function runImport(deps: ImportDeps, req: ImportRequest): Promise<I
           params.addValue(name, value);
           nameFormatter();
         },
-        file: async (name, fileName, stream, mime) => {
+        // Parts arrive on the request stream's events: their spans belong under this import.
+        file: bindToActive(async (name: string, fileName: string | undefined, stream: Readable, mime: string | undefined) => {
           const n = params.notePart(name, fileName);
           if (n.role === 'file') {
             const added = await receiver().addUpload(stream, fileName ?? 'file', mime ?? null);
@@ -169,7 +193,7 @@ export async function runImport(deps: ImportDeps, req: ImportRequest): Promise<I
             params.addValue(name, await smallText(stream, config.limits.maxFieldBytes, name));
             nameFormatter();
           }
-        },
+        }),
       });
       if ((run.processor?.uploads.length ?? run.queued?.uploads.length ?? 0) === 0) {
         if (emptyParts > 0) early.push(message('parameter_file_empty', { detail: 'The file[] parts were empty.' }));
@@ -202,6 +226,8 @@ export async function runImport(deps: ImportDeps, req: ImportRequest): Promise<I
     }
     return answer;
   } finally {
+    received.bytes = counter?.bytes ?? 0;
+    watchdog?.stop();
     req.signal.removeEventListener('abort', abort);
   }
 }
@@ -315,6 +341,8 @@ async function complete(run: Run, bytes: number): Promise<ImportAnswer> {
 async function fail(run: Run, e: unknown): Promise<ImportAnswer> {
   const { store } = run.deps;
   const messages = await failureMessages(e, run);
+  // On a full disk the clean-up below needs room itself (SQLite appends even to delete).
+  if (isStorageFull(e)) await store.releaseReserve?.().catch(() => false);
   const steps: Promise<unknown>[] = [];
   // A container write still in flight would land after the purge: let it finish first.
   await run.processor?.abandon();
@@ -346,7 +374,11 @@ async function failureMessages(e: unknown, run: Run): Promise<Message[]> {
   if (e instanceof Outcome) return e.messages;
   const before = [...run.early, ...safe(() => run.params.messages()), ...(run.processor?.messages ?? [])];
   let fault: Message;
-  if (e instanceof ImportFault) fault = e.msg;
+  // Checked first: a stage may have wrapped it (the batcher reports any failed write as store_unavailable).
+  if (isStorageFull(e)) {
+    fault = message('storage_full');
+    run.deps.log('import.storage_full', { importId: run.record.id, error: e instanceof Error ? e.message : String(e) });
+  } else if (e instanceof ImportFault) fault = e.msg;
   else {
     const storeUp = await run.deps.store.ping().then(() => true, () => false);
     fault = storeUp ? message('internal_error') : message('store_unavailable');

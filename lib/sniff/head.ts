@@ -102,7 +102,14 @@ function topLevelKeys(text: string): string[] {
       if (depth === 1 && expectKey) {
         let j = end + 1;
         while (j < text.length && /\s/.test(text[j] ?? '')) j++;
-        if (text[j] === ':') keys.push(JSON.parse(text.slice(i, end + 1)) as string);
+        if (text[j] === ':') {
+          // A key JSON itself refuses (a raw control character, a bad escape) names nothing: sniffing never throws.
+          try {
+            keys.push(JSON.parse(text.slice(i, end + 1)) as string);
+          } catch {
+            /* not a key */
+          }
+        }
       }
       i = end + 1;
       expectKey = false;

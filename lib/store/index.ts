@@ -12,7 +12,7 @@ const RETRY_MAX_MS = 30_000;
 
 export async function openStore(config: Config, log: Logger = () => undefined, signal?: AbortSignal): Promise<Store> {
   if (!config.mongodbUrl) {
-    const store = createEmbeddedStore({ dataDir: config.dataDir });
+    const store = createEmbeddedStore({ dataDir: config.dataDir, reserveBytes: config.storageReserveBytes });
     await store.init();
     return store;
   }

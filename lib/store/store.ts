@@ -293,6 +293,8 @@ export interface Store {
   completeReport(id: string, patch: Pick<Report, 'date' | 'totals' | 'files' | 'messages' | 'tags'>): Promise<void>;
   /** Marks the report `failed` and deletes its containers. */
   failReport(id: string): Promise<void>;
+  /** Frees space kept back for cleaning up (the embedded store's reserve), when an import failed for a full disk. */
+  releaseReserve?(): Promise<boolean>;
   getReport(id: string): Promise<Report | null>;
   /** Completed reports of a profile, newest first. */
   listReports(profileId: string, query: ReportQuery): Promise<Report[]>;

@@ -9,7 +9,7 @@ import { builtinFormatters } from '../../formatters/index.js';
 import { createAccountWithKey } from '../../lib/api-keys.js';
 import { DEFAULT_LIMITS, loadConfig, type Limits } from '../../lib/config.js';
 import type { Formatter } from '../../lib/formatter-api.js';
-import { silentLogger } from '../../lib/log.js';
+import { silentLogger, type Logger } from '../../lib/log.js';
 import { createEmbeddedStore } from '../../lib/store/embedded/index.js';
 import { createMongoStore } from '../../lib/store/mongo/index.js';
 import { MongoClient } from 'mongodb';
@@ -71,16 +71,16 @@ interface TapLike {
 
 export async function startTally(
   t: TapLike,
-  o: { store?: StoreKind; limits?: Partial<Limits>; formatters?: readonly Formatter[]; publicUrl?: string; parseWorkers?: number } = {},
+  o: { store?: StoreKind; limits?: Partial<Limits>; formatters?: readonly Formatter[]; publicUrl?: string; parseWorkers?: number; dataDirIn?: string; reserveBytes?: number; log?: Logger } = {},
 ): Promise<Harness> {
   const kind = o.store ?? 'embedded';
-  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'tally-test-'));
-  const base = loadConfig({ TALLY_DATA_DIR: dataDir });
-  const config = { ...base, port: 0, host: '127.0.0.1', limits: { ...DEFAULT_LIMITS, ...o.limits }, parseWorkers: o.parseWorkers ?? base.parseWorkers, ...(o.publicUrl ? { publicUrl: o.publicUrl } : {}) };
+  const dataDir = await mkdtemp(path.join(o.dataDirIn ?? os.tmpdir(), 'tally-test-'));
+  const base = loadConfig({ TALLY_DATA_DIR: dataDir, TALLY_PUBLIC_URL: o.publicUrl });
+  const config = { ...base, port: 0, host: '127.0.0.1', limits: { ...DEFAULT_LIMITS, ...o.limits }, parseWorkers: o.parseWorkers ?? base.parseWorkers };
   const mongo = kind === 'mongo' ? await testDatabase() : null;
-  const store: Store = mongo ? createMongoStore({ url: mongo.url, dbName: mongo.dbName }) : createEmbeddedStore({ dataDir });
+  const store: Store = mongo ? createMongoStore({ url: mongo.url, dbName: mongo.dbName }) : createEmbeddedStore({ dataDir, reserveBytes: o.reserveBytes ?? 1024 * 1024 });
   await store.init();
-  const tally = await createTally({ config, store, formatters: o.formatters ?? builtinFormatters, log: silentLogger });
+  const tally = await createTally({ config, store, formatters: o.formatters ?? builtinFormatters, log: o.log ?? silentLogger });
   await tally.start();
   const { accountId, apiKey } = await createAccountWithKey(store, 'test');
   const profile = await store.createProfile(accountId, 'main');

@@ -183,12 +183,10 @@ for (const kind of storeKinds(t)) {
         // Imports still unfinished now would only be ended by the sweep, an hour later: end them and count them.
         const stuck = await h.tally.sweep(new Date(Date.now() + h.tally.config.limits.requestTimeoutMs + 120_000));
         if (stuck > 0) {
-          // Seen with the MongoDB store: the client left while the handler awaited the store, before plugins/import.ts
-          // listened for 'aborted'/'close'; the event is missed, the body never ends, the import stays `receiving`
-          // and holds its per-account slot. Not fixable from the files this suite may change.
-          t.fail(`${where}: the import ended failed with upload_aborted (${stuck} import(s) still unfinished)`, {
-            todo: 'plugins/import.ts: an abort before the handler listens is missed; check request.raw.req.destroyed after adding the listeners',
-          });
+          // Seen with the MongoDB store before plugins/import.ts listened for 'aborted'/'close' first and checked
+          // `req.destroyed`: a client that left while the handler awaited the store was missed, the import stayed
+          // `receiving` and held its per-account slot.
+          t.fail(`${where}: the import ended failed with upload_aborted (${stuck} import(s) still unfinished)`);
         } else if (record === null) {
           // The client was gone before the route handler ran (hapi drops such a request): no import, nothing to answer.
           t.pass(`${where}: no import was started`);

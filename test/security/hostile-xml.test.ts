@@ -17,6 +17,13 @@ const billionLaughs = (use: boolean): string =>
   Array.from({ length: 9 }, (_, i) => ` <!ENTITY lol${i + 1} "${`&lol${i === 0 ? '' : i};`.repeat(10)}">`).join('\n') +
   `\n]>\n<testsuites><testsuite name="laughs"><testcase name="${use ? '&lol9;' : 'plain'}"/><testcase name="second"/></testsuite></testsuites>\n`;
 
+/** A well-formed JUnit file of about `bytes`, to be cut. */
+const junitBody = (bytes: number): string => {
+  const cases: string[] = [];
+  for (let n = 0; n * 60 < bytes; n++) cases.push(`<testcase name="case ${n}" classname="c"><system-out>x</system-out></testcase>`);
+  return `<?xml version="1.0"?>\n<testsuites><testsuite name="s">${cases.join('')}</testsuite></testsuites>\n`;
+};
+
 /** Titles of every stored container of a report, joined: what a reader could ever see. */
 async function storedText(h: Harness, reportId: string): Promise<string> {
   return JSON.stringify(await allContainers(h, reportId));
@@ -51,6 +58,14 @@ for (const kind of storeKinds(t)) {
       { status: 422, code: 'report_validation_error', severity: 'error' },
       (t, reply) => t.match(reply.json.messages.find((m: any) => m.code === 'report_validation_error').message, /Invalid character entity/),
     );
+    // Guards: FileProcessor.addUpload (lib/import/files.ts) destroys the blob stream *with* the parse error; without
+    // one, a blob stream that tee() had already ended left the store's pipeline waiting, and the import hung.
+    for (const [name, content] of [
+      ['a 300 KB JUnit file cut before its closing tags (a CI job that died mid-write)', junitBody(300 * 1024).slice(0, -40)],
+      ['a 300 KB JUnit file cut inside an attribute', `${junitBody(300 * 1024).slice(0, -2000)}<testcase name="cut`],
+    ] as const) {
+      await hostile(t, h, name, () => within(10_000, upload(h, 'cut.xml', content, '/import/junit')), { status: 422, code: 'report_validation_error', severity: 'error' });
+    }
     await hostile(
       t,
       h,

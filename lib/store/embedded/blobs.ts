@@ -36,11 +36,15 @@ export class BlobFolder {
         done(null, chunk);
       },
     });
+    const out = createWriteStream(temp, { flags: 'wx' });
     try {
-      await pipeline(source, measure, createWriteStream(temp, { flags: 'wx' }));
+      await pipeline(source, measure, out);
       await mkdir(this.dirOf(id), { recursive: true });
       await rename(temp, this.pathOf(id));
     } catch (err) {
+      // A source that fails early can end the pipeline while the file is still being opened; the open then
+      // creates it after an rm() here (a temp file left behind, seen under load). Wait for the stream to close.
+      if (!out.closed) await new Promise<void>((resolve) => out.once('close', () => resolve()));
       await rm(temp, { force: true });
       throw err;
     }

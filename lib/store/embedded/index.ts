@@ -31,6 +31,7 @@ import type {
 } from '../store.js';
 import { HistoryColumnBuilder, decodeColumn, type HistoryColumn, type HistoryPart, type ParentTitle } from '../history.js';
 import type { ContainerStatus } from '../../formatter-api.js';
+import { SpaceReserve } from './reserve.js';
 import { BlobFolder } from './blobs.js';
 import {
   CONTAINER_COLUMNS,
@@ -53,7 +54,12 @@ import { newImportRecord, newReportRecord } from '../records.js';
 
 export interface EmbeddedStoreOptions {
   dataDir: string;
+  /** Bytes kept back on the disk for cleaning up after a full disk (`reserve.bin`); 0 for none. */
+  reserveBytes?: number;
 }
+
+export const RESERVE_FILE = 'reserve.bin';
+export const DEFAULT_RESERVE_BYTES = 64 * 1024 * 1024;
 
 export const DATABASE_FILE = 'tally.sqlite';
 export const BLOB_DIR = 'blobs';
@@ -94,6 +100,7 @@ export class EmbeddedStore implements Store {
   readonly dataDir: string;
   readonly databasePath: string;
   readonly blobs: BlobFolder;
+  readonly reserve: SpaceReserve;
 
   #db: Database.Database | null = null;
   #statements: Statements | null = null;
@@ -106,6 +113,12 @@ export class EmbeddedStore implements Store {
     this.dataDir = options.dataDir;
     this.databasePath = join(options.dataDir, DATABASE_FILE);
     this.blobs = new BlobFolder(join(options.dataDir, BLOB_DIR));
+    this.reserve = new SpaceReserve(join(options.dataDir, RESERVE_FILE), options.reserveBytes ?? DEFAULT_RESERVE_BYTES);
+  }
+
+  /** A full disk stopped an import: free the reserve so its clean-up can run. */
+  releaseReserve(): Promise<boolean> {
+    return this.reserve.release();
   }
 
   workerSink(): WorkerContainerSink {
@@ -299,6 +312,8 @@ export class EmbeddedStore implements Store {
       s.clearReportTags.run(id);
       for (const tag of patch.tags) s.addReportTag.run(id, tag);
     })();
+    // A reserve given up for a full disk comes back once imports complete again (a no-op when it is there).
+    void this.reserve.ensure();
   }
 
   async failReport(id: string): Promise<void> {
@@ -466,6 +481,7 @@ export class EmbeddedStore implements Store {
 
   async #open(): Promise<void> {
     await mkdir(this.dataDir, { recursive: true });
+    await this.reserve.ensure();
     await this.blobs.init();
     const db = new Database(this.databasePath, { timeout: BUSY_TIMEOUT_MS });
     try {

@@ -1,0 +1,128 @@
+/**
+ * Builds the OpenAPI 3.0 document from hapi's route table: paths, methods, path parameters, auth
+ * and joi-validated query parameters come from the routes themselves; summaries and answers from
+ * `OPERATIONS`. Routes outside the API (the web interface) are not part of the contract.
+ */
+import type { RequestRoute } from '@hapi/hapi';
+import type Joi from 'joi';
+import { FLAGS } from '../../lib/messages.js';
+import { OPERATIONS, type Operation } from './operations.js';
+import { SCHEMAS } from './schemas.js';
+
+type Schema = Record<string, unknown>;
+
+export interface Built {
+  document: Schema;
+  /** API routes without an entry in OPERATIONS. */
+  undocumented: string[];
+  /** OPERATIONS entries without a route. */
+  unrouted: string[];
+}
+
+export const isApiPath = (path: string): boolean => path.startsWith('/api/') || path === '/healthz' || path === '/openapi.json';
+
+export const routeKey = (r: Pick<RequestRoute, 'method' | 'path'>): string => `${r.method === '*' ? '*' : r.method.toUpperCase()} ${r.path}`;
+
+export function buildDocument(routes: readonly RequestRoute[], version: string, operations: Record<string, Operation> = OPERATIONS): Built {
+  const paths: Record<string, Record<string, unknown>> = {};
+  const undocumented: string[] = [];
+  const seen = new Set<string>();
+  for (const route of routes) {
+    if (!isApiPath(route.path)) continue;
+    const key = routeKey(route);
+    const op = operations[key];
+    if (!op) {
+      undocumented.push(key);
+      continue;
+    }
+    seen.add(key);
+    const methods = route.method === '*' ? (op.methods ?? []) : [route.method.toLowerCase()];
+    for (const method of methods) (paths[route.path] ??= {})[method] = operation(route, op);
+  }
+  return {
+    document: {
+      openapi: '3.0.3',
+      info: { title: 'Tally', version, description: 'Imports automated-test results from CI. Messages carry codes; README "Message codes" lists them.' },
+      paths,
+      components: { schemas: SCHEMAS, securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key' } } },
+    },
+    undocumented,
+    unrouted: Object.keys(operations).filter((k) => !seen.has(k)),
+  };
+}
+
+function operation(route: RequestRoute, op: Operation): Schema {
+  // hapi lists `auth: false` routes with no auth settings, and api-key routes with their strategies.
+  const authed = ((route.settings.auth as { strategies?: string[] } | false | undefined) || null)?.strategies?.includes('api-key') ?? false;
+  const parameters: Schema[] = [];
+  for (const m of route.path.matchAll(/\{(\w+)\??\}/g)) parameters.push({ name: m[1], in: 'path', required: true, schema: { type: 'string', minLength: 1 } });
+  const query = route.settings.validate?.query;
+  if (query && typeof (query as Joi.Schema).describe === 'function') {
+    const described = (query as Joi.Schema).describe() as { keys?: Record<string, Joi.Description> };
+    for (const [name, d] of Object.entries(described.keys ?? {})) parameters.push({ name, in: 'query', required: false, schema: joiToSchema(d) });
+  }
+  for (const q of op.query ?? []) {
+    parameters.push({ name: q.name, in: 'query', required: false, description: q.description, schema: q.schema, ...(q.deprecated ? { deprecated: true } : {}), ...(q.schema.type === 'array' ? { style: 'form', explode: true } : {}) });
+  }
+  const responses: Record<string, Schema> = {};
+  // Any request may carry a request line or headers over Node's limit (plugins/client-error.ts).
+  for (const [status, name] of Object.entries({ ...op.responses, 431: 'Fault' })) {
+    responses[status] =
+      name === 'binary'
+        ? { description: 'The stored file, as a download', content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } } }
+        : { description: name, content: { 'application/json': { schema: { $ref: `#/components/schemas/${name}` } } } };
+  }
+  return {
+    summary: op.summary,
+    operationId: `${route.method === '*' ? 'any' : route.method}${route.path.replace(/[{}]/g, '').replace(/[^a-zA-Z0-9]+(.)?/g, (_, c: string | undefined) => (c ?? '').toUpperCase())}`,
+    security: authed ? [{ apiKey: [] }] : [],
+    parameters,
+    ...(op.body === 'import' ? { requestBody: importBody() } : {}),
+    responses,
+  };
+}
+
+function importBody(): Schema {
+  const files = { type: 'array', items: { type: 'string', format: 'binary' } };
+  const flags = Object.fromEntries(FLAGS.map((f) => [f, { type: 'string', enum: ['true', 'false'] }]));
+  return {
+    required: true,
+    description: 'A multipart form with result files (a .zip is allowed), attachments, tags and flags. The raw result file may also be sent as the body with its content type (SPEC 4.3).',
+    content: {
+      'multipart/form-data': {
+        schema: { type: 'object', properties: { 'file[]': files, 'attachment[]': files, 'tag[]': { type: 'array', items: { type: 'string' } }, ...flags } },
+      },
+    },
+  };
+}
+
+/** The joi types Tally's routes use, as JSON Schema. */
+export function joiToSchema(d: Joi.Description): Schema {
+  const rules = (d.rules ?? []) as { name: string; args?: Record<string, unknown> }[];
+  const flags = (d.flags ?? {}) as Record<string, unknown>;
+  const out: Schema = {};
+  if (d.type === 'alternatives') {
+    const matches = (d as { matches?: { schema?: Joi.Description }[] }).matches ?? [];
+    return { oneOf: matches.map((m) => joiToSchema(m.schema!)) };
+  }
+  if (d.type === 'array') {
+    const items = ((d as { items?: Joi.Description[] }).items ?? []).map(joiToSchema);
+    return { type: 'array', items: items.length === 1 ? items[0] : items.length ? { oneOf: items } : {} };
+  }
+  if (d.type === 'number') out.type = rules.some((r) => r.name === 'integer') ? 'integer' : 'number';
+  else if (d.type === 'string') out.type = 'string';
+  else if (d.type === 'boolean') out.type = 'boolean';
+  else throw new Error(`openapi: joi type ${d.type} has no JSON Schema mapping yet`);
+  for (const r of rules) {
+    if (r.name === 'min') out[d.type === 'string' ? 'minLength' : 'minimum'] = r.args?.limit;
+    if (r.name === 'max') out[d.type === 'string' ? 'maxLength' : 'maximum'] = r.args?.limit;
+    if (r.name === 'pattern') {
+      const source = String((r.args?.regex as string | undefined) ?? '');
+      out.pattern = source.replace(/^\/(.*)\/[a-z]*$/s, '$1');
+    }
+  }
+  // `.valid(...)` sets the only flag; the allowed values are then the whole domain.
+  if (flags.only && Array.isArray(d.allow)) out.enum = d.allow;
+  if (flags.default !== undefined) out.default = flags.default;
+  return out;
+}

@@ -1,0 +1,48 @@
+/**
+ * /openapi.json matches the route table: every API route is in the document with its methods, auth
+ * and joi-validated query parameters, and every documented operation has a route. The schemathesis
+ * run (test/contract/) then holds the answers to the document.
+ */
+import t from 'tap';
+import { startTally } from './helpers/tally.js';
+import { buildDocument, isApiPath, routeKey } from '../plugins/openapi/document.js';
+import { OPERATIONS } from '../plugins/openapi/operations.js';
+
+t.test('the document and the routes agree', async (t) => {
+  const h = await startTally(t);
+  const r = await h.send({ method: 'GET', path: '/openapi.json', noKey: true });
+  t.equal(r.status, 200);
+  const doc = r.json;
+  t.equal(doc.openapi, '3.0.3');
+  const table = h.tally.server.table();
+  const built = buildDocument(table, 'test');
+  t.same(built.undocumented, [], 'every API route has an entry in OPERATIONS');
+  t.same(built.unrouted, [], 'every entry in OPERATIONS has a route');
+
+  const api = table.filter((route) => isApiPath(route.path));
+  t.ok(api.length >= 15, `${api.length} API routes`);
+  for (const route of api) {
+    const methods = route.method === '*' ? OPERATIONS[routeKey(route)]!.methods! : [route.method];
+    for (const method of methods) {
+      const op = doc.paths[route.path]?.[method];
+      t.ok(op, `${method.toUpperCase()} ${route.path} is documented`);
+      const authed = ((route.settings.auth as { strategies?: string[] } | false | undefined) || null)?.strategies?.includes('api-key') ?? false;
+      t.same(op?.security, authed ? [{ apiKey: [] }] : [], `${method.toUpperCase()} ${route.path}: auth as the route has it`);
+    }
+  }
+  let operations = 0;
+  for (const p of Object.values(doc.paths) as Record<string, unknown>[]) operations += Object.keys(p).length;
+  t.equal(operations, api.reduce((n, route) => n + (route.method === '*' ? OPERATIONS[routeKey(route)]!.methods!.length : 1), 0), 'no operation without a route');
+
+  const limit = doc.paths['/api/v2/profile/{profile_id}/reports'].get.parameters.find((p: { name: string }) => p.name === 'limit');
+  t.same(limit.schema, { type: 'integer', minimum: 1, maximum: 1000, default: 50 }, 'query parameters come from the joi schema');
+});
+
+t.test('a route without a document, or a document without a route, is reported', async (t) => {
+  const h = await startTally(t);
+  h.tally.server.route({ method: 'GET', path: '/api/v2/undocumented', options: { auth: false }, handler: () => ({}) });
+  const extra = { ...OPERATIONS, 'GET /api/v2/nowhere': { summary: 'no route', responses: { 200: 'Fault' } } };
+  const built = buildDocument(h.tally.server.table(), 'test', extra);
+  t.same(built.undocumented, ['GET /api/v2/undocumented']);
+  t.same(built.unrouted, ['GET /api/v2/nowhere']);
+});
