@@ -1,6 +1,7 @@
 /** The packed history column: parts, titles read back one at a time, keys by path. */
 import t from 'tap';
-import { HistoryColumnBuilder, TESTS_PER_PART, decodeColumn, historyKey, isFlakyFlag, statusOf, type HistoryPart } from '../lib/store/history.js';
+import { FileHistoryCollector, HistoryColumnBuilder, TESTS_PER_PART, decodeColumn, historyKey, isFlakyFlag, statusOf, type HistoryPart } from '../lib/store/history.js';
+import type { ContainerStatus } from '../lib/formatter-api.js';
 
 t.test('a column of several parts reads back whole, titles included', async (t) => {
   const parents = new Map([
@@ -36,4 +37,62 @@ t.test('keys', async (t) => {
   t.not(historyKey(['a', 'b']), historyKey(['ab']));
   t.not(historyKey(['a', 'b']), historyKey(['b', 'a']));
   t.ok(Number.isSafeInteger(historyKey(['x'.repeat(10_000)])), 'a safe integer');
+});
+
+type Row = { seq: number; parentSeq: number | null; type: string; title: string; status: ContainerStatus; durationMs: number | null; flaky: boolean };
+
+/** A file as a formatter emits it: suites close after their tests, and one test comes late. */
+function fileRows(n: number, suiteTitle: string): Row[] {
+  const rows: Row[] = [];
+  for (let i = 0; i < n; i++) rows.push({ seq: i + 3, parentSeq: i % 3 ? 2 : 1, type: 'test', title: `t${i}`, status: i % 4 ? 'passed' : 'skipped', durationMs: i % 6 ? i : null, flaky: i % 11 === 0 });
+  const late = rows.splice(5, 1)[0]!;
+  rows.push(late, { seq: 2, parentSeq: 1, type: 'suite', title: 'inner', status: 'passed', durationMs: null, flaky: false }, { seq: 1, parentSeq: null, type: 'suite', title: suiteTitle, status: 'passed', durationMs: null, flaky: false });
+  return rows;
+}
+
+t.test('files gathered as they are written give the column read back from their rows', async (t) => {
+  const files = [fileRows(30_000, 'A'), fileRows(45_000, 'B'), fileRows(40_000, 'A')];
+  // As a worker gathers and the store adds them, file by file with their ids shifted.
+  const incremental = new HistoryColumnBuilder(new Map());
+  const got: HistoryPart[] = [];
+  let base = 0;
+  for (const rows of files) {
+    const c = new FileHistoryCollector(100_000);
+    for (const r of rows) c.add(r);
+    got.push(...incremental.addFile(c.finish()!, base));
+    base += rows.length;
+  }
+  got.push(incremental.finish()!);
+  // As the read-back path does: every parent known, tests in id order.
+  const parents = new Map<number, { parentSeq: number | null; title: string }>();
+  const tests: Row[] = [];
+  base = 0;
+  for (const rows of files) {
+    for (const r of rows) {
+      const shifted = { ...r, seq: r.seq + base, parentSeq: r.parentSeq === null ? null : r.parentSeq + base };
+      if (r.type === 'test') tests.push(shifted);
+      else parents.set(shifted.seq, shifted);
+    }
+    base += rows.length;
+  }
+  tests.sort((a, b) => a.seq - b.seq);
+  const whole = new HistoryColumnBuilder(parents);
+  const want: HistoryPart[] = [];
+  for (const r of tests) {
+    const part = whole.add(r);
+    if (part) want.push(part);
+  }
+  want.push(whole.finish()!);
+  t.ok(want.length >= 2, `${want.length} parts`);
+  t.strictSame(got.map((p) => p.index), want.map((p) => p.index));
+  t.ok(got.every((p, i) => p.data.equals(want[i]!.data)), 'byte for byte (the same paths deduplicated across files)');
+  const c = decodeColumn('r', got.map((p) => p.data));
+  t.strictSame(c.pathOf(0), ['A', 't0'], 'the first file\'s first test');
+  t.equal(c.keys.length, 30_000 + 45_000 + 10_000, 'the third file repeats the first file\'s paths: only its last 10,000 are new');
+});
+
+t.test('a file of more containers than the collector keeps gives up', async (t) => {
+  const c = new FileHistoryCollector(10);
+  for (const r of fileRows(20, 'A')) c.add(r);
+  t.equal(c.finish(), null);
 });

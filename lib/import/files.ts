@@ -396,6 +396,7 @@ export class FileProcessor {
     // Done means the worker read the end, so the feeder has finished too.
     await feeding;
     const r = job.result!;
+    this.o.store.addWorkerHistory?.(this.o.reportId, r.history, base);
     this.seq = base + r.lastId;
     for (const ref of r.refs) if (this.refs.length < MAX_REFS) this.refs.push({ seq: ref.seq + base, ref: ref.ref });
     return { totals: r.totals, earliest: r.earliest, duplicates: r.duplicates, duplicateCount: r.duplicateCount, truncated: r.truncated, producer: r.producer, noTests: r.noTests };

@@ -6,6 +6,7 @@
 import type { EncodingGuess } from '../sniff/encoding.js';
 import type { StoredContainer, Totals, WorkerContainerSink } from '../store/store.js';
 import type { AttachmentRef } from './assembler.js';
+import type { FileHistory } from '../store/history.js';
 
 /** Input chunks a job may have sent but the worker not yet read. */
 export const INPUT_CREDIT = 4;
@@ -22,6 +23,11 @@ export const WRITE_BATCH_COUNT = 1000;
 export const WRITE_BATCH_BYTES = 4 * 1024 * 1024;
 /** Containers written before the worker tells the import (progress); the rest at the file's end. */
 export const WROTE_REPORT_EVERY = 4096;
+/**
+ * Containers of one file whose history a worker gathers (~100 bytes each while the file is parsed);
+ * a larger file's column is read back from the store when the report completes.
+ */
+export const HISTORY_MAX_CONTAINERS = 100_000;
 
 export interface JobStart {
   t: 'start';
@@ -59,6 +65,11 @@ export interface JobResult {
   noTests: boolean;
   /** The last id the file's containers used. */
   lastId: number;
+  /**
+   * Written by the worker itself: the file's part of the report's history column, or null (another
+   * store, or a file of more than HISTORY_MAX_CONTAINERS; the store then reads the column back).
+   */
+  history: FileHistory | null;
 }
 
 export interface JobFailure {

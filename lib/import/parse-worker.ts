@@ -12,7 +12,8 @@ import type { StoredContainer, WorkerContainerSink } from '../store/store.js';
 import { SqliteContainerWriter } from '../store/embedded/container-writer.js';
 import { FileAssembler, type AttachmentRef, type ContainerTarget } from './assembler.js';
 import { estimateBytes } from './container-batcher.js';
-import { OUT_BATCH_BYTES, OUT_BATCH_COUNT, OUTPUT_CREDIT, WRITE_BATCH_BYTES, WRITE_BATCH_COUNT, WROTE_REPORT_EVERY, type FromWorker, type JobStart, type ToWorker } from './parse-protocol.js';
+import { FileHistoryCollector } from '../store/history.js';
+import { HISTORY_MAX_CONTAINERS, OUT_BATCH_BYTES, OUT_BATCH_COUNT, OUTPUT_CREDIT, WRITE_BATCH_BYTES, WRITE_BATCH_COUNT, WROTE_REPORT_EVERY, type FromWorker, type JobStart, type ToWorker } from './parse-protocol.js';
 
 const port = parentPort;
 if (!port) throw new Error('parse-worker runs as a worker thread');
@@ -62,7 +63,12 @@ class Job implements ContainerTarget {
   constructor(
     readonly id: number,
     private readonly writer: SqliteContainerWriter | null,
-  ) {}
+  ) {
+    // The store reads nothing back for a report whose files' rows all came from workers.
+    this.history = writer ? new FileHistoryCollector(HISTORY_MAX_CONTAINERS) : null;
+  }
+
+  readonly history: FileHistoryCollector | null;
 
   /** The file's turn to write: what was held goes to the store now, the rest as it comes. */
   commit(base: number, fileIndex: number): void {
@@ -122,6 +128,8 @@ class Job implements ContainerTarget {
   }
 
   push(c: StoredContainer): void {
+    // Before the write shifts its ids: the history keeps the file's own.
+    this.history?.add(c);
     this.batch.push(c);
     this.batchBytes += estimateBytes(c);
     if (this.writer ? this.batch.length >= WRITE_BATCH_COUNT || this.batchBytes >= WRITE_BATCH_BYTES : this.batch.length >= OUT_BATCH_COUNT || this.batchBytes >= OUT_BATCH_BYTES) this.flush();
@@ -215,7 +223,7 @@ async function run(start: JobStart, job: Job): Promise<void> {
     post({
       t: 'done',
       job: job.id,
-      result: { totals: assembler.totals, earliest: assembler.earliest, duplicates: assembler.duplicates, duplicateCount: assembler.duplicateCount, truncated: assembler.truncated, refs, producer, noTests, lastId },
+      result: { totals: assembler.totals, earliest: assembler.earliest, duplicates: assembler.duplicates, duplicateCount: assembler.duplicateCount, truncated: assembler.truncated, refs, producer, noTests, lastId, history: job.history?.finish() ?? null },
     });
   } catch (e) {
     const err = e instanceof Error ? e : new Error(String(e));

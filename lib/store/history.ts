@@ -89,6 +89,68 @@ function hashPath(s: string): number {
 }
 
 /**
+ * What one file adds to its report's column, gathered by the parse worker that wrote the file's rows
+ * (so completing the report reads nothing back). Seqs are the file's own, from 1; the import adds
+ * the ids used before the file. Plain arrays: they cross to the import thread by structured clone.
+ */
+export interface FileHistory {
+  /** The file's tests in seq order. */
+  tests: { seqs: number[]; parents: (number | null)[]; titles: string[]; statuses: ContainerStatus[]; durations: (number | null)[]; flaky: boolean[] };
+  /** Every other container of the file: the titles its tests' paths are made of. */
+  parents: { seqs: number[]; parents: (number | null)[]; titles: string[] };
+}
+
+/** Collects a file's history as its containers go by, up to `max` containers (then gives up: null). */
+export class FileHistoryCollector {
+  #h: FileHistory | null = emptyFileHistory();
+  #count = 0;
+  #sorted = true;
+  #lastTest = 0;
+
+  constructor(private readonly max: number) {}
+
+  add(c: { seq: number; parentSeq: number | null; type: string; title: string; status: ContainerStatus; durationMs: number | null; flaky: boolean }): void {
+    const h = this.#h;
+    if (!h) return;
+    if (++this.#count > this.max) {
+      this.#h = null;
+      return;
+    }
+    if (c.type === 'test' || c.type === 'scenario') {
+      const t = h.tests;
+      if (c.seq < this.#lastTest) this.#sorted = false;
+      this.#lastTest = c.seq;
+      t.seqs.push(c.seq);
+      t.parents.push(c.parentSeq);
+      t.titles.push(c.title);
+      t.statuses.push(c.status);
+      t.durations.push(c.durationMs);
+      t.flaky.push(c.flaky);
+    } else {
+      h.parents.seqs.push(c.seq);
+      h.parents.parents.push(c.parentSeq);
+      h.parents.titles.push(c.title);
+    }
+  }
+
+  /** The file's history with its tests in seq order, or null when it had more than `max` containers. */
+  finish(): FileHistory | null {
+    const h = this.#h;
+    if (!h || this.#sorted) return h;
+    // Formatters that emit a test after a later-opened one (rare): reorder by seq.
+    const t = h.tests;
+    const order = t.seqs.map((_, i) => i).sort((a, b) => t.seqs[a]! - t.seqs[b]!);
+    const pick = <T>(xs: T[]): T[] => order.map((i) => xs[i]!);
+    h.tests = { seqs: pick(t.seqs), parents: pick(t.parents), titles: pick(t.titles), statuses: pick(t.statuses), durations: pick(t.durations), flaky: pick(t.flaky) };
+    return h;
+  }
+}
+
+function emptyFileHistory(): FileHistory {
+  return { tests: { seqs: [], parents: [], titles: [], statuses: [], durations: [], flaky: [] }, parents: { seqs: [], parents: [], titles: [] } };
+}
+
+/**
  * Collects a report's tests into column parts. Parent titles come from `parents` (every container
  * that has children); a test's path is its ancestors' titles and its own. A second test with the
  * same path in one report (the `duplicate_field_titles` case) is left out: the first one counts.
@@ -122,6 +184,30 @@ export class HistoryColumnBuilder {
     this.#durations.push(t.durationMs ?? Number.NaN);
     this.#flags.push((CODE_OF.get(t.status) ?? 5) | (t.flaky ? FLAKY_BIT : 0));
     return this.#keys.length >= TESTS_PER_PART ? this.#flush() : null;
+  }
+
+  /**
+   * One file's tests, its ids shifted by `base` (the ids used before it). Files must come in id
+   * order; their containers' titles are forgotten after, so memory holds one file's parents at most.
+   */
+  addFile(h: FileHistory, base: number): HistoryPart[] {
+    const p = h.parents;
+    for (let i = 0; i < p.seqs.length; i++) {
+      const parent = p.parents[i]!;
+      this.#parents.set(p.seqs[i]! + base, { parentSeq: parent === null ? null : parent + base, title: p.titles[i]! });
+    }
+    const parts: HistoryPart[] = [];
+    const t = h.tests;
+    for (let i = 0; i < t.seqs.length; i++) {
+      const parent = t.parents[i]!;
+      const part = this.add({ seq: t.seqs[i]! + base, parentSeq: parent === null ? null : parent + base, title: t.titles[i]!, status: t.statuses[i]!, durationMs: t.durations[i]!, flaky: t.flaky[i]! });
+      if (part) parts.push(part);
+    }
+    for (const seq of p.seqs) {
+      this.#parents.delete(seq + base);
+      this.#prefixes.delete(seq + base);
+    }
+    return parts;
   }
 
   /** The last part; an empty report has one empty part (so "has a column" holds). */

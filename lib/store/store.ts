@@ -7,7 +7,7 @@
  */
 import type { Readable } from 'node:stream';
 import type { Attempt, ContainerStatus, ContainerType, FailureInfo, Property } from '../formatter-api.js';
-import type { HistoryColumn } from './history.js';
+import type { FileHistory, HistoryColumn } from './history.js';
 
 export type Severity = 'error' | 'warning' | 'notice';
 
@@ -240,6 +240,11 @@ export interface Store {
    * connection); null when containers go back to the import thread to be written.
    */
   workerSink(): WorkerContainerSink | null;
+  /**
+   * With a worker sink: the history-column share of a file a worker wrote (ids shifted by `base`),
+   * in file order; null when the worker did not gather it, and the column is then read back.
+   */
+  addWorkerHistory?(reportId: string, history: FileHistory | null, base: number): void;
   init(): Promise<void>;
   close(): Promise<void>;
   /** Resolves when the store answers; rejects otherwise. */

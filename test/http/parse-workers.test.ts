@@ -11,6 +11,7 @@ import { startTally, storeKinds, type Harness } from '../helpers/tally.js';
 import { file, multipart } from '../helpers/multipart.js';
 import { junitXml } from '../helpers/junit.js';
 import { zipOf } from '../helpers/zip.js';
+import type { HistoryColumn } from '../../lib/store/history.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -52,6 +53,10 @@ async function tree(h: Harness, reportId: string): Promise<unknown[]> {
   return out;
 }
 
+function column(c: HistoryColumn): unknown {
+  return { keys: [...c.keys], seqs: [...c.seqs], durations: [...c.durations], flags: [...c.flags], paths: [...c.keys].map((_, i) => c.pathOf(i)) };
+}
+
 for (const kind of storeKinds(t)) t.test(`parse workers (${kind} store)`, async (t) => {
   const onThread = await startTally(t, { store: kind, parseWorkers: 0 });
   const onWorkers = await startTally(t, { store: kind, parseWorkers: 2 });
@@ -71,6 +76,11 @@ for (const kind of storeKinds(t)) t.test(`parse workers (${kind} store)`, async 
     const tb = await tree(onWorkers, b.json.report_id);
     t.ok(ta.length > 100, `${ta.length} containers`);
     t.same(tb, ta, 'same containers: ids, parents, file indexes, order and content');
+    // On workers the column is built from what they gathered while writing; without, read back.
+    const [ca] = await onThread.store.historyColumns([a.json.report_id]);
+    const [cb] = await onWorkers.store.historyColumns([b.json.report_id]);
+    t.ok(ca && ca.keys.length > 100, `history column of ${ca?.keys.length} tests`);
+    t.same(column(cb!), column(ca!), 'same history column: keys, ids, durations, statuses and title paths');
   });
 
   await t.test('a broken file among files in flight fails the import and leaves nothing', async (t) => {

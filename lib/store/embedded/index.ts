@@ -29,7 +29,7 @@ import type {
   Session,
   User,
 } from '../store.js';
-import { HistoryColumnBuilder, decodeColumn, type HistoryColumn, type HistoryPart, type ParentTitle } from '../history.js';
+import { HistoryColumnBuilder, decodeColumn, type FileHistory, type HistoryColumn, type HistoryPart, type ParentTitle } from '../history.js';
 import type { ContainerStatus } from '../../formatter-api.js';
 import { SpaceReserve } from './reserve.js';
 import { BlobFolder } from './blobs.js';
@@ -108,6 +108,13 @@ export class EmbeddedStore implements Store {
   #insertBatch: ((batch: readonly StoredContainer[]) => void) | null = null;
   // Statements whose text depends on the call's shape, prepared once per shape.
   #shaped = new Map<string, Database.Statement<unknown[]>>();
+  /**
+   * History columns of reports being imported, built from what the parse workers gathered as they
+   * wrote (addWorkerHistory), so completing a report reads nothing back. 'read-back' once any of a
+   * report's rows came another way (or a file was too large to gather): completion then reads the
+   * column from the rows, as without workers.
+   */
+  #drafts = new Map<string, HistoryColumnBuilder | 'read-back'>();
 
   constructor(options: EmbeddedStoreOptions) {
     this.dataDir = options.dataDir;
@@ -140,6 +147,7 @@ export class EmbeddedStore implements Store {
     this.#db = null;
     this.#statements = null;
     this.#insertBatch = null;
+    this.#drafts.clear();
     this.#shaped.clear();
     this.#opening = null;
   }
@@ -298,12 +306,29 @@ export class EmbeddedStore implements Store {
     if (batch.length === 0) return;
     if (!this.#insertBatch) throw notOpen();
     this.#insertBatch(batch);
+    for (const c of batch) if (this.#drafts.get(c.reportId) !== 'read-back') this.#drafts.set(c.reportId, 'read-back');
+  }
+
+  addWorkerHistory(reportId: string, history: FileHistory | null, base: number): void {
+    let draft = this.#drafts.get(reportId);
+    if (draft === 'read-back') return;
+    if (!history) {
+      this.#drafts.set(reportId, 'read-back');
+      return;
+    }
+    if (!draft) this.#drafts.set(reportId, (draft = new HistoryColumnBuilder(new Map())));
+    for (const part of draft.addFile(history, base)) this.#writeHistoryPart(reportId, part);
   }
 
   async completeReport(id: string, patch: Pick<Report, 'date' | 'totals' | 'files' | 'messages' | 'tags'>): Promise<void> {
     const s = this.#s;
     const report = s.getReport.get(id);
-    if (report) await this.#writeHistory(id);
+    const draft = this.#drafts.get(id);
+    this.#drafts.delete(id);
+    if (report && draft instanceof HistoryColumnBuilder) {
+      const last = draft.finish();
+      if (last) this.#writeHistoryPart(id, last);
+    } else if (report) await this.#writeHistory(id);
     this.#db!.transaction(() => {
       s.completeReport.run(
         patch.date, JSON.stringify(patch.totals), JSON.stringify(patch.files), JSON.stringify(patch.messages),
@@ -319,6 +344,9 @@ export class EmbeddedStore implements Store {
   async failReport(id: string): Promise<void> {
     // The status flips first, so readers stop seeing the report before its rows are gone.
     this.#s.failReport.run(id);
+    this.#drafts.delete(id);
+    // Parts written while its files came in: no reader sees them (only completed reports have a column).
+    this.#s.clearHistoryColumn.run(id);
     await this.#purgeContainers(id);
   }
 
@@ -404,6 +432,9 @@ export class EmbeddedStore implements Store {
   ): Promise<void> {
     const entries = Object.entries(patch).filter(([k, v]) => CONTAINER_PATCH_COLUMNS[k] && v !== undefined);
     if (entries.length === 0) return;
+    // A test's status is in its history entry; durations are only changed for merged suites
+    // (merge.ts never merges tests), and attachments are not in the column.
+    if (patch.status !== undefined && this.#drafts.has(reportId)) this.#drafts.set(reportId, 'read-back');
     const sql = `update containers set ${entries.map(([k]) => `${CONTAINER_PATCH_COLUMNS[k]!.column} = ?`).join(', ')} where report_id = ? and seq = ?`;
     const values = entries.map(([k, v]) => CONTAINER_PATCH_COLUMNS[k]!.encode(v as never));
     this.#shapedStatement(sql).run(...values, reportId, seq);
@@ -454,10 +485,7 @@ export class EmbeddedStore implements Store {
       for (const r of s.parentTitles.all(reportId, JSON.stringify(parentSeqs.slice(i, i + 10_000)))) parents.set(r.seq, { parentSeq: r.parent_seq, title: r.title });
     }
     const builder = new HistoryColumnBuilder(parents);
-    const write = this.#db!.transaction((part: HistoryPart) => {
-      if (part.index === 0) s.clearHistoryColumn.run(reportId);
-      s.insertHistoryPart.run(reportId, part.index, part.data);
-    });
+    const write = (part: HistoryPart): void => this.#writeHistoryPart(reportId, part);
     // Read in pages, not one iterate(): a connection cannot write while one of its statements iterates.
     for (let after = Number.MIN_SAFE_INTEGER; ; ) {
       // Arrays, not objects: a million tests read back is a measurable share of completing a report.
@@ -472,6 +500,15 @@ export class EmbeddedStore implements Store {
     }
     const last = builder.finish();
     if (last) write(last);
+  }
+
+  /** One part of a report's column; the first replaces whatever an earlier attempt wrote. */
+  #writeHistoryPart(reportId: string, part: HistoryPart): void {
+    const s = this.#s;
+    this.#db!.transaction(() => {
+      if (part.index === 0) s.clearHistoryColumn.run(reportId);
+      s.insertHistoryPart.run(reportId, part.index, part.data);
+    })();
   }
 
   get #s(): Statements {
