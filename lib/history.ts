@@ -119,6 +119,8 @@ async function loadMatrix(store: Store, profileId: string, n: number, tags: stri
     const rows = rowsPerColumn[j]!;
     for (let i = 0; i < rows.length; i++) {
       const at = rows[i]! * width + j;
+      // A column keeps every test; of two with one path in a report, the first (by id) is its row.
+      if (flags[at] !== MISSING) continue;
       flags[at] = c.flags[i]!;
       durations[at] = c.durations[i]!;
       seqs[at] = c.seqs[i]!;

@@ -12,7 +12,6 @@
  * (status code | flaky << 7), then the titles (paths joined by U+001F), UTF-8.
  */
 import type { ContainerStatus } from '../formatter-api.js';
-import { HashSet53 } from '../import/hash-set.js';
 
 export const STATUS_CODES: readonly ContainerStatus[] = ['passed', 'failed', 'errored', 'skipped', 'pending', 'unknown'];
 const CODE_OF = new Map(STATUS_CODES.map((s, i) => [s, i]));
@@ -152,8 +151,9 @@ function emptyFileHistory(): FileHistory {
 
 /**
  * Collects a report's tests into column parts. Parent titles come from `parents` (every container
- * that has children); a test's path is its ancestors' titles and its own. A second test with the
- * same path in one report (the `duplicate_field_titles` case) is left out: the first one counts.
+ * that has children); a test's path is its ancestors' titles and its own. Every test is kept, a
+ * second one with the same path too (the `duplicate_field_titles` case): readers take the first of
+ * a path. Leaving them out here took a set of every key of the report (~40 MiB at two million tests).
  * Parts come out as they fill, so a report of a million tests never holds all its paths at once.
  */
 export class HistoryColumnBuilder {
@@ -166,7 +166,6 @@ export class HistoryColumnBuilder {
   #flags: number[] = [];
   #titles: string[] = [];
   #parts = 0;
-  readonly #seen = new HashSet53();
 
   constructor(parents: Map<number, ParentTitle>) {
     this.#parents = parents;
@@ -177,7 +176,6 @@ export class HistoryColumnBuilder {
     // One joined string per test: the key is its hash and it is the stored title.
     const path = this.#prefixOf(t.parentSeq) + t.title;
     const key = hashPath(path);
-    if (!this.#seen.add(key)) return null;
     this.#titles.push(path);
     this.#keys.push(key);
     this.#seqs.push(t.seq);

@@ -18,6 +18,7 @@ import type {
   Totals,
 } from '../../lib/store/store.js';
 import { historyKey, isFlakyFlag, statusOf, type HistoryColumn } from '../../lib/store/history.js';
+import { compareHistory } from '../../lib/history.js';
 
 export interface StoreHarness {
   /** An empty store; the suite calls init() itself (init must be idempotent). */
@@ -570,12 +571,19 @@ export function storeConformance(t: Test, name: string, makeStore: () => Promise
     t.strictSame(rows(c1!), [
       { key: adds, seq: 1, status: 'passed', flaky: false, duration: 5 },
       { key: divides, seq: 2, status: 'failed', flaky: true, duration: null },
+      { key: adds, seq: 5, status: 'failed', flaky: false, duration: 12 },
       { key: outline, seq: 7, status: 'skipped', flaky: false, duration: 1.5 },
-    ], 'tests and scenarios by title path; a second test with the same path is left out; steps are not tests');
+    ], 'tests and scenarios by title path in id order, a second test with the same path too (readers take the first); steps are not tests');
     t.strictSame(rows(c2!), [{ key: divides, seq: 3, status: 'passed', flaky: false, duration: 7 }], 'the same path gives the same key in another report');
     t.equal(c0!.keys.length, 0, 'an empty report has an empty column');
-    t.strictSame([0, 1, 2].map((i) => c1!.pathOf(i)), [['math.xml', 'Calc', 'adds'], ['math.xml', 'Calc', 'divides'], ['math.xml', 'outline']], 'each entry keeps its title path');
+    t.strictSame([0, 1, 2, 3].map((i) => c1!.pathOf(i)), [['math.xml', 'Calc', 'adds'], ['math.xml', 'Calc', 'divides'], ['math.xml', 'Calc', 'adds'], ['math.xml', 'outline']], 'each entry keeps its title path');
     t.strictSame(c2!.pathOf(0), ['math.xml', 'Calc', 'divides']);
+
+    // The comparison reads one row per path: the first test of it in each report.
+    const cmp = await compareHistory(store, profile.id, { n: 10, tags: [], show: 'all', offset: 0, limit: 100 });
+    const addsRow = cmp.tests.find((x) => x.key === adds);
+    t.match(addsRow?.cells.at(-1), { status: 'passed', seq: 1, duration_ms: 5 }, 'of two tests with one path, the first is the row (not seq 5, failed)');
+    t.equal(cmp.tests.filter((x) => x.key === adds).length, 1, 'one row for the path');
   });
 
   group('reopen keeps data', async (t, h, store) => {
