@@ -5,7 +5,6 @@
 import type { Config } from '../config.js';
 import type { Logger } from '../log.js';
 import { createEmbeddedStore } from './embedded/index.js';
-import { createMongoStore } from './mongo/index.js';
 import type { Store } from './store.js';
 
 const RETRY_MAX_MS = 30_000;
@@ -16,6 +15,8 @@ export async function openStore(config: Config, log: Logger = () => undefined, s
     await store.init();
     return store;
   }
+  // Loaded only here: the driver is ~20 MiB of a server that runs on the embedded store.
+  const { createMongoStore } = await import('./mongo/index.js');
   const store = createMongoStore({ url: config.mongodbUrl });
   let wait = 1000;
   for (let attempt = 1; ; attempt++) {
