@@ -28,4 +28,4 @@ HEALTHCHECK --interval=15s --timeout=3s --start-period=10s \
   CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||8080)+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
 # The same heap settings as `npm start` (README "Memory"); telemetry starts before hapi loads, when
 # OTEL_EXPORTER_OTLP_ENDPOINT is set (a no-op otherwise).
-CMD ["node", "--max-semi-space-size=2", "--max-old-space-size=1024", "--import", "./dist/lib/telemetry/register.js", "dist/bin/tally.js", "serve"]
+CMD ["node", "--max-semi-space-size=1", "--max-old-space-size=1024", "--import", "./dist/lib/telemetry/register.js", "dist/bin/tally.js", "serve"]

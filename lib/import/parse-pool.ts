@@ -25,7 +25,7 @@ const WORKER_URL = new URL(FROM_SOURCES ? './parse-worker.ts' : './parse-worker.
  * generation capped at 1 GiB, so a file whose formatter must hold much (or a hostile one) ends its
  * own import instead of the process.
  */
-const WORKER_LIMITS = { maxYoungGenerationSizeMb: 8, maxOldGenerationSizeMb: 1024 };
+const WORKER_LIMITS = { maxYoungGenerationSizeMb: 4, maxOldGenerationSizeMb: 1024 };
 
 function newWorker(): Worker {
   if (!FROM_SOURCES) return new Worker(WORKER_URL, { resourceLimits: WORKER_LIMITS });
