@@ -9,16 +9,18 @@ import type { Writable } from 'node:stream';
 import yazl from 'yazl';
 import { PassThrough } from 'node:stream';
 
-/** mulberry32: small, fast, seeded. */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+import { rng } from './random.js';
+
+export { rng };
+
+/** A small JUnit file of about `kb` KiB, whole (for load runs that send the same body many times). */
+export async function junitBuffer(kb: number, seed: number): Promise<Buffer> {
+  const pass = new PassThrough();
+  const chunks: Buffer[] = [];
+  pass.on('data', (c: Buffer) => chunks.push(c));
+  await writeJunit(pass, kb * 1024, seed);
+  pass.end();
+  return Buffer.concat(chunks);
 }
 
 const WORDS = ['parses', 'rejects', 'handles', 'überprüft', 'returns', 'retries', 'streams', 'caches', 'größe', 'ключ', 'エラー'];

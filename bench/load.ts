@@ -11,23 +11,14 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { PassThrough } from 'node:stream';
 import { fileURLToPath } from 'node:url';
-import { writeJunit } from './generate.js';
+import { junitBuffer } from './generate.js';
 import { serveArgs } from './server.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const { values } = parseArgs({ options: { sizes: { type: 'string', default: '1,10,100' }, connections: { type: 'string', default: '1,10,100' }, seconds: { type: 'string', default: '10' } } });
 const BOUNDARY = 'tallyloadboundary';
 
-async function junitOfKb(kb: number, seed: number): Promise<Buffer> {
-  const pass = new PassThrough();
-  const chunks: Buffer[] = [];
-  pass.on('data', (c: Buffer) => chunks.push(c));
-  await writeJunit(pass, kb * 1024, seed);
-  pass.end();
-  return Buffer.concat(chunks);
-}
 
 function form(file: Buffer): Buffer {
   return Buffer.concat([
@@ -55,7 +46,7 @@ async function main(): Promise<void> {
   const rows: string[] = [];
   try {
     for (const kb of values.sizes!.split(',').map(Number)) {
-      const body = form(await junitOfKb(kb, kb));
+      const body = form(await junitBuffer(kb, kb));
       for (const connections of values.connections!.split(',').map(Number)) {
         const result = await autocannon({
           url: `http://127.0.0.1:${port}/api/v2/profile/${profileId}/import/junit`,

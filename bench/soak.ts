@@ -16,10 +16,9 @@ import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { PassThrough } from 'node:stream';
 import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
-import { junitFile, junitZip, writeJunit } from './generate.js';
+import { junitBuffer, junitFile, junitZip } from './generate.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const { values } = parseArgs({
@@ -44,14 +43,6 @@ interface Sample {
   imports: number;
 }
 
-async function smallJunit(kb: number, seed: number): Promise<Buffer> {
-  const pass = new PassThrough();
-  const chunks: Buffer[] = [];
-  pass.on('data', (c: Buffer) => chunks.push(c));
-  await writeJunit(pass, kb * 1024, seed);
-  pass.end();
-  return Buffer.concat(chunks);
-}
 
 /** One import: a multipart form around a buffer or a file on disk, streamed chunked. */
 function post(port: number, apiKey: string, profileId: string, name: string, content: Buffer | string): Promise<number> {
@@ -95,7 +86,7 @@ async function main(): Promise<void> {
   const largeZip = path.join(work, 'large.zip');
   await junitFile(largeFile, largeMb * MB, 7);
   await junitZip(largeZip, largeMb * MB, 200, 8);
-  const small = await smallJunit(Number(values['small-kb']), 1);
+  const small = await junitBuffer(Number(values['small-kb']), 1);
 
   const port = 20000 + Math.floor(Math.random() * 20000);
   const child = spawn(process.execPath, [path.join(root, 'dist/bin/tally.js'), 'serve'], {

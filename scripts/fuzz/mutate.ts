@@ -3,18 +3,10 @@
  * bit flips, interesting bytes, deletions, duplications, insertions of dictionary tokens (the
  * target's syntax: tags, quotes, boundaries, zip signatures) and splices with other entries.
  */
-export type Random = () => number;
+import type { Random } from '../../bench/random.js';
 
-export function seeded(seed: number): Random {
-  let a = seed >>> 0 || 1;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export type { Random };
+export { rng as seeded } from '../../bench/random.js';
 
 const INTERESTING = [0x00, 0x01, 0x7f, 0x80, 0xff, 0x0a, 0x0d, 0x22, 0x27, 0x3c, 0x3e, 0x26, 0x5c, 0x7b, 0x7d, 0x5b, 0x5d, 0xef, 0xbb, 0xbf, 0xfe];
 const MAX_BYTES = 256 * 1024;

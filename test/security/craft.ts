@@ -180,17 +180,8 @@ export async function peakRssDuring<T>(work: () => Promise<T>): Promise<{ value:
   }
 }
 
-/** A deterministic PRNG (mulberry32), so "random" offsets are the same on every run. */
-export function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** A deterministic PRNG, so "random" offsets are the same on every run. */
+export { rng as seeded } from '../../bench/random.js';
 
 let collect: (() => void) | null = null;
 /** A full garbage collection (V8's gc, exposed at run time: the test runner's flags are not ours to set). */

@@ -614,7 +614,8 @@ export function storeConformance(t: Test, name: string, makeStore: () => Promise
   });
 }
 
-async function seed(store: Store) {
+/** An account, a profile and an import: what every report needs. */
+export async function seed(store: Store) {
   const account = await store.createAccount('Acme');
   const profile = await store.createProfile(account.id, 'main');
   const imp = await store.createImport({ profileId: profile.id, accountId: account.id, endpoint: 'import', formatter: null });

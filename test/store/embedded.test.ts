@@ -5,7 +5,7 @@ import { Readable } from 'node:stream';
 import Database from 'better-sqlite3';
 import t from 'tap';
 import { createEmbeddedStore, type EmbeddedStore } from '../../lib/store/embedded/index.js';
-import { storeConformance, type StoreHarness } from './conformance.js';
+import { seed, storeConformance, type StoreHarness } from './conformance.js';
 
 async function harness(): Promise<StoreHarness & { dataDir: string; store: EmbeddedStore }> {
   const dataDir = await mkdtemp(join(tmpdir(), 'tally-store-'));
@@ -65,9 +65,7 @@ t.test('embedded: a purge cut short by a crash is finished on init', async (t) =
   t.teardown(() => h.cleanup());
   const store = h.store;
   await store.init();
-  const account = await store.createAccount('a');
-  const profile = await store.createProfile(account.id, 'p');
-  const imp = await store.createImport({ profileId: profile.id, accountId: account.id, endpoint: 'import', formatter: null });
+  const { account, profile, imp } = await seed(store);
   const report = await store.createReport({ profileId: profile.id, importId: imp.id, tags: [], date: new Date().toISOString() });
   const rows = Array.from({ length: 12_000 }, (_, i) => ({
     reportId: report.id, seq: i + 1, parentSeq: null, fileIndex: 0, type: 'test' as const, title: `t${i}`, status: 'passed' as const,

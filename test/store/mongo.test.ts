@@ -7,7 +7,7 @@ import { Readable } from 'node:stream';
 import { MongoClient } from 'mongodb';
 import t from 'tap';
 import { createMongoStore, databaseInUrl, type MongoStore } from '../../lib/store/mongo/index.js';
-import { storeConformance, type StoreHarness } from './conformance.js';
+import { seed, storeConformance, type StoreHarness } from './conformance.js';
 
 const url = process.env.TALLY_TEST_MONGODB_URL;
 
@@ -140,9 +140,7 @@ if (!url) {
     t.teardown(() => h.cleanup());
     const store = h.store;
     await store.init();
-    const account = await store.createAccount('a');
-    const profile = await store.createProfile(account.id, 'p');
-    const imp = await store.createImport({ profileId: profile.id, accountId: account.id, endpoint: 'import', formatter: null });
+    const { account, profile, imp } = await seed(store);
     const report = await store.createReport({ profileId: profile.id, importId: imp.id, tags: [], date: new Date().toISOString() });
     const row = (seq: number) => ({
       reportId: report.id, seq, parentSeq: null, fileIndex: 0, type: 'test' as const, title: `t${seq}`, status: 'passed' as const,
@@ -165,9 +163,7 @@ if (!url) {
     t.teardown(() => h.cleanup());
     const store = h.store;
     await store.init();
-    const account = await store.createAccount('a');
-    const profile = await store.createProfile(account.id, 'p');
-    const imp = await store.createImport({ profileId: profile.id, accountId: account.id, endpoint: 'import', formatter: null });
+    const { account, profile, imp } = await seed(store);
     const row = (reportId: string, seq: number, parentSeq: number | null, type: 'suite' | 'test' | 'step', title: string, status: 'passed' | 'failed') => ({
       reportId, seq, parentSeq, fileIndex: 0, type, title, status, durationMs: seq * 1.5, startedAt: null, failure: null, output: null,
       properties: [], attachmentRefs: [], attachments: [], flaky: seq === 3, attempts: [], meta: {},
@@ -203,9 +199,7 @@ if (!url) {
     t.teardown(() => h.cleanup());
     const store = h.store;
     await store.init();
-    const account = await store.createAccount('a');
-    const profile = await store.createProfile(account.id, 'p');
-    const imp = await store.createImport({ profileId: profile.id, accountId: account.id, endpoint: 'import', formatter: null });
+    const { account, profile, imp } = await seed(store);
     // Query-string names arrive as typed; none of them may break the import record.
     const params = { 'a.b': ['1'], $where: ['x'], '%2E': ['lit'], 'tag[]': ['t'], '': ['empty'], nested: { 'x.y': [{ $z: null }] } };
     const messages = [{ severity: 'notice' as const, code: 'N', message: 'm', details: { 'os.name': 'linux', $ref: 1 } }];
@@ -230,9 +224,7 @@ if (!url) {
     t.teardown(() => h.cleanup());
     const store = h.store;
     await store.init();
-    const account = await store.createAccount('a');
-    const profile = await store.createProfile(account.id, 'p');
-    const imp = await store.createImport({ profileId: profile.id, accountId: account.id, endpoint: 'import', formatter: null });
+    const { account, profile, imp } = await seed(store);
     const report = await store.createReport({ profileId: profile.id, importId: imp.id, tags: [], date: new Date().toISOString() });
     await store.insertContainers(Array.from({ length: 50 }, (_, i) => ({
       reportId: report.id, seq: i + 1, parentSeq: null, fileIndex: 0, type: 'test' as const, title: `t${i}`, status: 'passed' as const,
