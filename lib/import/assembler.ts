@@ -4,7 +4,7 @@
  */
 import { isCountedTest, type Container, type ContainerSink } from '../formatter-api.js';
 import type { StoredContainer, Totals } from '../store/store.js';
-import { HashSet53 } from './hash-set.js';
+import { HashSet53, hash53 } from './hash-set.js';
 
 export function zeroTotals(): Totals {
   return { containers: 0, tests: 0, passed: 0, failed: 0, errored: 0, skipped: 0, pending: 0, unknown: 0, flaky: 0 };
@@ -93,7 +93,7 @@ export class FileAssembler implements ContainerSink {
 
   /** Same title under the same parent in one file (history compares by title path). */
   private checkDuplicate(c: Container): void {
-    if (this.seen.add(hashKey(c.parentId ?? 0, c.type, c.title))) return;
+    if (this.seen.add(hash53(`${c.parentId ?? 0}\u0000${c.type}\u0000${c.title}`))) return;
     this.duplicateCount++;
     if (this.duplicates.length < MAX_DUPLICATES_LISTED && !this.duplicates.includes(c.title)) this.duplicates.push(c.title);
   }
@@ -103,17 +103,3 @@ function longer(text: string | null | undefined, limit: number): boolean {
   return text != null && text.length > limit;
 }
 
-/** 53-bit hash of (parent, type, title): a number per container keeps the set small for huge files. */
-function hashKey(parent: number, type: string, title: string): number {
-  let h1 = 0xdeadbeef ^ parent;
-  let h2 = 0x41c6ce57 ^ parent;
-  const s = `${type}\u0000${title}`;
-  for (let i = 0; i < s.length; i++) {
-    const ch = s.charCodeAt(i);
-    h1 = Math.imul(h1 ^ ch, 2654435761);
-    h2 = Math.imul(h2 ^ ch, 1597334677);
-  }
-  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
-  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
-  return 4294967296 * (2097151 & h2) + (h1 >>> 0);
-}

@@ -43,3 +43,20 @@ export class HashSet53 {
     }
   }
 }
+
+/**
+ * 53-bit hash of a string: a safe integer in JS, an integer column in SQLite, a double in MongoDB.
+ * Two 32-bit multiply-xorshift lanes. History keys are made with it and stored, so it never changes.
+ */
+export function hash53(s: string): number {
+  let h1 = 0x9e3779b9;
+  let h2 = 0x85ebca6b;
+  for (let i = 0; i < s.length; i++) {
+    const ch = s.charCodeAt(i);
+    h1 = Math.imul(h1 ^ ch, 0x5bd1e995);
+    h2 = Math.imul(h2 ^ ch, 0x27d4eb2f);
+  }
+  h1 = Math.imul(h1 ^ (h1 >>> 15), 0x2c1b3c6d) ^ Math.imul(h2 ^ (h2 >>> 13), 0x297a2d39);
+  h2 = Math.imul(h2 ^ (h2 >>> 16), 0x85ebca6b) ^ Math.imul(h1 ^ (h1 >>> 13), 0xc2b2ae35);
+  return 0x100000 * (h2 & 0xfffff) + (h1 >>> 0);
+}

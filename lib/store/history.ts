@@ -12,6 +12,7 @@
  * (status code | flaky << 7), then the titles (paths joined by U+001F), UTF-8.
  */
 import type { ContainerStatus } from '../formatter-api.js';
+import { hash53 } from '../import/hash-set.js';
 
 export const STATUS_CODES: readonly ContainerStatus[] = ['passed', 'failed', 'errored', 'skipped', 'pending', 'unknown'];
 const CODE_OF = new Map(STATUS_CODES.map((s, i) => [s, i]));
@@ -71,20 +72,7 @@ export function isFlakyFlag(flags: number): boolean {
  * (~1e-9 for 5,000 titles) and would only merge two rows of the comparison.
  */
 export function historyKey(path: readonly string[]): number {
-  return hashPath(path.join(PATH_SEPARATOR));
-}
-
-function hashPath(s: string): number {
-  let h1 = 0x9e3779b9;
-  let h2 = 0x85ebca6b;
-  for (let i = 0; i < s.length; i++) {
-    const ch = s.charCodeAt(i);
-    h1 = Math.imul(h1 ^ ch, 0x5bd1e995);
-    h2 = Math.imul(h2 ^ ch, 0x27d4eb2f);
-  }
-  h1 = Math.imul(h1 ^ (h1 >>> 15), 0x2c1b3c6d) ^ Math.imul(h2 ^ (h2 >>> 13), 0x297a2d39);
-  h2 = Math.imul(h2 ^ (h2 >>> 16), 0x85ebca6b) ^ Math.imul(h1 ^ (h1 >>> 13), 0xc2b2ae35);
-  return 0x100000 * (h2 & 0xfffff) + (h1 >>> 0);
+  return hash53(path.join(PATH_SEPARATOR));
 }
 
 /**
@@ -175,7 +163,7 @@ export class HistoryColumnBuilder {
   add(t: HistoryTest): HistoryPart | null {
     // One joined string per test: the key is its hash and it is the stored title.
     const path = this.#prefixOf(t.parentSeq) + t.title;
-    const key = hashPath(path);
+    const key = hash53(path);
     this.#titles.push(path);
     this.#keys.push(key);
     this.#seqs.push(t.seq);
