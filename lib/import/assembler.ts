@@ -37,7 +37,12 @@ export class FileAssembler implements ContainerSink {
   readonly duplicates: string[] = [];
   /** Containers whose output or failure text was cut at the limit (formatters keep the limit plus a marker). */
   truncated = 0;
-  private readonly seen = new HashSet53();
+  /**
+   * Title hashes of each open parent's children (0: the file's top level). A parent is emitted after
+   * its children (the formatter contract), so its set goes then: memory follows the widest open
+   * suite, not the file (a 1 GiB file of two million tests held a 48 MiB table with one set).
+   */
+  private readonly seen = new Map<number, HashSet53>();
 
   constructor(
     private readonly reportId: string,
@@ -93,7 +98,11 @@ export class FileAssembler implements ContainerSink {
 
   /** Same title under the same parent in one file (history compares by title path). */
   private checkDuplicate(c: Container): void {
-    if (this.seen.add(hash53(`${c.parentId ?? 0}\u0000${c.type}\u0000${c.title}`))) return;
+    this.seen.delete(c.id);
+    const parent = c.parentId ?? 0;
+    let siblings = this.seen.get(parent);
+    if (!siblings) this.seen.set(parent, (siblings = new HashSet53(8)));
+    if (siblings.add(hash53(`${c.type}\u0000${c.title}`))) return;
     this.duplicateCount++;
     if (this.duplicates.length < MAX_DUPLICATES_LISTED && !this.duplicates.includes(c.title)) this.duplicates.push(c.title);
   }
