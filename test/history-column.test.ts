@@ -1,6 +1,6 @@
 /** The packed history column: parts, titles read back one at a time, keys by path. */
 import t from 'tap';
-import { FileHistoryCollector, HistoryColumnBuilder, TESTS_PER_PART, decodeColumn, historyKey, isFlakyFlag, statusOf, type HistoryPart } from '../lib/store/history.js';
+import { FileHistoryCollector, HistoryColumnBuilder, type FileHistory, TESTS_PER_PART, decodeColumn, historyKey, isFlakyFlag, statusOf, type HistoryPart } from '../lib/store/history.js';
 import type { ContainerStatus } from '../lib/formatter-api.js';
 
 t.test('a column of several parts reads back whole, titles included', async (t) => {
@@ -40,26 +40,38 @@ t.test('keys', async (t) => {
 
 type Row = { seq: number; parentSeq: number | null; type: string; title: string; status: ContainerStatus; durationMs: number | null; flaky: boolean };
 
-/** A file as a formatter emits it: suites close after their tests, and one test comes late. */
-function fileRows(n: number, suiteTitle: string): Row[] {
+/**
+ * A file as a formatter emits it: top-level suites one after another, each with an inner suite and
+ * `n` tests; a suite closes after its tests, and one test of each comes late.
+ */
+function fileRows(n: number, ...suiteTitles: string[]): Row[] {
   const rows: Row[] = [];
-  for (let i = 0; i < n; i++) rows.push({ seq: i + 3, parentSeq: i % 3 ? 2 : 1, type: 'test', title: `t${i}`, status: i % 4 ? 'passed' : 'skipped', durationMs: i % 6 ? i : null, flaky: i % 11 === 0 });
-  const late = rows.splice(5, 1)[0]!;
-  rows.push(late, { seq: 2, parentSeq: 1, type: 'suite', title: 'inner', status: 'passed', durationMs: null, flaky: false }, { seq: 1, parentSeq: null, type: 'suite', title: suiteTitle, status: 'passed', durationMs: null, flaky: false });
+  let id = 0;
+  for (const suiteTitle of suiteTitles) {
+    const top = ++id;
+    const inner = ++id;
+    const tests: Row[] = [];
+    for (let i = 0; i < n; i++) tests.push({ seq: ++id, parentSeq: i % 3 ? inner : top, type: 'test', title: `t${i}`, status: i % 4 ? 'passed' : 'skipped', durationMs: i % 6 ? i : null, flaky: i % 11 === 0 });
+    const late = tests.splice(5, 1)[0]!;
+    rows.push(...tests, late, { seq: inner, parentSeq: top, type: 'suite', title: 'inner', status: 'passed', durationMs: null, flaky: false }, { seq: top, parentSeq: null, type: 'suite', title: suiteTitle, status: 'passed', durationMs: null, flaky: false });
+  }
   return rows;
 }
 
 t.test('files gathered as they are written give the column read back from their rows', async (t) => {
-  const files = [fileRows(30_000, 'A'), fileRows(45_000, 'B'), fileRows(40_000, 'A')];
+  const files = [fileRows(30_000, 'A'), fileRows(15_000, 'B', 'C', 'D'), fileRows(40_000, 'A')];
   // As a worker gathers and the store adds them, file by file with their ids shifted.
   const incremental = new HistoryColumnBuilder(new Map());
   const got: HistoryPart[] = [];
   let base = 0;
   for (const rows of files) {
-    const c = new FileHistoryCollector(100_000);
+    const handed: FileHistory[] = [];
+    const c = new FileHistoryCollector(100_000, (h) => handed.push(h!));
     for (const r of rows) c.add(r);
-    got.push(...incremental.addFile(c.finish()!, base));
+    c.finish();
+    for (const h of handed) got.push(...incremental.addFile(h, base));
     base += rows.length;
+    if (rows === files[1]) t.equal(handed.length, 3, 'a part per top-level suite');
   }
   got.push(incremental.finish()!);
   // As the read-back path does: every parent known, tests in id order.
@@ -89,10 +101,16 @@ t.test('files gathered as they are written give the column read back from their 
   t.strictSame(c.pathOf(0), ['A', 't0'], 'the first file\'s first test');
   t.equal(c.keys.length, 30_000 + 45_000 + 40_000, 'every test, those of the third file that repeat paths of the first too');
   t.equal(c.keys[30_000 + 45_000], c.keys[0], 'same path, same key');
+  t.strictSame(c.pathOf(30_000 + 15_000 + 1), ['C', 'inner', 't1'], 'a test of the second file\'s second suite');
 });
 
-t.test('a file of more containers than the collector keeps gives up', async (t) => {
-  const c = new FileHistoryCollector(10);
-  for (const r of fileRows(20, 'A')) c.add(r);
-  t.equal(c.finish(), null);
+t.test('a suite of more containers than the collector keeps makes it give up', async (t) => {
+  const handed: (FileHistory | null)[] = [];
+  const c = new FileHistoryCollector(30, (h) => handed.push(h));
+  for (const r of fileRows(20, 'A', 'B', 'C')) c.add(r);
+  for (const r of fileRows(40, 'D')) c.add(r);
+  for (const r of fileRows(20, 'E')) c.add(r);
+  c.finish();
+  t.equal(handed.length, 4, 'three suites of 22 containers, then the one of 42 gives up; nothing after');
+  t.equal(handed[3], null);
 });

@@ -371,6 +371,10 @@ export class FileProcessor {
     let since = Date.now();
     try {
       for await (const out of job.output()) {
+        if ('history' in out) {
+          this.o.store.addWorkerHistory?.(this.o.reportId, out.history, base);
+          continue;
+        }
         if ('wrote' in out) {
           recordSpan('tally.store.batch', { 'tally.containers': out.wrote, 'tally.writer': 'parse-worker' }, since);
           since = Date.now();
@@ -396,7 +400,6 @@ export class FileProcessor {
     // Done means the worker read the end, so the feeder has finished too.
     await feeding;
     const r = job.result!;
-    this.o.store.addWorkerHistory?.(this.o.reportId, r.history, base);
     this.seq = base + r.lastId;
     for (const ref of r.refs) if (this.refs.length < MAX_REFS) this.refs.push({ seq: ref.seq + base, ref: ref.ref });
     return { totals: r.totals, earliest: r.earliest, duplicates: r.duplicates, duplicateCount: r.duplicateCount, truncated: r.truncated, producer: r.producer, noTests: r.noTests };

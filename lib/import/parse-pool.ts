@@ -8,6 +8,7 @@ import { Worker } from 'node:worker_threads';
 import { builtinFormatters } from '../../formatters/index.js';
 import { FormatError, type Formatter } from '../formatter-api.js';
 import type { StoredContainer } from '../store/store.js';
+import type { FileHistory } from '../store/history.js';
 import { ImportFault } from '../messages.js';
 import { INPUT_CREDIT, type FromWorker, type JobFailure, type JobResult, type JobStart, type ToWorker } from './parse-protocol.js';
 
@@ -39,7 +40,7 @@ function newWorker(): Worker {
 export type ParseJobOptions = Omit<JobStart, 't' | 'job' | 'formatter'> & { formatter: Formatter };
 
 /** What a job hands the import: containers to write, or how many the worker wrote itself. */
-export type JobOutput = { containers: StoredContainer[] } | { wrote: number };
+export type JobOutput = { containers: StoredContainer[] } | { wrote: number } | { history: FileHistory | null };
 
 interface Slot {
   worker: Worker;
@@ -229,6 +230,9 @@ export class ParseJob {
       this.wakeReader();
     } else if (m.t === 'wrote') {
       if (!this.failure) this.out.push({ wrote: m.count });
+      this.wakeReader();
+    } else if (m.t === 'history') {
+      if (!this.failure) this.out.push({ history: m.history });
       this.wakeReader();
     } else if (m.t === 'done') {
       this.result = m.result;

@@ -24,8 +24,9 @@ export const WRITE_BATCH_BYTES = 4 * 1024 * 1024;
 /** Containers written before the worker tells the import (progress); the rest at the file's end. */
 export const WROTE_REPORT_EVERY = 4096;
 /**
- * Containers of one file whose history a worker gathers (~100 bytes each while the file is parsed);
- * a larger file's column is read back from the store when the report completes.
+ * Containers of one top-level subtree (a suite and everything in it) whose history a worker gathers
+ * before handing it over (~100 bytes each); past it the report's column is read back from the store
+ * when the report completes.
  */
 export const HISTORY_MAX_CONTAINERS = 100_000;
 
@@ -65,11 +66,6 @@ export interface JobResult {
   noTests: boolean;
   /** The last id the file's containers used. */
   lastId: number;
-  /**
-   * Written by the worker itself: the file's part of the report's history column, or null (another
-   * store, or a file of more than HISTORY_MAX_CONTAINERS; the store then reads the column back).
-   */
-  history: FileHistory | null;
 }
 
 export interface JobFailure {
@@ -87,5 +83,7 @@ export type FromWorker =
   | { t: 'read'; job: number }
   | { t: 'batch'; job: number; containers: StoredContainer[] }
   | { t: 'wrote'; job: number; count: number }
+  /** Written by the worker itself: a complete part of the file's history column (null: gave up, read it back). */
+  | { t: 'history'; job: number; history: FileHistory | null }
   | { t: 'done'; job: number; result: JobResult }
   | { t: 'fail'; job: number; error: JobFailure };

@@ -65,7 +65,7 @@ class Job implements ContainerTarget {
     private readonly writer: SqliteContainerWriter | null,
   ) {
     // The store reads nothing back for a report whose files' rows all came from workers.
-    this.history = writer ? new FileHistoryCollector(HISTORY_MAX_CONTAINERS) : null;
+    this.history = writer ? new FileHistoryCollector(HISTORY_MAX_CONTAINERS, (history) => post({ t: 'history', job: id, history })) : null;
   }
 
   readonly history: FileHistoryCollector | null;
@@ -216,6 +216,7 @@ async function run(start: JobStart, job: Job): Promise<void> {
     };
     await formatter.parse(decodeText(job.input(), start.encoding), assembler, ctx);
     job.flush();
+    job.history?.finish();
     if (start.sink) {
       await job.committed();
       job.report();
@@ -223,7 +224,7 @@ async function run(start: JobStart, job: Job): Promise<void> {
     post({
       t: 'done',
       job: job.id,
-      result: { totals: assembler.totals, earliest: assembler.earliest, duplicates: assembler.duplicates, duplicateCount: assembler.duplicateCount, truncated: assembler.truncated, refs, producer, noTests, lastId, history: job.history?.finish() ?? null },
+      result: { totals: assembler.totals, earliest: assembler.earliest, duplicates: assembler.duplicates, duplicateCount: assembler.duplicateCount, truncated: assembler.truncated, refs, producer, noTests, lastId },
     });
   } catch (e) {
     const err = e instanceof Error ? e : new Error(String(e));

@@ -87,20 +87,30 @@ export interface FileHistory {
   parents: { seqs: number[]; parents: (number | null)[]; titles: string[] };
 }
 
-/** Collects a file's history as its containers go by, up to `max` containers (then gives up: null). */
+/**
+ * Collects a file's history as its containers go by. Containers are emitted as they close, children
+ * first, so when a top-level container goes by its whole subtree has: that part is complete (every
+ * test's path can be made) and is handed to `ready`, and the collector starts over. Its ids are
+ * above those of every earlier part, so parts arrive in id order. A part of more than `max`
+ * containers (one enormous suite) makes it give up: `ready(null)`, and nothing more is collected.
+ */
 export class FileHistoryCollector {
   #h: FileHistory | null = emptyFileHistory();
   #count = 0;
   #sorted = true;
   #lastTest = 0;
 
-  constructor(private readonly max: number) {}
+  constructor(
+    private readonly max: number,
+    private readonly ready: (part: FileHistory | null) => void,
+  ) {}
 
   add(c: { seq: number; parentSeq: number | null; type: string; title: string; status: ContainerStatus; durationMs: number | null; flaky: boolean }): void {
     const h = this.#h;
     if (!h) return;
     if (++this.#count > this.max) {
       this.#h = null;
+      this.ready(null);
       return;
     }
     if (c.type === 'test' || c.type === 'scenario') {
@@ -118,18 +128,28 @@ export class FileHistoryCollector {
       h.parents.parents.push(c.parentSeq);
       h.parents.titles.push(c.title);
     }
+    if (c.parentSeq === null) this.#handOver();
   }
 
-  /** The file's history with its tests in seq order, or null when it had more than `max` containers. */
-  finish(): FileHistory | null {
-    const h = this.#h;
-    if (!h || this.#sorted) return h;
-    // Formatters that emit a test after a later-opened one (rare): reorder by seq.
-    const t = h.tests;
-    const order = t.seqs.map((_, i) => i).sort((a, b) => t.seqs[a]! - t.seqs[b]!);
-    const pick = <T>(xs: T[]): T[] => order.map((i) => xs[i]!);
-    h.tests = { seqs: pick(t.seqs), parents: pick(t.parents), titles: pick(t.titles), statuses: pick(t.statuses), durations: pick(t.durations), flaky: pick(t.flaky) };
-    return h;
+  /** The end of the file: what is left is handed over (containers of a formatter that emits parents first). */
+  finish(): void {
+    if (this.#h && this.#count > 0) this.#handOver();
+  }
+
+  #handOver(): void {
+    const h = this.#h!;
+    if (!this.#sorted) {
+      // Formatters that emit a test after a later-opened one (rare): reorder by seq.
+      const t = h.tests;
+      const order = t.seqs.map((_, i) => i).sort((a, b) => t.seqs[a]! - t.seqs[b]!);
+      const pick = <T>(xs: T[]): T[] => order.map((i) => xs[i]!);
+      h.tests = { seqs: pick(t.seqs), parents: pick(t.parents), titles: pick(t.titles), statuses: pick(t.statuses), durations: pick(t.durations), flaky: pick(t.flaky) };
+    }
+    this.#h = emptyFileHistory();
+    this.#count = 0;
+    this.#sorted = true;
+    this.#lastTest = 0;
+    this.ready(h);
   }
 }
 
