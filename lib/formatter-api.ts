@@ -58,8 +58,17 @@ export function isCountedTest(c: Pick<Container, 'type'>): boolean {
   return c.type === 'test' || c.type === 'scenario';
 }
 
+/** What `ContainerSink.opened` is told: a container just opened, with the title it will be emitted with. */
+export type OpenedContainer = Pick<Container, 'id' | 'parentId' | 'type' | 'title'>;
+
 export interface ContainerSink {
   emit(container: Container): void;
+  /**
+   * Optional: a container has opened (before any of its children is emitted), with its final title.
+   * Lets Tally build a huge suite's history column while the suite is still open; a formatter that
+   * never calls it loses nothing but that. The container must later be emitted with the same title.
+   */
+  opened?(container: OpenedContainer): void;
   /** Resolves when the sink can take more; Tally's helpers await it after each input chunk. */
   ready(): Promise<void> | null;
 }

@@ -1,6 +1,6 @@
 /** The packed history column: parts, titles read back one at a time, keys by path. */
 import t from 'tap';
-import { FileHistoryCollector, HistoryColumnBuilder, type FileHistory, TESTS_PER_PART, decodeColumn, historyKey, isFlakyFlag, statusOf, type HistoryPart } from '../lib/store/history.js';
+import { FileHistoryCollector, HistoryColumnBuilder, PART_TESTS, type FileHistory, TESTS_PER_PART, decodeColumn, historyKey, isFlakyFlag, statusOf, type HistoryPart } from '../lib/store/history.js';
 import type { ContainerStatus } from '../lib/formatter-api.js';
 
 t.test('a column of several parts reads back whole, titles included', async (t) => {
@@ -113,4 +113,40 @@ t.test('a suite of more containers than the collector keeps makes it give up', a
   c.finish();
   t.equal(handed.length, 4, 'three suites of 22 containers, then the one of 42 gives up; nothing after');
   t.equal(handed[3], null);
+});
+
+t.test('a formatter that announces what it opens lets one enormous suite go in parts', async (t) => {
+  // One suite (id 1) with an inner suite (id 2) and 3 × PART_TESTS + 7 tests, as JUnit emits it.
+  const n = 3 * PART_TESTS + 7;
+  const late = fileRows(n, 'Huge');
+  // In id order (fileRows sends one test late): a part handed over is never reopened.
+  const rows = [...late.filter((r) => r.type === 'test').sort((a, b) => a.seq - b.seq), ...late.filter((r) => r.type !== 'test')];
+  const collect = (announce: boolean, mutate?: (r: Row) => Row, from = rows): (FileHistory | null)[] => {
+    const handed: (FileHistory | null)[] = [];
+    const c = new FileHistoryCollector(100_000, (h) => handed.push(h));
+    if (announce) {
+      c.opened({ id: 1, parentId: null, title: 'Huge' });
+      c.opened({ id: 2, parentId: 1, title: 'inner' });
+    }
+    for (const r of from) c.add(mutate ? mutate(r) : r);
+    c.finish();
+    return handed;
+  };
+  const build = (parts: (FileHistory | null)[]): Buffer[] => {
+    const b = new HistoryColumnBuilder(new Map());
+    const out: HistoryPart[] = [];
+    for (const p of parts) out.push(...b.addFile(p!, 100));
+    out.push(b.finish()!);
+    return out.map((p) => p.data);
+  };
+  const whole = collect(false);
+  t.equal(whole.length, 1, 'without announcements: one part when the suite closes');
+  const parts = collect(true);
+  t.ok(parts.length >= 3, `announced: ${parts.length} parts while the suite is open`);
+  t.ok(parts.every((p) => p !== null && p.tests.seqs.length <= PART_TESTS), 'each of at most PART_TESTS tests');
+  t.strictSame(build(parts), build(whole), 'the same column either way, byte for byte');
+  const renamed = collect(true, (r) => (r.seq === 1 ? { ...r, title: 'Renamed' } : r));
+  t.equal(renamed.at(-1), null, 'a suite emitted under another title than announced: give up, the column is read back');
+  t.equal(collect(true, undefined, late).at(-1), null, 'a test below a part already handed over: give up too');
+  t.equal(collect(false, undefined, late).length, 1, 'without announcements the late test is only reordered');
 });

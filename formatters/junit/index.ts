@@ -7,7 +7,7 @@ import { junitHandler } from './parse.js';
 import { sniff } from './sniff.js';
 
 async function parse(input: AsyncIterable<string>, out: ContainerSink, ctx: ParseContext): Promise<void> {
-  const handler = junitHandler(ctx, (container) => out.emit(container));
+  const handler = junitHandler(ctx, (container) => out.emit(container), out.opened ? (c) => out.opened!(c) : undefined);
   await parseXml(input, out, handler);
   handler.end();
 }

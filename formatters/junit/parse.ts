@@ -12,6 +12,7 @@ import {
   type Container,
   type ContainerStatus,
   type FailureInfo,
+  type OpenedContainer,
   type ParseContext,
   type Property,
   type XmlHandler,
@@ -95,7 +96,7 @@ export interface JunitHandler extends XmlHandler {
 
 export type JunitContext = Pick<ParseContext, 'fileName' | 'nextId' | 'limits' | 'setProducer'>;
 
-export function junitHandler(ctx: JunitContext, emit: (container: Container) => void): JunitHandler {
+export function junitHandler(ctx: JunitContext, emit: (container: Container) => void, opened?: (container: OpenedContainer) => void): JunitHandler {
   const limit = ctx.limits.maxTextChars;
   const frames: Frame[] = [];
   const containers: Open[] = [];
@@ -134,6 +135,8 @@ export function junitHandler(ctx: JunitContext, emit: (container: Container) => 
     if (type === 'test' && open.meta['classname'] === undefined && a['class']) open.meta['classname'] = a['class'];
     containers.push(open);
     frames.push({ kind: 'container', open });
+    // Suites only: a test holds no containers, so its title is in no other path before it closes.
+    if (type === 'suite') opened?.({ id: open.id, parentId: open.parentId, type: 'suite', title: open.title });
     guess(type === 'suite' ? producerFromSuite(a) : producerFromCase(a));
     return open;
   };

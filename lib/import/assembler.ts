@@ -2,7 +2,7 @@
  * Turns one file's container events into stored containers: totals, the report date, duplicate
  * titles and attachment references are noted as containers stream past; nothing keeps the tree.
  */
-import { isCountedTest, type Container, type ContainerSink } from '../formatter-api.js';
+import { isCountedTest, type Container, type ContainerSink, type OpenedContainer } from '../formatter-api.js';
 import type { StoredContainer, Totals } from '../store/store.js';
 import { HashSet53, hash53 } from './hash-set.js';
 
@@ -28,6 +28,8 @@ export interface AttachmentRef {
 export interface ContainerTarget {
   push(c: StoredContainer): void;
   ready(): Promise<void> | null;
+  /** See ContainerSink.opened. */
+  opened?(c: OpenedContainer): void;
 }
 
 export class FileAssembler implements ContainerSink {
@@ -52,6 +54,10 @@ export class FileAssembler implements ContainerSink {
     private readonly onContainer: () => void,
     private readonly maxTextChars = Number.POSITIVE_INFINITY,
   ) {}
+
+  opened(c: OpenedContainer): void {
+    this.batcher.opened?.(c);
+  }
 
   emit(c: Container): void {
     this.count(c);

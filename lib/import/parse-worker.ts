@@ -6,7 +6,7 @@
  */
 import { parentPort } from 'node:worker_threads';
 import { builtinFormatters } from '../../formatters/index.js';
-import type { Formatter, ParseContext } from '../formatter-api.js';
+import type { Formatter, OpenedContainer, ParseContext } from '../formatter-api.js';
 import { decodeText } from '../sniff/encoding.js';
 import type { StoredContainer, WorkerContainerSink } from '../store/store.js';
 import { SqliteContainerWriter } from '../store/embedded/container-writer.js';
@@ -125,6 +125,10 @@ class Job implements ContainerTarget {
       if (this.ended) return;
       await new Promise<void>((resolve) => (this.wake = resolve));
     }
+  }
+
+  opened(c: OpenedContainer): void {
+    this.history?.opened(c);
   }
 
   push(c: StoredContainer): void {
