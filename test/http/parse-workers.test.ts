@@ -16,7 +16,7 @@ import type { HistoryColumn } from '../../lib/store/history.js';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
 /** Real result files of several formats (see each formatter's fixtures/MANIFEST.json for provenance). */
-async function mixedEntries(): Promise<{ name: string; data: Buffer }[]> {
+async function mixedEntries(o: { bigSuite?: boolean } = {}): Promise<{ name: string; data: Buffer }[]> {
   const entries: { name: string; data: Buffer }[] = [];
   for (const [dir, count] of [['junit', 9], ['jest', 3], ['nunit', 2], ['trx', 2]] as const) {
     const folder = path.join(root, 'formatters', dir, 'fixtures');
@@ -25,7 +25,10 @@ async function mixedEntries(): Promise<{ name: string; data: Buffer }[]> {
     for (const n of names) entries.push({ name: `results/${dir}/${n}`, data: await readFile(path.join(folder, n)) });
   }
   entries.push({ name: 'results/notes.txt', data: Buffer.from('not a result file\n') });
-  // One suite larger than a history part (PART_TESTS): its column goes over in parts while it is open.
+  // One suite larger than a history part (PART_TESTS): its column goes over in parts while it is open
+  // (embedded store only: with MongoDB the containers, and the column, stay on the request thread,
+  // and the suite's 25,000 children would only slow FerretDB's unindexed listing down).
+  if (!o.bigSuite) return entries;
   const cases = (n: number, prefix: string) => Array.from({ length: n }, (_, i) => `<testcase classname="big.${prefix}" name="case ${i}" time="0.00${i % 10}">${i % 97 === 0 ? '<failure message="no">at x</failure>' : ''}</testcase>`).join('');
   entries.push({ name: 'results/junit/TEST-big.xml', data: Buffer.from(`<?xml version="1.0"?><testsuites><testsuite name="Big"><testsuite name="inner">${cases(12_000, 'in')}</testsuite>${cases(13_000, 'out')}</testsuite></testsuites>`) });
   return entries;
@@ -75,7 +78,7 @@ function firstDifference(a: Record<string, unknown[]>, b: Record<string, unknown
 for (const kind of storeKinds(t)) t.test(`parse workers (${kind} store)`, async (t) => {
   const onThread = await startTally(t, { store: kind, parseWorkers: 0 });
   const onWorkers = await startTally(t, { store: kind, parseWorkers: 2 });
-  const zip = await zipOf(await mixedEntries());
+  const zip = await zipOf(await mixedEntries({ bigSuite: kind === 'embedded' }));
 
   await t.test('an archive parsed on workers equals one parsed on the request thread', async (t) => {
     const a = await importZip(onThread, zip);
