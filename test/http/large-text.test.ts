@@ -31,7 +31,10 @@ t.test('a 500 MB system-out is capped, not buffered', async (t) => {
   t.equal(reply.json.report.totals.tests, 2, 'both testcases, the one after the output too');
   const notice = reply.json.messages.find((m: any) => m.code === 'text_truncated');
   t.equal(notice?.severity, 'notice', 'text_truncated notice');
-  t.ok(growth < 150 * MiB, `RSS grew by ${(growth / MiB).toFixed(1)} MiB while 500 MB of output streamed through`);
+  // Held whole, the text would be 500 MiB at least (1 GiB as a JS string). The bound leaves room
+  // for this test process's own heap defaults, which differ by Node line (here 96 MiB on Node 20,
+  // 152 MiB on Node 24, client and server sharing the process).
+  t.ok(growth < 250 * MiB, `RSS grew by ${(growth / MiB).toFixed(1)} MiB while 500 MB of output streamed through`);
   const suites = await h.send({ method: 'GET', path: `/api/v2/reports/${reply.json.report_id}/containers` });
   const tests = await h.send({ method: 'GET', path: `/api/v2/reports/${reply.json.report_id}/containers?parent=${suites.json.containers[0].seq}` });
   const talks = tests.json.containers.find((c: any) => c.title === 'talks');
