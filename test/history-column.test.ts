@@ -1,7 +1,7 @@
 /** The packed history column: parts, titles read back one at a time, keys by path. */
 import t from 'tap';
 import { FileHistoryCollector, HistoryColumnBuilder, PART_TESTS, type FileHistory, TESTS_PER_PART, decodeColumn, historyKey, isFlakyFlag, statusOf, type HistoryPart } from '../lib/store/history.js';
-import type { ContainerStatus } from '../lib/formatter-api.js';
+import type { ContainerStatus, ContainerType } from '../lib/formatter-api.js';
 
 t.test('a column of several parts reads back whole, titles included', async (t) => {
   const parents = new Map([
@@ -38,7 +38,7 @@ t.test('keys', async (t) => {
   t.ok(Number.isSafeInteger(historyKey(['x'.repeat(10_000)])), 'a safe integer');
 });
 
-type Row = { seq: number; parentSeq: number | null; type: string; title: string; status: ContainerStatus; durationMs: number | null; flaky: boolean };
+type Row = { seq: number; parentSeq: number | null; type: ContainerType; title: string; status: ContainerStatus; durationMs: number | null; flaky: boolean };
 
 /**
  * A file as a formatter emits it: top-level suites one after another, each with an inner suite and
@@ -69,7 +69,7 @@ t.test('files gathered as they are written give the column read back from their 
     const c = new FileHistoryCollector(100_000, (h) => handed.push(h!));
     for (const r of rows) c.add(r);
     c.finish();
-    for (const h of handed) got.push(...incremental.addFile(h, base));
+    for (const h of handed) got.push(...incremental.addPart(h, base));
     base += rows.length;
     if (rows === files[1]) t.equal(handed.length, 3, 'a part per top-level suite');
   }
@@ -135,7 +135,7 @@ t.test('a formatter that announces what it opens lets one enormous suite go in p
   const build = (parts: (FileHistory | null)[]): Buffer[] => {
     const b = new HistoryColumnBuilder(new Map());
     const out: HistoryPart[] = [];
-    for (const p of parts) out.push(...b.addFile(p!, 100));
+    for (const p of parts) out.push(...b.addPart(p!, 100));
     out.push(b.finish()!);
     return out.map((p) => p.data);
   };

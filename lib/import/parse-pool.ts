@@ -95,13 +95,13 @@ export class ParsePool {
   private pick(): Slot {
     if (this.slots.length < this.size) return this.spawn();
     const n = this.slots.length;
-    let best: Slot | null = null;
-    for (let i = 1; i <= n; i++) {
-      const s = this.slots[(this.lastPicked + i) % n]!;
-      if (!best || s.jobs.size < best.jobs.size) best = s;
+    let best = (this.lastPicked + 1) % n;
+    for (let i = 2; i <= n; i++) {
+      const at = (this.lastPicked + i) % n;
+      if (this.slots[at]!.jobs.size < this.slots[best]!.jobs.size) best = at;
     }
-    this.lastPicked = this.slots.indexOf(best!);
-    return best!;
+    this.lastPicked = best;
+    return this.slots[best]!;
   }
 
   private spawn(): Slot {

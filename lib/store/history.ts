@@ -11,7 +11,7 @@
  * count × f32 durations (NaN for none), (count + 1) × u32 title offsets, count × u8
  * (status code | flaky << 7), then the titles (paths joined by U+001F), UTF-8.
  */
-import type { ContainerStatus } from '../formatter-api.js';
+import { isCountedTest, type ContainerStatus, type ContainerType } from '../formatter-api.js';
 import { hash53 } from '../import/hash-set.js';
 
 export const STATUS_CODES: readonly ContainerStatus[] = ['passed', 'failed', 'errored', 'skipped', 'pending', 'unknown'];
@@ -76,14 +76,15 @@ export function historyKey(path: readonly string[]): number {
 }
 
 /**
- * What one file adds to its report's column, gathered by the parse worker that wrote the file's rows
- * (so completing the report reads nothing back). Seqs are the file's own, from 1; the import adds
- * the ids used before the file. Plain arrays: they cross to the import thread by structured clone.
+ * A part of what one file adds to its report's column (a top-level suite, or PART_TESTS tests of an
+ * open one), gathered by the parse worker that wrote the file's rows, so completing the report reads
+ * nothing back. Seqs are the file's own, from 1; the import adds the ids used before the file. Plain
+ * arrays: they cross to the import thread by structured clone.
  */
 export interface FileHistory {
-  /** The file's tests in seq order. */
+  /** The part's tests in seq order. */
   tests: { seqs: number[]; parents: (number | null)[]; titles: string[]; statuses: ContainerStatus[]; durations: (number | null)[]; flaky: boolean[] };
-  /** Every other container of the file: the titles its tests' paths are made of. */
+  /** The other containers its tests' paths are made of: closed in this part, or still open. */
   parents: { seqs: number[]; parents: (number | null)[]; titles: string[] };
 }
 
@@ -118,7 +119,7 @@ export class FileHistoryCollector {
     if (this.#h) this.#open.set(c.id, { parentSeq: c.parentId, title: c.title });
   }
 
-  add(c: { seq: number; parentSeq: number | null; type: string; title: string; status: ContainerStatus; durationMs: number | null; flaky: boolean }): void {
+  add(c: { seq: number; parentSeq: number | null; type: ContainerType; title: string; status: ContainerStatus; durationMs: number | null; flaky: boolean }): void {
     const h = this.#h;
     if (!h) return;
     if (++this.#count > this.max) return this.#giveUp();
@@ -130,7 +131,7 @@ export class FileHistoryCollector {
     }
     // A parent is open while its children go by: not among the announced, the formatter does not announce.
     if (c.parentSeq !== null && !this.#open.has(c.parentSeq)) this.#announced = false;
-    if (c.type === 'test' || c.type === 'scenario') {
+    if (isCountedTest(c)) {
       if (c.seq <= this.#handed) return this.#giveUp();
       const t = h.tests;
       if (c.seq < this.#lastTest) this.#sorted = false;
@@ -229,10 +230,11 @@ export class HistoryColumnBuilder {
   }
 
   /**
-   * One file's tests, its ids shifted by `base` (the ids used before it). Files must come in id
-   * order; their containers' titles are forgotten after, so memory holds one file's parents at most.
+   * One part of a file's tests, its ids shifted by `base` (the ids used before the file). Parts must
+   * come in id order; their containers' titles are forgotten after, so memory holds one part's
+   * parents at most.
    */
-  addFile(h: FileHistory, base: number): HistoryPart[] {
+  addPart(h: FileHistory, base: number): HistoryPart[] {
     const p = h.parents;
     for (let i = 0; i < p.seqs.length; i++) {
       const parent = p.parents[i]!;

@@ -241,8 +241,8 @@ export interface Store {
    */
   workerSink(): WorkerContainerSink | null;
   /**
-   * With a worker sink: the history-column share of a file a worker wrote (ids shifted by `base`),
-   * in file order; null when the worker did not gather it, and the column is then read back.
+   * With a worker sink: a part of the history column of a file a worker wrote (ids shifted by
+   * `base`), in id order; null when the worker gave up gathering it, and the column is then read back.
    */
   addWorkerHistory?(reportId: string, history: FileHistory | null, base: number): void;
   init(): Promise<void>;

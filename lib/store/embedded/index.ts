@@ -111,7 +111,7 @@ export class EmbeddedStore implements Store {
   /**
    * History columns of reports being imported, built from what the parse workers gathered as they
    * wrote (addWorkerHistory), so completing a report reads nothing back. 'read-back' once any of a
-   * report's rows came another way (or a file was too large to gather): completion then reads the
+   * report's rows came another way (or a worker gave up gathering a file's): completion then reads the
    * column from the rows, as without workers.
    */
   #drafts = new Map<string, HistoryColumnBuilder | 'read-back'>();
@@ -317,7 +317,7 @@ export class EmbeddedStore implements Store {
       return;
     }
     if (!draft) this.#drafts.set(reportId, (draft = new HistoryColumnBuilder(new Map())));
-    for (const part of draft.addFile(history, base)) this.#writeHistoryPart(reportId, part);
+    for (const part of draft.addPart(history, base)) this.#writeHistoryPart(reportId, part);
   }
 
   async completeReport(id: string, patch: Pick<Report, 'date' | 'totals' | 'files' | 'messages' | 'tags'>): Promise<void> {
