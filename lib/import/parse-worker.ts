@@ -10,6 +10,7 @@ import type { Formatter, OpenedContainer, ParseContext } from '../formatter-api.
 import { decodeText } from '../sniff/encoding.js';
 import type { StoredContainer, WorkerContainerSink } from '../store/store.js';
 import { SqliteContainerWriter } from '../store/embedded/container-writer.js';
+import { encodeContainerRow, ROW_FILE_INDEX, ROW_PARENT_SEQ, ROW_SEQ, type ContainerRowValues } from '../store/embedded/rows.js';
 import { FileAssembler, type AttachmentRef, type ContainerTarget } from './assembler.js';
 import { estimateBytes } from './container-batcher.js';
 import { FileHistoryCollector } from '../store/history.js';
@@ -50,12 +51,15 @@ class Job implements ContainerTarget {
   private ended = false;
   aborted = false;
   private wake: (() => void) | null = null;
+  /** Containers for the import thread to write (no writer here). */
   private batch: StoredContainer[] = [];
+  /** Rows this worker writes itself, encoded as they come so the write turn only copies them. */
+  private rows: ContainerRowValues[] = [];
   private batchBytes = 0;
   private unacked = 0;
   private credit: (() => void) | null = null;
   /** Writing itself: batches held until the file's turn, and the turn once given. */
-  private held: StoredContainer[][] = [];
+  private held: ContainerRowValues[][] = [];
   private turn: { base: number; fileIndex: number } | null = null;
   private writeFailure: Error | null = null;
   private unreported = 0;
@@ -134,9 +138,14 @@ class Job implements ContainerTarget {
   push(c: StoredContainer): void {
     // Before the write shifts its ids: the history keeps the file's own.
     this.history?.add(c);
-    this.batch.push(c);
     this.batchBytes += estimateBytes(c);
-    if (this.writer ? this.batch.length >= WRITE_BATCH_COUNT || this.batchBytes >= WRITE_BATCH_BYTES : this.batch.length >= OUT_BATCH_COUNT || this.batchBytes >= OUT_BATCH_BYTES) this.flush();
+    if (this.writer) {
+      this.rows.push(encodeContainerRow(c));
+      if (this.rows.length >= WRITE_BATCH_COUNT || this.batchBytes >= WRITE_BATCH_BYTES) this.flush();
+    } else {
+      this.batch.push(c);
+      if (this.batch.length >= OUT_BATCH_COUNT || this.batchBytes >= OUT_BATCH_BYTES) this.flush();
+    }
   }
 
   ready(): Promise<void> | null {
@@ -148,32 +157,39 @@ class Job implements ContainerTarget {
   }
 
   flush(): void {
-    if (this.batch.length === 0 || this.aborted) return;
-    const batch = this.batch;
-    this.batch = [];
-    this.batchBytes = 0;
+    if (this.aborted) return;
     if (!this.writer) {
+      if (this.batch.length === 0) return;
+      const batch = this.batch;
+      this.batch = [];
+      this.batchBytes = 0;
       this.unacked++;
       post({ t: 'batch', job: this.id, containers: batch });
-    } else if (this.turn) this.write(batch);
-    else this.held.push(batch);
+      return;
+    }
+    if (this.rows.length === 0) return;
+    const rows = this.rows;
+    this.rows = [];
+    this.batchBytes = 0;
+    if (this.turn) this.write(rows);
+    else this.held.push(rows);
   }
 
-  private write(batch: StoredContainer[]): void {
+  private write(rows: ContainerRowValues[]): void {
     if (this.writeFailure || this.aborted) return;
     const { base, fileIndex } = this.turn!;
-    for (const c of batch) {
-      c.seq += base;
-      if (c.parentSeq !== null) c.parentSeq += base;
-      c.fileIndex = fileIndex;
+    for (const row of rows) {
+      (row[ROW_SEQ] as number) += base;
+      if (row[ROW_PARENT_SEQ] !== null) (row[ROW_PARENT_SEQ] as number) += base;
+      row[ROW_FILE_INDEX] = fileIndex;
     }
     try {
-      this.writer!.write(batch);
+      this.writer!.write(rows);
     } catch (e) {
       this.writeFailure = new StoreWriteError(`Writing containers failed: ${(e as Error).message}`, (e as { code?: string }).code);
       return;
     }
-    this.unreported += batch.length;
+    this.unreported += rows.length;
     if (this.unreported >= WROTE_REPORT_EVERY) this.report();
   }
 

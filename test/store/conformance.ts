@@ -650,7 +650,7 @@ function container(reportId: string, seq: number, parentSeq: number | null, extr
 }
 
 /** Every nested field filled, emptied or nulled, with text that trips naive encodings. */
-function richContainers(reportId: string): StoredContainer[] {
+export function richContainers(reportId: string): StoredContainer[] {
   return [
     container(reportId, 1, null, {
       type: 'suite',

@@ -4,8 +4,12 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import Database from 'better-sqlite3';
 import t from 'tap';
-import { createEmbeddedStore, type EmbeddedStore } from '../../lib/store/embedded/index.js';
-import { seed, storeConformance, type StoreHarness } from './conformance.js';
+import { createEmbeddedStore, PAGE_SIZE, type EmbeddedStore } from '../../lib/store/embedded/index.js';
+import { SqliteContainerWriter } from '../../lib/store/embedded/container-writer.js';
+import { RESTART_BYTES } from '../../lib/store/embedded/checkpointer.js';
+import { AUTOCHECKPOINT_BYTES } from '../../lib/store/embedded/connection.js';
+import { encodeContainerRow } from '../../lib/store/embedded/rows.js';
+import { richContainers, seed, storeConformance, type StoreHarness } from './conformance.js';
 
 async function harness(): Promise<StoreHarness & { dataDir: string; store: EmbeddedStore }> {
   const dataDir = await mkdtemp(join(tmpdir(), 'tally-store-'));
@@ -95,4 +99,81 @@ t.test('embedded: a data dir from a newer schema is refused', async (t) => {
   const again = await h.reopen!();
   await t.rejects(again.init(), /newer Tally/);
   await t.rejects(again.ping(), /not open/, 'a store that failed to open stays closed');
+});
+
+t.test('embedded: a new database has 16 KiB pages; one made with 4 KiB pages keeps working', async (t) => {
+  const h = await harness();
+  t.teardown(() => h.cleanup());
+  await h.store.init();
+  const peek = new Database(h.store.databasePath, { readonly: true });
+  t.equal(peek.pragma('page_size', { simple: true }), PAGE_SIZE, 'the size for bulk rows');
+  peek.close();
+
+  const older = await mkdtemp(join(tmpdir(), 'tally-store-'));
+  t.teardown(() => rm(older, { recursive: true, force: true }));
+  const raw = new Database(join(older, 'tally.sqlite'));
+  raw.pragma('page_size = 4096');
+  raw.pragma('journal_mode = WAL');
+  raw.close();
+  const store = createEmbeddedStore({ dataDir: older, reserveBytes: 0 });
+  await store.init();
+  const { profile, imp } = await seed(store);
+  const report = await store.createReport({ profileId: profile.id, importId: imp.id, tags: [], date: new Date().toISOString() });
+  await store.insertContainers(richContainers(report.id));
+  t.equal((await store.listContainers(report.id, { parentSeq: 1, limit: 10 })).length, richContainers(report.id).filter((c) => c.parentSeq === 1).length);
+  await store.close();
+  const again = new Database(join(older, 'tally.sqlite'), { readonly: true });
+  t.equal(again.pragma('page_size', { simple: true }), 4096, 'an existing file keeps its page size');
+  again.close();
+});
+
+t.test('embedded: rows a parse worker encoded read back exactly', async (t) => {
+  const h = await harness();
+  t.teardown(() => h.cleanup());
+  await h.store.init();
+  const { profile, imp } = await seed(h.store);
+  const report = await h.store.createReport({ profileId: profile.id, importId: imp.id, tags: [], date: new Date().toISOString() });
+  const rich = richContainers(report.id);
+  const writer = new SqliteContainerWriter(h.store.workerSink()!.path);
+  writer.write(rich.map(encodeContainerRow));
+  writer.close();
+  for (const c of rich) t.strictSame(await h.store.getContainer(report.id, c.seq), c, `seq ${c.seq}`);
+  t.strictSame(await h.store.findContainers(report.id, { limit: 100 }), rich, 'and through a search');
+  const peek = new Database(h.store.databasePath, { readonly: true });
+  t.teardown(() => peek.close());
+  const types = peek.prepare("select typeof(failure) as failure, typeof(meta) as meta from containers where failure is not null and meta is not null limit 1").get();
+  t.strictSame(types, { failure: 'blob', meta: 'blob' }, 'JSON columns stored as their UTF-8 bytes');
+});
+
+t.test('embedded: the checkpointer copies the log into the database and starts it over', async (t) => {
+  const h = await harness();
+  t.teardown(() => h.cleanup());
+  await h.store.init();
+  const { profile, imp } = await seed(h.store);
+  const report = await h.store.createReport({ profileId: profile.id, importId: imp.id, tags: [], date: new Date().toISOString() });
+  const sink = h.store.workerSink()!;
+  const checkpointer = h.store.checkpointer;
+  t.ok(checkpointer, 'started with the first worker sink');
+  const writer = new SqliteContainerWriter(sink.path);
+  t.teardown(() => writer.close());
+  // ~1 KiB rows in batches, as a parse worker writes them, up to the connections' own checkpoint point:
+  // without the thread the log would grow to that length before anything started it over.
+  const text = 'x'.repeat(900);
+  let seq = 0;
+  const bytesWritten = () => seq * 1100;
+  while (bytesWritten() < AUTOCHECKPOINT_BYTES) {
+    const batch = Array.from({ length: 1000 }, () => ({
+      reportId: report.id, seq: ++seq, parentSeq: null, fileIndex: 0, type: 'test' as const, title: `t${seq}`, status: 'passed' as const,
+      durationMs: 1, startedAt: null, failure: null, output: { stdout: text, stderr: null }, properties: [], attachmentRefs: [], attachments: [], flaky: false, attempts: [], meta: {},
+    }));
+    writer.write(batch.map(encodeContainerRow));
+    // Paced (~50 MiB/s), so a loaded CI machine still gives the thread its turns.
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  for (let i = 0; i < 100 && checkpointer!.restarts === 0; i++) await new Promise((resolve) => setTimeout(resolve, 50));
+  t.ok(checkpointer!.restarts > 0, `the log was started over ${checkpointer!.restarts} time(s)`);
+  t.equal(checkpointer!.lastError, null, 'without an error');
+  const wal = (await stat(`${sink.path}-wal`)).size;
+  t.ok(wal < AUTOCHECKPOINT_BYTES - RESTART_BYTES, `the log file stays short: ${(wal / 2 ** 20).toFixed(1)} MiB after ${(bytesWritten() / 2 ** 20).toFixed(0)} MiB of rows`);
+  t.equal((await h.store.listContainers(report.id, { parentSeq: null, afterSeq: seq - 1, limit: 5 }))[0]?.seq, seq, 'every row is there');
 });

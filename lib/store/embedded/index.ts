@@ -32,6 +32,8 @@ import type {
 import { HistoryColumnBuilder, decodeColumn, type FileHistory, type HistoryColumn, type HistoryPart, type ParentTitle } from '../history.js';
 import type { ContainerStatus } from '../../formatter-api.js';
 import { SpaceReserve } from './reserve.js';
+import { WalCheckpointer } from './checkpointer.js';
+import { BUSY_TIMEOUT_MS, tuneConnection } from './connection.js';
 import { BlobFolder } from './blobs.js';
 import {
   CONTAINER_COLUMNS,
@@ -67,8 +69,9 @@ export const BLOB_DIR = 'blobs';
 /** Tests read per statement while a history column is built. */
 const HISTORY_READ_PAGE = 10_000;
 
-/** How long a statement waits for another process's write lock before failing with SQLITE_BUSY. */
-const BUSY_TIMEOUT_MS = 5_000;
+/** Page size of a new database file. */
+export const PAGE_SIZE = 16384;
+
 
 // Patchable fields → column and how the value is stored. Only keys present in a patch are written.
 const IMPORT_COLUMNS: Record<string, { column: string; json: boolean }> = {
@@ -106,6 +109,7 @@ export class EmbeddedStore implements Store {
   #statements: Statements | null = null;
   #opening: Promise<void> | null = null;
   #insertBatch: ((batch: readonly StoredContainer[]) => void) | null = null;
+  #checkpointer: WalCheckpointer | null = null;
   // Statements whose text depends on the call's shape, prepared once per shape.
   #shaped = new Map<string, Database.Statement<unknown[]>>();
   /**
@@ -129,7 +133,18 @@ export class EmbeddedStore implements Store {
   }
 
   workerSink(): WorkerContainerSink {
+    this.#startCheckpointer();
     return { kind: 'sqlite', path: this.databasePath };
+  }
+
+  /** The thread that checkpoints the log, once bulk writes have begun (for tests and operators). */
+  get checkpointer(): WalCheckpointer | null {
+    return this.#checkpointer;
+  }
+
+  /** Started with the first bulk write, so commands and idle stores run no extra thread. */
+  #startCheckpointer(): void {
+    if (!this.#checkpointer && this.#db) this.#checkpointer = new WalCheckpointer(this.databasePath);
   }
 
   init(): Promise<void> {
@@ -143,6 +158,9 @@ export class EmbeddedStore implements Store {
 
   async close(): Promise<void> {
     await this.#opening?.catch(() => undefined);
+    const checkpointer = this.#checkpointer;
+    this.#checkpointer = null;
+    await checkpointer?.stop();
     this.#db?.close();
     this.#db = null;
     this.#statements = null;
@@ -305,6 +323,7 @@ export class EmbeddedStore implements Store {
   async insertContainers(batch: StoredContainer[]): Promise<void> {
     if (batch.length === 0) return;
     if (!this.#insertBatch) throw notOpen();
+    this.#startCheckpointer();
     this.#insertBatch(batch);
     for (const c of batch) if (this.#drafts.get(c.reportId) !== 'read-back') this.#drafts.set(c.reportId, 'read-back');
   }
@@ -522,14 +541,13 @@ export class EmbeddedStore implements Store {
     await this.blobs.init();
     const db = new Database(this.databasePath, { timeout: BUSY_TIMEOUT_MS });
     try {
-      // WAL + NORMAL: readers never block the writer, and a power cut can lose the last commits
-      // but never corrupts the file — an import in flight is redone anyway.
+      // Only a new, empty file takes it (an existing one keeps the size it was made with). Imports
+      // write hundreds of bytes a row; 16 KiB pages quarter the log's frames and write calls, which
+      // was 35% of the time of a single writer (bench/RESULTS.md, 2026-11-24).
+      db.pragma(`page_size = ${PAGE_SIZE}`);
+      // WAL: readers never block the writer.
       db.pragma('journal_mode = WAL');
-      db.pragma('synchronous = NORMAL');
-      // Imports write in bulk: a checkpoint (which syncs) every 64 MiB of WAL instead of every 4 MiB.
-      // Parse workers' connections use the same, so no connection checkpoints far more often than the others.
-      db.pragma('wal_autocheckpoint = 16384');
-      db.pragma('foreign_keys = ON');
+      tuneConnection(db);
       migrate(db);
       const statements = prepareStatements(db);
       this.#insertBatch = db.transaction((batch: readonly StoredContainer[]) => {

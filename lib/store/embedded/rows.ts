@@ -93,14 +93,15 @@ export interface ContainerRow {
   status: string;
   duration_ms: number | null;
   started_at: string | null;
-  failure: string | null;
-  output: string | null;
-  properties: string | null;
-  attachment_refs: string | null;
-  attachments: string | null;
+  // JSON columns: text, or its UTF-8 bytes (see encodeContainerRow).
+  failure: string | Buffer | null;
+  output: string | Buffer | null;
+  properties: string | Buffer | null;
+  attachment_refs: string | Buffer | null;
+  attachments: string | Buffer | null;
   flaky: number;
-  attempts: string | null;
-  meta: string | null;
+  attempts: string | Buffer | null;
+  meta: string | Buffer | null;
 }
 
 export const CONTAINER_COLUMNS =
@@ -178,6 +179,30 @@ export function containerValues(c: StoredContainer): unknown[] {
   ];
 }
 
+/** A container's bind values (CONTAINER_COLUMNS order), encoded ahead of its write. */
+export type ContainerRowValues = unknown[] & { readonly encoded: true };
+
+/** Where the values that depend on the file's place in the report sit in ContainerRowValues. */
+export const ROW_SEQ = 1;
+export const ROW_PARENT_SEQ = 2;
+export const ROW_FILE_INDEX = 3;
+
+/**
+ * As containerValues, with the JSON columns as UTF-8 bytes (stored as BLOBs, read back by
+ * toContainer like text). A parse worker encodes its rows while it waits for the write turn, so
+ * the turn itself, which all workers share, only copies bytes into pages.
+ */
+export function encodeContainerRow(c: StoredContainer): ContainerRowValues {
+  const v = containerValues(c);
+  for (const i of JSON_COLUMNS) {
+    const text = v[i];
+    if (typeof text === 'string') v[i] = Buffer.from(text, 'utf8');
+  }
+  return v as ContainerRowValues;
+}
+
+const JSON_COLUMNS = [9, 10, 11, 12, 13, 15, 16] as const;
+
 export function toContainer(r: ContainerRow): StoredContainer {
   return {
     reportId: r.report_id,
@@ -189,15 +214,20 @@ export function toContainer(r: ContainerRow): StoredContainer {
     status: r.status as StoredContainer['status'],
     durationMs: r.duration_ms,
     startedAt: r.started_at,
-    failure: r.failure === null ? null : JSON.parse(r.failure),
-    output: r.output === null ? null : JSON.parse(r.output),
-    properties: r.properties === null ? [] : JSON.parse(r.properties),
-    attachmentRefs: r.attachment_refs === null ? [] : JSON.parse(r.attachment_refs),
-    attachments: r.attachments === null ? [] : JSON.parse(r.attachments),
+    failure: r.failure === null ? null : parseJson(r.failure),
+    output: r.output === null ? null : parseJson(r.output),
+    properties: r.properties === null ? [] : parseJson(r.properties),
+    attachmentRefs: r.attachment_refs === null ? [] : parseJson(r.attachment_refs),
+    attachments: r.attachments === null ? [] : parseJson(r.attachments),
     flaky: r.flaky === 1,
-    attempts: r.attempts === null ? [] : JSON.parse(r.attempts),
-    meta: r.meta === null ? {} : JSON.parse(r.meta),
+    attempts: r.attempts === null ? [] : parseJson(r.attempts),
+    meta: r.meta === null ? {} : parseJson(r.meta),
   };
+}
+
+/** A JSON column: text when the store's connection wrote it, UTF-8 bytes when a parse worker did. */
+function parseJson(value: string | Buffer): any {
+  return JSON.parse(typeof value === 'string' ? value : value.toString('utf8'));
 }
 
 // NULL stands for the empty list only, so reading NULL back as [] is exact.
