@@ -16,7 +16,7 @@ export const RESTART_BYTES = 16 * 1024 * 1024;
 /** How often the thread looks at the log while imports write. */
 const BUSY_INTERVAL_MS = 100;
 /** How often it looks when the log has not changed since the last look. */
-const IDLE_INTERVAL_MS = 1000;
+const IDLE_INTERVAL_MS = 250;
 /** How long a RESTART waits for the write lock and for readers before it gives up until the next look. */
 const RESTART_WAIT_MS = 1000;
 
@@ -41,6 +41,7 @@ const frames = Math.max(1, Math.round(workerData.restartBytes / db.pragma('page_
 let timer = null;
 let stopped = false;
 let lastLog = -1;
+let lastCopied = 0;
 function look() {
   timer = null;
   if (stopped) return;
@@ -49,6 +50,9 @@ function look() {
     // log: frames in the log; checkpointed: frames of it already copied into the database file.
     let [r] = db.pragma('wal_checkpoint(PASSIVE)');
     active = r.log !== lastLog;
+    // More frames in the database than at the last look, or a log that started over since.
+    if (r.checkpointed > 0 && (r.checkpointed !== lastCopied || r.log < lastLog)) parentPort.postMessage({ t: 'copied', frames: r.checkpointed });
+    lastCopied = r.checkpointed;
     // Writers keep appending while a passive copy runs, so the log would never be found all copied
     // and never start over. Once it is long and nearly copied, RESTART copies the rest while holding
     // writers back for that short while, and the next writer starts the log from its beginning.
@@ -72,7 +76,8 @@ look();
 export class WalCheckpointer {
   private readonly worker: Worker;
   private readonly exited: Promise<void>;
-  /** Times the log was copied whole and started over, and the last error (for tests and operators). */
+  /** Looks that copied frames into the database, times the thread started the log over, the last error. */
+  copies = 0;
   restarts = 0;
   lastError: string | null = null;
 
@@ -89,7 +94,8 @@ export class WalCheckpointer {
     // The thread alone never keeps the process alive: a server that is stopping is not held up by it.
     this.worker.unref();
     this.worker.on('message', (m: { t: string; message?: string }) => {
-      if (m.t === 'restart') this.restarts++;
+      if (m.t === 'copied') this.copies++;
+      else if (m.t === 'restart') this.restarts++;
       else if (m.t === 'error') this.lastError = m.message ?? 'unknown';
     });
     this.exited = new Promise((resolve) => {

@@ -188,20 +188,22 @@ export const ROW_PARENT_SEQ = 2;
 export const ROW_FILE_INDEX = 3;
 
 /**
- * As containerValues, with the JSON columns as UTF-8 bytes (stored as BLOBs, read back by
- * toContainer like text). A parse worker encodes its rows while it waits for the write turn, so
+ * As containerValues, with the longer JSON columns (output, stack traces) as UTF-8 bytes (stored as
+ * BLOBs, read back by toContainer like text). A parse worker encodes its rows while it waits for the write turn, so
  * the turn itself, which all workers share, only copies bytes into pages.
  */
 export function encodeContainerRow(c: StoredContainer): ContainerRowValues {
   const v = containerValues(c);
   for (const i of JSON_COLUMNS) {
     const text = v[i];
-    if (typeof text === 'string') v[i] = Buffer.from(text, 'utf8');
+    if (typeof text === 'string' && text.length >= ENCODE_FROM_CHARS) v[i] = Buffer.from(text, 'utf8');
   }
   return v as ContainerRowValues;
 }
 
 const JSON_COLUMNS = [9, 10, 11, 12, 13, 15, 16] as const;
+/** Shorter JSON (a test's meta, say) is cheaper bound as text in the turn than made a Buffer before it. */
+const ENCODE_FROM_CHARS = 256;
 
 export function toContainer(r: ContainerRow): StoredContainer {
   return {
