@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import Database from 'better-sqlite3';
-import t from 'tap';
+import t, { type Test } from 'tap';
 import { createEmbeddedStore, PAGE_SIZE, type EmbeddedStore } from '../../lib/store/embedded/index.js';
 import { SqliteContainerWriter } from '../../lib/store/embedded/container-writer.js';
 import { AUTOCHECKPOINT_BYTES } from '../../lib/store/embedded/connection.js';
@@ -31,6 +31,16 @@ async function harness(): Promise<StoreHarness & { dataDir: string; store: Embed
 }
 
 storeConformance(t, 'embedded', harness);
+
+/** An open store with one building report, removed when the test ends. */
+async function withReport(t: Test) {
+  const h = await harness();
+  t.teardown(() => h.cleanup());
+  await h.store.init();
+  const { profile, imp } = await seed(h.store);
+  const report = await h.store.createReport({ profileId: profile.id, importId: imp.id, tags: [], date: new Date().toISOString() });
+  return { h, report };
+}
 
 t.test('embedded: files where the design says', async (t) => {
   const h = await harness();
@@ -127,11 +137,7 @@ t.test('embedded: a new database has 16 KiB pages; one made with 4 KiB pages kee
 });
 
 t.test('embedded: rows a parse worker encoded read back exactly', async (t) => {
-  const h = await harness();
-  t.teardown(() => h.cleanup());
-  await h.store.init();
-  const { profile, imp } = await seed(h.store);
-  const report = await h.store.createReport({ profileId: profile.id, importId: imp.id, tags: [], date: new Date().toISOString() });
+  const { h, report } = await withReport(t);
   const base = richContainers(report.id);
   // Long texts go as bytes, short ones as text: both kinds, with non-ASCII in each.
   const long = { ...base[1]!, seq: base.length + 1, failure: { message: 'ü', type: null, stack: '\tat a.B.c(B.java:1) — ✓\n'.repeat(40) }, output: { stdout: 'ключ '.repeat(100), stderr: null } };
@@ -148,11 +154,7 @@ t.test('embedded: rows a parse worker encoded read back exactly', async (t) => {
 });
 
 t.test('embedded: the checkpointer copies the log into the database, which keeps it short', async (t) => {
-  const h = await harness();
-  t.teardown(() => h.cleanup());
-  await h.store.init();
-  const { profile, imp } = await seed(h.store);
-  const report = await h.store.createReport({ profileId: profile.id, importId: imp.id, tags: [], date: new Date().toISOString() });
+  const { h, report } = await withReport(t);
   const sink = h.store.workerSink()!;
   const checkpointer = h.store.checkpointer;
   t.ok(checkpointer, 'started with the first worker sink');
