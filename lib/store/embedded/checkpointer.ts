@@ -12,7 +12,7 @@ import { Worker } from 'node:worker_threads';
 import { createRequire } from 'node:module';
 
 /** Log bytes after which the log is copied whole and started over. */
-export const RESTART_BYTES = 16 * 1024 * 1024;
+const RESTART_BYTES = 16 * 1024 * 1024;
 /** How often the thread looks at the log while imports write. */
 const BUSY_INTERVAL_MS = 100;
 /** How often it looks when the log has not changed since the last look. */

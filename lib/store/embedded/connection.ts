@@ -1,6 +1,7 @@
 /**
- * Settings every connection to the embedded database takes: the store's own, each parse worker's
- * and the checkpointer's. One place, so no connection checkpoints far more often than the others.
+ * Settings every connection that writes rows to the embedded database takes: the store's own and
+ * each parse worker's. One place, so no connection checkpoints far more often than the others. (The
+ * checkpointer thread's connection sets its own: it never writes rows and never autocheckpoints.)
  */
 import type Database from 'better-sqlite3';
 
@@ -14,7 +15,7 @@ export const BUSY_TIMEOUT_MS = 5_000;
 export const AUTOCHECKPOINT_BYTES = 64 * 1024 * 1024;
 
 /** The log's length in frames (pages) for a byte count, on this database's page size. */
-export function framesFor(db: Database.Database, bytes: number): number {
+function framesFor(db: Database.Database, bytes: number): number {
   const pageSize = db.pragma('page_size', { simple: true }) as number;
   return Math.max(1, Math.round(bytes / pageSize));
 }

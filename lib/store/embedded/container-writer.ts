@@ -7,7 +7,6 @@ import Database from 'better-sqlite3';
 import { CONTAINER_COLUMNS, type ContainerRowValues } from './rows.js';
 import { BUSY_TIMEOUT_MS, tuneConnection } from './connection.js';
 
-
 export const INSERT_CONTAINER_SQL = `insert into containers (${CONTAINER_COLUMNS}) values (${CONTAINER_COLUMNS.split(',').map(() => '?').join(', ')})`;
 
 export class SqliteContainerWriter {

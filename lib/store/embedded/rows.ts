@@ -182,15 +182,17 @@ export function containerValues(c: StoredContainer): unknown[] {
 /** A container's bind values (CONTAINER_COLUMNS order), encoded ahead of its write. */
 export type ContainerRowValues = unknown[] & { readonly encoded: true };
 
+const columnIndex = (name: string): number => CONTAINER_COLUMNS.split(', ').indexOf(name);
+
 /** Where the values that depend on the file's place in the report sit in ContainerRowValues. */
-export const ROW_SEQ = 1;
-export const ROW_PARENT_SEQ = 2;
-export const ROW_FILE_INDEX = 3;
+export const ROW_SEQ = columnIndex('seq');
+export const ROW_PARENT_SEQ = columnIndex('parent_seq');
+export const ROW_FILE_INDEX = columnIndex('file_index');
 
 /**
  * As containerValues, with the longer JSON columns (output, stack traces) as UTF-8 bytes (stored as
- * BLOBs, read back by toContainer like text). A parse worker encodes its rows while it waits for the write turn, so
- * the turn itself, which all workers share, only copies bytes into pages.
+ * BLOBs, read back by toContainer like text). A parse worker encodes its rows while it waits for the
+ * write turn, so the turn itself, which all workers share, only copies bytes into pages.
  */
 export function encodeContainerRow(c: StoredContainer): ContainerRowValues {
   const v = containerValues(c);
@@ -201,7 +203,7 @@ export function encodeContainerRow(c: StoredContainer): ContainerRowValues {
   return v as ContainerRowValues;
 }
 
-const JSON_COLUMNS = [9, 10, 11, 12, 13, 15, 16] as const;
+const JSON_COLUMNS = ['failure', 'output', 'properties', 'attachment_refs', 'attachments', 'attempts', 'meta'].map(columnIndex);
 /** Shorter JSON (a test's meta, say) is cheaper bound as text in the turn than made a Buffer before it. */
 const ENCODE_FROM_CHARS = 256;
 
