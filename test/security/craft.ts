@@ -164,17 +164,16 @@ export function rssBytes(): number {
 }
 
 /** Samples RSS every few milliseconds while `work` runs; returns its result and the peak growth. */
-export async function peakRssDuring<T>(work: () => Promise<T>): Promise<{ value: T; growth: number; ms: number }> {
+export async function peakRssDuring<T>(work: () => Promise<T>): Promise<{ value: T; growth: number }> {
   const base = rssBytes();
   let peak = base;
   const timer = setInterval(() => {
     peak = Math.max(peak, rssBytes());
   }, 5);
-  const started = Date.now();
   try {
     const value = await work();
     peak = Math.max(peak, rssBytes());
-    return { value, growth: peak - base, ms: Date.now() - started };
+    return { value, growth: peak - base };
   } finally {
     clearInterval(timer);
   }

@@ -36,8 +36,7 @@ for (const kind of storeKinds(t)) {
         h,
         `nesting ${N} deep, ${where}`,
         async (t) => {
-          const { value, ms, growth } = await peakRssDuring(() => upload(h, 'deep.json', doc, '/import/jest'));
-          t.ok(ms < 3000, `answered in ${ms} ms`);
+          const { value, growth } = await peakRssDuring(() => upload(h, 'deep.json', doc, '/import/jest'));
           t.ok(growth < 50 * MiB, `RSS grew by ${(growth / MiB).toFixed(1)} MiB`);
           return value;
         },

@@ -49,8 +49,7 @@ for (const kind of storeKinds(t)) {
       h,
       'billion laughs: nine levels of internal entities, referenced',
       async (t) => {
-        const { value, growth, ms } = await peakRssDuring(() => upload(h, 'laughs.xml', billionLaughs(true), '/import/junit'));
-        t.ok(ms < 3000, `answered in ${ms} ms`);
+        const { value, growth } = await peakRssDuring(() => upload(h, 'laughs.xml', billionLaughs(true), '/import/junit'));
         t.ok(growth < 50 * MiB, `RSS grew by ${(growth / MiB).toFixed(1)} MiB`);
         t.notMatch(value.text, /lollol/, 'no expanded text in the answer');
         return value;
@@ -114,8 +113,7 @@ for (const kind of storeKinds(t)) {
       `nesting ${N} deep (closed): refused at ${MAX_XML_DEPTH} levels`,
       async (t) => {
         const doc = '<?xml version="1.0"?><testsuites>' + '<testsuite name="d">'.repeat(N) + '<testcase name="t"/>' + '</testsuite>'.repeat(N) + '</testsuites>';
-        const { value, growth, ms } = await peakRssDuring(() => within(10_000, upload(h, 'deep.xml', doc, '/import/junit')));
-        t.ok(ms < 3000, `answered in ${ms} ms`);
+        const { value, growth } = await peakRssDuring(() => within(10_000, upload(h, 'deep.xml', doc, '/import/junit')));
         t.ok(growth < 100 * MiB, `RSS grew by ${(growth / MiB).toFixed(1)} MiB`);
         return value;
       },
@@ -126,11 +124,7 @@ for (const kind of storeKinds(t)) {
       t,
       h,
       `nesting ${N} deep (<testsuite> × ${N}, never closed)`,
-      async (t) => {
-        const { value, ms } = await peakRssDuring(() => within(10_000, upload(h, 'deep.xml', '<?xml version="1.0"?>' + '<testsuite>'.repeat(N), '/import/junit')));
-        t.ok(ms < 3000, `answered in ${ms} ms`);
-        return value;
-      },
+      () => within(10_000, upload(h, 'deep.xml', '<?xml version="1.0"?>' + '<testsuite>'.repeat(N), '/import/junit')),
       { status: 422, code: 'report_validation_error', severity: 'error' },
       (t, reply) => t.match(reply.json.messages.find((m: any) => m.code === 'report_validation_error').message, new RegExp(`nested deeper than ${MAX_XML_DEPTH}`)),
     );
