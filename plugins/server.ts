@@ -23,6 +23,7 @@ import { webPlugin } from './web/index.js';
 import { openapiPlugin } from './openapi/index.js';
 import { answerClientError } from './client-error.js';
 import { securityHeadersPlugin } from './security-headers.js';
+import { lingerPlugin } from './linger.js';
 import { ImportWorker } from '../lib/import/worker.js';
 import { ParsePool } from '../lib/import/parse-pool.js';
 import type { ImportDeps } from '../lib/import/session.js';
@@ -108,6 +109,7 @@ export async function createTally(o: TallyOptions): Promise<Tally> {
   deps.onQueued = () => worker.kick();
   await server.register([
     { plugin: securityHeadersPlugin, options: { publicUrl: o.config.publicUrl } },
+    { plugin: lingerPlugin, options: {} },
     { plugin: authPlugin, options: { store: o.store, maxFailuresPerMinute: o.config.limits.maxKeyFailuresPerMinute } },
     { plugin: importPlugin, options: deps },
     { plugin: readPlugin, options: { store: o.store, registry, publicUrl: o.config.publicUrl } },

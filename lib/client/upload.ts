@@ -8,7 +8,7 @@ import { createReadStream, statSync } from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
 import path from 'node:path';
-import { Readable } from 'node:stream';
+import { Readable, pipeline } from 'node:stream';
 import { glob } from 'tinyglobby';
 import yazl from 'yazl';
 
@@ -133,15 +133,24 @@ export async function upload(o: UploadOptions): Promise<UploadResult> {
       method: 'POST',
       headers: { 'x-api-key': o.apiKey, 'content-type': `multipart/form-data; boundary=${BOUNDARY}`, 'transfer-encoding': 'chunked', 'user-agent': 'tally-upload' },
     });
+    const source = Readable.from(body(files, attachments, o.tags, o.cwd, (n) => bar.add(n)));
+    // Tally may answer before the body has all gone (a wrong key, a limit, a refused file): that
+    // answer is what the step reports, and the rest of the body is not sent.
+    let answered = false;
     req.on('response', (res) => {
+      answered = true;
       let text = '';
       res.setEncoding('utf8');
       res.on('data', (c) => (text += c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+      res.on('end', () => {
+        resolve({ status: res.statusCode ?? 0, text });
+        if (!req.writableFinished) req.destroy();
+      });
       res.on('error', reject);
     });
-    req.on('error', reject);
-    Readable.from(body(files, attachments, o.tags, o.cwd, (n) => bar.add(n))).pipe(req);
+    pipeline(source, req, (err) => {
+      if (err && !answered) reject(err);
+    });
   });
   bar.done();
   let json: any = null;
