@@ -60,14 +60,15 @@ t.test('SIGTERM: refuse new requests, end in-flight imports within the grace per
   const sentAt = Date.now();
   child.kill('SIGTERM');
   let refused = false;
-  for (let i = 0; i < 50 && !refused; i++) {
+  for (let i = 0; i < 250 && !refused; i++) {
     refused = !(await connects(port));
     if (!refused) await new Promise((r) => setTimeout(r, 20));
   }
   t.ok(refused, 'new connections are refused once SIGTERM arrived');
   const { code, at } = await exited;
   t.equal(code, 0, 'exits 0');
-  t.ok(at - sentAt < 1500 + 5000, `exits within the grace period and its clean-up (${at - sentAt} ms)`);
+  // The grace period plus room for a loaded machine: what this catches is a wait for the slow upload itself.
+  t.ok(at - sentAt < 1500 + 10_000, `exits within the grace period and its clean-up (${at - sentAt} ms)`);
   await slowClosed;
   t.match(out, /"event":"server\.stopping","signal":"SIGTERM"/);
 
