@@ -48,6 +48,9 @@ export async function peek(source: AsyncIterable<Buffer>, bytes: number): Promis
 
 /** Waits until `w` can take more, or rejects if it fails or closes first. */
 export function drained(w: Writable): Promise<void> {
+  // Destroyed already (its writer failed, say a full disk, between two chunks): its 'error' and
+  // 'close' have been emitted and will not come again, so waiting for them would wait for ever.
+  if (w.destroyed) return Promise.reject(w.errored ?? new Error('the blob writer closed early'));
   return new Promise((resolve, reject) => {
     const cleanup = (): void => {
       w.off('drain', onDrain);
