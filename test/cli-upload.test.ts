@@ -65,6 +65,12 @@ t.test('tally upload', async (t) => {
   const wrongKey = await tallyUpload(h, dir, ['build/test-results/unit/TEST-a.xml'], 'tly_AAAAAAAAAAAA_' + 'A'.repeat(43));
   t.equal(wrongKey.code, 1);
   t.match(wrongKey.out, /invalid_api_key/);
+  // Answered before the body has gone (plugins/linger.ts keeps the answer readable): the step prints it.
+  await writeFile(path.join(dir, 'big.xml'), Buffer.alloc(64 * 1024 * 1024, 0x61));
+  const wrongKeyBig = await tallyUpload(h, dir, ['big.xml'], 'tly_AAAAAAAAAAAA_' + 'A'.repeat(43));
+  t.equal(wrongKeyBig.code, 1);
+  t.match(wrongKeyBig.out, /invalid_api_key/, 'a large upload with a wrong key gets the coded answer');
+  t.notMatch(wrongKeyBig.out, /\(100%\)/, 'answered before the file had gone');
   const none = await tallyUpload(h, dir, ['nothing/**/*.xml']);
   t.equal(none.code, 1);
   t.match(none.out, /no file matches nothing\/\*\*\/\*\.xml/);
