@@ -107,21 +107,45 @@ export async function* streamed(head: string | Buffer, fill: Buffer, total: numb
   yield Buffer.isBuffer(tail) ? tail : Buffer.from(tail);
 }
 
+const readAtAnswer = new WeakMap<Harness, Map<string, number>>();
+let nextStream = 0;
+
+/**
+ * Bytes the server had read from each tagged request's connection when its answer was written.
+ * The client's own count says little: after an early answer the server goes on reading and dropping
+ * the rest for a while (plugins/linger.ts), so a client in this process may send far more before it
+ * sees the answer.
+ */
+function answers(h: Harness): Map<string, number> {
+  let seen = readAtAnswer.get(h);
+  if (!seen) {
+    const map = new Map<string, number>();
+    h.tally.server.listener.on('request', (req: http.IncomingMessage, res: http.ServerResponse) => {
+      const id = req.headers['x-tally-test-stream'];
+      if (typeof id === 'string') res.once('finish', () => map.set(id, req.socket.bytesRead));
+    });
+    readAtAnswer.set(h, map);
+    seen = map;
+  }
+  return seen;
+}
+
 /**
  * Sends a streamed body and stops writing as soon as the answer arrives (a server that refuses early
- * answers before the body ended). Returns the answer and how many body bytes were written by then.
+ * answers before the body ended). Returns the answer and how many bytes of the request the server
+ * had read when it answered.
  */
-export function streamRequest(h: Harness, path: string, headers: Record<string, string>, body: AsyncIterable<Buffer>): Promise<{ reply: Reply; bytesSent: number }> {
+export function streamRequest(h: Harness, path: string, headers: Record<string, string>, body: AsyncIterable<Buffer>): Promise<{ reply: Reply; bytesRead: number }> {
+  const seen = answers(h);
+  const id = String(++nextStream);
   return new Promise((resolve, reject) => {
     const u = new URL(path, h.url);
     let answered = false;
-    let bytesSent = 0;
-    const req = http.request({ method: 'POST', hostname: u.hostname, port: u.port, path: `${u.pathname}${u.search}`, headers: { 'x-api-key': h.apiKey, 'transfer-encoding': 'chunked', ...headers } }, (res) => {
+    const req = http.request({ method: 'POST', hostname: u.hostname, port: u.port, path: `${u.pathname}${u.search}`, headers: { 'x-api-key': h.apiKey, 'transfer-encoding': 'chunked', 'x-tally-test-stream': id, ...headers } }, (res) => {
       answered = true;
-      const sentAtAnswer = bytesSent;
       const chunks: Buffer[] = [];
       let finished = false;
-      const finish = (): void => {
+      const finish = async (): Promise<void> => {
         if (finished) return;
         finished = true;
         const text = Buffer.concat(chunks).toString('utf8');
@@ -131,14 +155,18 @@ export function streamRequest(h: Harness, path: string, headers: Record<string, 
         } catch {
           json = null;
         }
-        resolve({ reply: { status: res.statusCode ?? 0, headers: res.headers, text, json }, bytesSent: sentAtAnswer });
         req.destroy();
+        // The server's 'finish' and this side's 'end' are separate events: wait for the first to be seen.
+        for (let i = 0; i < 200 && !seen.has(id); i++) await new Promise((r) => setTimeout(r, 10));
+        const bytesRead = seen.get(id) ?? Number.NaN;
+        seen.delete(id);
+        resolve({ reply: { status: res.statusCode ?? 0, headers: res.headers, text, json }, bytesRead });
       };
       res.on('data', (c: Buffer) => chunks.push(c));
       // The server may close the connection right after its answer (the rest of the body is unread).
-      res.on('end', finish);
-      res.on('close', finish);
-      res.on('error', finish);
+      res.on('end', () => void finish());
+      res.on('close', () => void finish());
+      res.on('error', () => void finish());
     });
     req.on('error', (e) => {
       if (!answered) reject(e);
@@ -146,7 +174,6 @@ export function streamRequest(h: Harness, path: string, headers: Record<string, 
     (async () => {
       for await (const chunk of body) {
         if (answered || req.destroyed) return;
-        bytesSent += chunk.length;
         if (!req.write(chunk)) {
           await new Promise<void>((ok) => {
             const go = (): void => {
