@@ -5,11 +5,7 @@
 import t from 'tap';
 import { PassThrough } from 'node:stream';
 import { tee } from '../lib/import/streams.js';
-
-/** Fails the test instead of waiting for tap's timeout when `p` never settles. */
-function settlesWithin<T>(p: Promise<T>, ms: number): Promise<T> {
-  return Promise.race([p, new Promise<T>((_, reject) => setTimeout(() => reject(new Error(`still waiting after ${ms} ms`)), ms).unref())]);
-}
+import { within } from './security/expect.js';
 
 t.test('a store side destroyed between chunks fails the tee with its error', async (t) => {
   async function* source(): AsyncGenerator<Buffer> {
@@ -30,7 +26,7 @@ t.test('a store side destroyed between chunks fails the tee with its error', asy
     }
     return chunks;
   })();
-  const outcome = await settlesWithin(read, 5_000).then(
+  const outcome = await within(5_000, read).then(
     (chunks) => `read to the end (${chunks} chunks)`,
     (e: Error) => e,
   );
