@@ -107,7 +107,7 @@ export async function* streamed(head: string | Buffer, fill: Buffer, total: numb
   yield Buffer.isBuffer(tail) ? tail : Buffer.from(tail);
 }
 
-const readAtAnswer = new WeakMap<Harness, Map<string, number>>();
+const readAtAnswer = new WeakMap<Harness, Map<string, Promise<number>>>();
 let nextStream = 0;
 
 /**
@@ -116,13 +116,24 @@ let nextStream = 0;
  * the rest for a while (plugins/linger.ts), so a client in this process may send far more before it
  * sees the answer.
  */
-function answers(h: Harness): Map<string, number> {
+function answers(h: Harness): Map<string, Promise<number>> {
   let seen = readAtAnswer.get(h);
   if (!seen) {
-    const map = new Map<string, number>();
+    const map = new Map<string, Promise<number>>();
     h.tally.server.listener.on('request', (req: http.IncomingMessage, res: http.ServerResponse) => {
       const id = req.headers['x-tally-test-stream'];
-      if (typeof id === 'string') res.once('finish', () => map.set(id, req.socket.bytesRead));
+      // Set as the request arrives, so it is there before the client can see any answer; 'close'
+      // settles it too, for an answer that was never finished.
+      if (typeof id === 'string') {
+        map.set(
+          id,
+          new Promise((resolve) => {
+            const read = (): void => resolve(req.socket.bytesRead);
+            res.once('finish', read);
+            res.once('close', read);
+          }),
+        );
+      }
     });
     readAtAnswer.set(h, map);
     seen = map;
@@ -156,9 +167,8 @@ export function streamRequest(h: Harness, path: string, headers: Record<string, 
           json = null;
         }
         req.destroy();
-        // The server's 'finish' and this side's 'end' are separate events: wait for the first to be seen.
-        for (let i = 0; i < 200 && !seen.has(id); i++) await new Promise((r) => setTimeout(r, 10));
-        const bytesRead = seen.get(id) ?? Number.NaN;
+        // The server's 'finish' and this side's 'end' are separate events, in either order.
+        const bytesRead = (await seen.get(id)) ?? Number.NaN;
         seen.delete(id);
         resolve({ reply: { status: res.statusCode ?? 0, headers: res.headers, text, json }, bytesRead });
       };
