@@ -17,10 +17,18 @@ import { parseArgs, promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { junitZip, type JunitMix } from './generate.js';
 import { serveArgs } from './server.js';
+import type { ImportResponseBody } from '../lib/import/answer.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const run = promisify(execFile);
-const { values } = parseArgs({ options: { size: { type: 'string', default: '1GiB' }, files: { type: 'string', default: '1000' }, 'skip-xml2js': { type: 'boolean', default: false }, mix: { type: 'string', default: 'realistic' } } });
+const { values } = parseArgs({
+  options: {
+    size: { type: 'string', default: '1GiB' },
+    files: { type: 'string', default: '1000' },
+    'skip-xml2js': { type: 'boolean', default: false },
+    mix: { type: 'string', default: 'realistic' },
+  },
+});
 const MB = 1024 * 1024;
 
 function bytesOf(s: string): number {
@@ -59,7 +67,13 @@ async function main(): Promise<void> {
 
   const port = 20000 + Math.floor(Math.random() * 20000);
   const child = spawn(process.execPath, serveArgs(), {
-    env: { ...process.env, TALLY_DATA_DIR: path.join(work, 'data'), PORT: String(port), HOST: '127.0.0.1', ...(process.env.MONGODB_URL ? { MONGODB_URL: `${process.env.MONGODB_URL}` } : {}) },
+    env: {
+      ...process.env,
+      TALLY_DATA_DIR: path.join(work, 'data'),
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      ...(process.env.MONGODB_URL ? { MONGODB_URL: `${process.env.MONGODB_URL}` } : {}),
+    },
   });
   let out = '';
   child.stdout.on('data', (c) => (out += c));
@@ -67,19 +81,37 @@ async function main(): Promise<void> {
   for (let i = 0; i < 600 && !out.includes('server.started'); i++) await new Promise((r) => setTimeout(r, 50));
   const apiKey = /API key: +(tly_\S+)/.exec(out)?.[1];
   const profileId = /profile id: +(\S+)/.exec(out)?.[1];
-  if (!apiKey || !profileId) throw new Error(`server did not start (with MONGODB_URL the database must be empty so a demo account is made):\n${out}`);
+  if (!apiKey || !profileId)
+    throw new Error(
+      `server did not start (with MONGODB_URL the database must be empty so a demo account is made):\n${out}`,
+    );
   const idleRss = await peakRss(child.pid!);
   const idleCpu = await cpuSeconds(child.pid!);
   t0 = process.hrtime.bigint();
-  const answer = await new Promise<any>((resolve, reject) => {
+  const answer = await new Promise<ImportResponseBody>((resolve, reject) => {
     const b = 'tallyarchivebench';
-    const req = http.request({ host: '127.0.0.1', port, method: 'POST', path: `/api/v2/profile/${profileId}/import/junit`, headers: { 'x-api-key': apiKey, 'content-type': `multipart/form-data; boundary=${b}`, 'transfer-encoding': 'chunked' } }, (res) => {
-      let text = '';
-      res.on('data', (c) => (text += c));
-      res.on('end', () => resolve(JSON.parse(text)));
-    });
+    const req = http.request(
+      {
+        host: '127.0.0.1',
+        port,
+        method: 'POST',
+        path: `/api/v2/profile/${profileId}/import/junit`,
+        headers: {
+          'x-api-key': apiKey,
+          'content-type': `multipart/form-data; boundary=${b}`,
+          'transfer-encoding': 'chunked',
+        },
+      },
+      (res) => {
+        let text = '';
+        res.on('data', (c) => (text += c));
+        res.on('end', () => resolve(JSON.parse(text)));
+      },
+    );
     req.on('error', reject);
-    req.write(`--${b}\r\nContent-Disposition: form-data; name="file[]"; filename="archive.zip"\r\nContent-Type: application/zip\r\n\r\n`);
+    req.write(
+      `--${b}\r\nContent-Disposition: form-data; name="file[]"; filename="archive.zip"\r\nContent-Type: application/zip\r\n\r\n`,
+    );
     const src = createReadStream(zip, { highWaterMark: 256 * 1024 });
     src.pipe(req, { end: false });
     src.on('end', () => req.end(`\r\n--${b}--\r\n`));
@@ -89,15 +121,23 @@ async function main(): Promise<void> {
   const tallyCpu = (await cpuSeconds(child.pid!)) - idleCpu;
   child.kill('SIGTERM');
   await new Promise((r) => child.once('exit', r));
-  if (answer.report?.totals?.tests !== tests) throw new Error(`Tally counted ${answer.report?.totals?.tests} tests, the generator wrote ${tests}: ${JSON.stringify(answer.messages)}`);
+  if (answer.report?.totals?.tests !== tests)
+    throw new Error(
+      `Tally counted ${answer.report?.totals?.tests} tests, the generator wrote ${tests}: ${JSON.stringify(answer.messages)}`,
+    );
 
   // The peers' whole-file parse, twice: an entry at a time (kind to xml2js), and in dorny/test-reporter's
   // order (every file's text read first). The second gets a heap big enough to finish (12 GiB).
   type Peer = { seconds: number; testcases: number; peakRss: number };
   const peer = async (args: string[], node: string[] = []): Promise<Peer> => {
-    const r = await run(process.execPath, [...node, '--import', 'tsx', path.join(root, 'bench/xml2js-parse.ts'), zip, ...args], { cwd: root, maxBuffer: 1024 * 1024 });
+    const r = await run(
+      process.execPath,
+      [...node, '--import', 'tsx', path.join(root, 'bench/xml2js-parse.ts'), zip, ...args],
+      { cwd: root, maxBuffer: 1024 * 1024 },
+    );
     const p = JSON.parse(r.stdout.trim().split('\n').pop()!) as Peer;
-    if (p.testcases !== tests) throw new Error(`xml2js ${args.join(' ')} counted ${p.testcases} testcases, the generator wrote ${tests}`);
+    if (p.testcases !== tests)
+      throw new Error(`xml2js ${args.join(' ')} counted ${p.testcases} testcases, the generator wrote ${tests}`);
     return p;
   };
   let xml: Peer | null = null;
@@ -109,17 +149,34 @@ async function main(): Promise<void> {
   await rm(work, { recursive: true, force: true });
 
   const mbps = (s: number): string => (size / MB / s).toFixed(1);
-  process.stdout.write(`\n${new Date().toISOString()} node ${process.version}, ${os.cpus().length} cores (${os.cpus()[0]?.model ?? ''}), store ${process.env.MONGODB_URL ? 'mongo' : 'embedded'}\n`);
-  process.stdout.write(`archive: ${files} files (${values.mix} mix), ${(size / MB).toFixed(0)} MiB uncompressed, ${(zipSize / MB).toFixed(1)} MiB zipped, ${tests} testcases\n\n`);
-  process.stdout.write('| run | seconds | MB/s (uncompressed) | containers/s | peak RSS | vs unzip -p | vs xml2js (entry at a time / all files first) |\n|---|---:|---:|---:|---:|---:|---:|\n');
-  process.stdout.write(`| unzip -p > /dev/null | ${unzipSeconds.toFixed(1)} | ${mbps(unzipSeconds)} | — | — | 1.00× | — |\n`);
-  const against = (p: Peer | null): string => (p ? `${(p.seconds / tallySeconds).toFixed(2)}× speed, ${(tallyRss / p.peakRss).toFixed(2)}× RSS` : '—');
+  process.stdout.write(
+    `\n${new Date().toISOString()} node ${process.version}, ${os.cpus().length} cores (${os.cpus()[0]?.model ?? ''}), store ${process.env.MONGODB_URL ? 'mongo' : 'embedded'}\n`,
+  );
+  process.stdout.write(
+    `archive: ${files} files (${values.mix} mix), ${(size / MB).toFixed(0)} MiB uncompressed, ${(zipSize / MB).toFixed(1)} MiB zipped, ${tests} testcases\n\n`,
+  );
+  process.stdout.write(
+    '| run | seconds | MB/s (uncompressed) | containers/s | peak RSS | vs unzip -p | vs xml2js (entry at a time / all files first) |\n|---|---:|---:|---:|---:|---:|---:|\n',
+  );
+  process.stdout.write(
+    `| unzip -p > /dev/null | ${unzipSeconds.toFixed(1)} | ${mbps(unzipSeconds)} | — | — | 1.00× | — |\n`,
+  );
+  const against = (p: Peer | null): string =>
+    p ? `${(p.seconds / tallySeconds).toFixed(2)}× speed, ${(tallyRss / p.peakRss).toFixed(2)}× RSS` : '—';
   process.stdout.write(
     `| Tally import over HTTP | ${tallySeconds.toFixed(1)} | ${mbps(tallySeconds)} | ${Math.round(answer.report.totals.containers / tallySeconds)} | ${(tallyRss / MB).toFixed(0)} MiB (idle ${(idleRss / MB).toFixed(0)}) | ${(unzipSeconds / tallySeconds).toFixed(2)}× | ${against(xml)} / ${against(dorny)} |\n`,
   );
-  if (xml) process.stdout.write(`| xml2js whole-file parse, an entry at a time | ${xml.seconds.toFixed(1)} | ${mbps(xml.seconds)} | — | ${(xml.peakRss / MB).toFixed(0)} MiB | ${(unzipSeconds / xml.seconds).toFixed(2)}× | 1.00× / — |\n`);
-  if (dorny) process.stdout.write(`| xml2js, every file read first (dorny/test-reporter's order) | ${dorny.seconds.toFixed(1)} | ${mbps(dorny.seconds)} | — | ${(dorny.peakRss / MB).toFixed(0)} MiB | ${(unzipSeconds / dorny.seconds).toFixed(2)}× | — / 1.00× |\n`);
-  process.stdout.write(`\nTally server CPU: ${tallyCpu.toFixed(1)} s for ${tallySeconds.toFixed(1)} s of wall time (${(tallyCpu / tallySeconds).toFixed(2)} cores busy on average), ${((tallyCpu * 1000) / (size / MB)).toFixed(1)} ms of CPU per MiB\n`);
+  if (xml)
+    process.stdout.write(
+      `| xml2js whole-file parse, an entry at a time | ${xml.seconds.toFixed(1)} | ${mbps(xml.seconds)} | — | ${(xml.peakRss / MB).toFixed(0)} MiB | ${(unzipSeconds / xml.seconds).toFixed(2)}× | 1.00× / — |\n`,
+    );
+  if (dorny)
+    process.stdout.write(
+      `| xml2js, every file read first (dorny/test-reporter's order) | ${dorny.seconds.toFixed(1)} | ${mbps(dorny.seconds)} | — | ${(dorny.peakRss / MB).toFixed(0)} MiB | ${(unzipSeconds / dorny.seconds).toFixed(2)}× | — / 1.00× |\n`,
+    );
+  process.stdout.write(
+    `\nTally server CPU: ${tallyCpu.toFixed(1)} s for ${tallySeconds.toFixed(1)} s of wall time (${(tallyCpu / tallySeconds).toFixed(2)} cores busy on average), ${((tallyCpu * 1000) / (size / MB)).toFixed(1)} ms of CPU per MiB\n`,
+  );
 }
 
 main().catch((e) => {

@@ -128,7 +128,20 @@ const SUITES_PER_MODULE = 10;
 const BASE_MS = Date.UTC(2026, 10, 1, 10, 0, 0);
 
 const MODULE_NAMES = ['billing', 'checkout', 'catalog', 'identity', 'search', 'shipping', 'reporting', 'notifications'];
-const VERBS = ['parses', 'rejects', 'handles', 'überprüft', 'returns', 'retries', 'streams', 'caches', 'validiert', 'проверяет', 'renders', 'serialises'];
+const VERBS = [
+  'parses',
+  'rejects',
+  'handles',
+  'überprüft',
+  'returns',
+  'retries',
+  'streams',
+  'caches',
+  'validiert',
+  'проверяет',
+  'renders',
+  'serialises',
+];
 const OBJECTS = [
   'an empty basket',
   'the größe of a <div>',
@@ -153,7 +166,12 @@ const VALUES = [
   '50% < 60% > 40%',
   'naïve café ✓',
 ];
-const SKIP_REASONS = ['disabled on CI: needs <docker> & "network"', 'flaky on Windows — see ticket #4711', 'nicht unterstützt auf ARM64', 'pending: payment provider sandbox down'];
+const SKIP_REASONS = [
+  'disabled on CI: needs <docker> & "network"',
+  'flaky on Windows — see ticket #4711',
+  'nicht unterstützt auf ARM64',
+  'pending: payment provider sandbox down',
+];
 
 function mix(seed: number, i: number): number {
   let h = Math.imul(seed ^ 0x9e3779b9, 0x85ebca6b) ^ Math.imul(i, 0xc2b2ae35);
@@ -183,11 +201,18 @@ function caseAt(seed: number, i: number): Case {
   const verb = pick(r, VERBS);
   const object = pick(r, OBJECTS);
   const expected = pick(r, VALUES);
-  const actual = pick(r, VALUES.filter((v) => v !== expected));
+  const actual = pick(
+    r,
+    VALUES.filter((v) => v !== expected),
+  );
   const durationMs = status === 'skipped' ? 0 : Math.round(r() ** 3 * 3_000_000) / 1000;
   const hasStdout = r() < 0.15;
   const stdout = hasStdout
-    ? Array.from({ length: 1 + Math.floor(r() * 3) }, (_, k) => `[INFO] ${new Date(BASE_MS + i * 120 + k).toISOString()} GET /api/items?q=${encodeURIComponent(object).slice(0, 12)}&lang=de → 200 in ${k + 3} ms (größe ✓)`).join('\n')
+    ? Array.from(
+        { length: 1 + Math.floor(r() * 3) },
+        (_, k) =>
+          `[INFO] ${new Date(BASE_MS + i * 120 + k).toISOString()} GET /api/items?q=${encodeURIComponent(object).slice(0, 12)}&lang=de → 200 in ${k + 3} ms (größe ✓)`,
+      ).join('\n')
     : null;
   const message =
     status !== 'failed'
@@ -217,7 +242,11 @@ function caseAt(seed: number, i: number): Case {
   };
 }
 
-function tally(seed: number, from: number, to: number): { total: number; passed: number; failed: number; skipped: number; errors: number } {
+function tally(
+  seed: number,
+  from: number,
+  to: number,
+): { total: number; passed: number; failed: number; skipped: number; errors: number } {
   const t = { total: 0, passed: 0, failed: 0, skipped: 0, errors: 0 };
   for (let i = from; i < to; i++) {
     const o = outcomeAt(seed, i);
@@ -237,13 +266,17 @@ function camel(s: string): string {
     .join('');
 }
 
-const moduleName = (m: number): string => `${MODULE_NAMES[m % MODULE_NAMES.length]!}${m >= MODULE_NAMES.length ? Math.floor(m / MODULE_NAMES.length) : ''}`;
+const moduleName = (m: number): string =>
+  `${MODULE_NAMES[m % MODULE_NAMES.length]!}${m >= MODULE_NAMES.length ? Math.floor(m / MODULE_NAMES.length) : ''}`;
 const className = (c: Pick<Case, 'module' | 'suite'>): string => `${camel(moduleName(c.module))}Service${c.suite}`;
 const iso = (ms: number): string => new Date(ms).toISOString();
 
 /** A v4-shaped UUID from (seed, kind, index): ids that refer to each other can be recomputed. */
 function uuid(seed: number, kind: number, i: number): string {
-  const h = (k: number): string => mix(seed + kind * 7919 + k, i).toString(16).padStart(8, '0');
+  const h = (k: number): string =>
+    mix(seed + kind * 7919 + k, i)
+      .toString(16)
+      .padStart(8, '0');
   const a = h(1);
   const b = h(2);
   const c = h(3);
@@ -274,7 +307,9 @@ function javaStack(c: Case, exception: string): string {
 
 function dotnetStack(c: Case): string {
   const ns = `Example.${camel(moduleName(c.module))}`;
-  const lines = [`   at ${ns}.Tests.${className(c)}Tests.${c.method}() in /builds/app/${ns}.Tests/${className(c)}Tests.cs:line ${c.line}`];
+  const lines = [
+    `   at ${ns}.Tests.${className(c)}Tests.${c.method}() in /builds/app/${ns}.Tests/${className(c)}Tests.cs:line ${c.line}`,
+  ];
   const framework = [
     `   at ${ns}.${className(c)}.Load(String key) in /builds/app/${ns}/${className(c)}.cs:line ${c.line + 7}`,
     '   at System.RuntimeMethodHandle.InvokeMethod(Object target, Void** arguments, Signature sig, Boolean isConstructor)',
@@ -288,7 +323,10 @@ function dotnetStack(c: Case): string {
 }
 
 function jsStack(c: Case, name = 'AssertionError'): string {
-  const lines = [`${c.error ? 'Error' : name}: ${c.message ?? ''}`, `    at Context.<anonymous> (test/${moduleName(c.module)}/service${c.suite}.test.js:${c.line}:${11 + (c.i % 30)})`];
+  const lines = [
+    `${c.error ? 'Error' : name}: ${c.message ?? ''}`,
+    `    at Context.<anonymous> (test/${moduleName(c.module)}/service${c.suite}.test.js:${c.line}:${11 + (c.i % 30)})`,
+  ];
   const framework = [
     'node_modules/mocha/lib/runnable.js:366:21',
     'node_modules/mocha/lib/runner.js:668:10',
@@ -302,7 +340,9 @@ function jsStack(c: Case, name = 'AssertionError'): string {
 }
 
 function rubyBacktrace(c: Case): string[] {
-  const lines = [`./spec/${moduleName(c.module)}/service_${c.suite}_spec.rb:${c.line}:in 'block (3 levels) in <top (required)>'`];
+  const lines = [
+    `./spec/${moduleName(c.module)}/service_${c.suite}_spec.rb:${c.line}:in 'block (3 levels) in <top (required)>'`,
+  ];
   const framework = [
     "/usr/local/bundle/gems/rspec-expectations-3.13.3/lib/rspec/expectations/fail_with.rb:35:in 'RSpec::Expectations.fail_with'",
     "/usr/local/bundle/gems/rspec-core-3.13.2/lib/rspec/core/example.rb:263:in 'RSpec::Core::Example#run'",
@@ -341,8 +381,10 @@ function pretty(value: unknown, depth: number): string {
 const nunit: Writer = async (out, n, seed) => {
   const all = tally(seed, 0, n);
   const end = BASE_MS + n * 120;
-  const counts = (t: ReturnType<typeof tally>): string => `total="${t.total}" passed="${t.passed}" failed="${t.failed}" warnings="0" inconclusive="0" skipped="${t.skipped}" asserts="${t.passed + t.failed}"`;
-  const result = (t: ReturnType<typeof tally>): string => (t.failed > 0 ? 'result="Failed" site="Child"' : t.passed > 0 ? 'result="Passed"' : 'result="Skipped"');
+  const counts = (t: ReturnType<typeof tally>): string =>
+    `total="${t.total}" passed="${t.passed}" failed="${t.failed}" warnings="0" inconclusive="0" skipped="${t.skipped}" asserts="${t.passed + t.failed}"`;
+  const result = (t: ReturnType<typeof tally>): string =>
+    t.failed > 0 ? 'result="Failed" site="Child"' : t.passed > 0 ? 'result="Passed"' : 'result="Skipped"';
   const childFailure = '<failure><message><![CDATA[One or more child tests had errors]]></message></failure>';
   await out.put(
     `<?xml version="1.0" encoding="utf-8" standalone="no"?>\n<test-run id="0" runstate="Runnable" testcasecount="${n}" ${result(all)} ${counts(all)} engine-version="3.16.3.0" clr-version="8.0.10" start-time="2026-11-01 10:00:00Z" end-time="${iso(end).replace('T', ' ').replace('.000', '')}" duration="${seconds(end - BASE_MS, 6)}">\n` +
@@ -359,7 +401,9 @@ const nunit: Writer = async (out, n, seed) => {
     const to = Math.min(n, from + SUITES_PER_MODULE * TESTS_PER_SUITE);
     const mt = tally(seed, from, to);
     const ns = `Example.${camel(moduleName(m))}`;
-    await out.put(`      <test-suite type="Namespace" id="0-ns${m}" name="${camel(moduleName(m))}" fullname="${ns}" runstate="Runnable" testcasecount="${mt.total}" ${result(mt)} ${counts(mt)}>\n${mt.failed > 0 ? `        ${childFailure}\n` : ''}`);
+    await out.put(
+      `      <test-suite type="Namespace" id="0-ns${m}" name="${camel(moduleName(m))}" fullname="${ns}" runstate="Runnable" testcasecount="${mt.total}" ${result(mt)} ${counts(mt)}>\n${mt.failed > 0 ? `        ${childFailure}\n` : ''}`,
+    );
     for (let s = from / TESTS_PER_SUITE; s * TESTS_PER_SUITE < to; s++) {
       let body = '';
       const st = { total: 0, passed: 0, failed: 0, skipped: 0, errors: 0 };
@@ -370,13 +414,23 @@ const nunit: Writer = async (out, n, seed) => {
         st.total++;
         st[c.status]++;
         const name = `${c.method}(${JSON.stringify(c.expected)})`;
-        const res = c.status === 'passed' ? 'result="Passed"' : c.status === 'skipped' ? 'result="Skipped" label="Ignored"' : c.error ? 'result="Failed" label="Error"' : 'result="Failed"';
+        const res =
+          c.status === 'passed'
+            ? 'result="Passed"'
+            : c.status === 'skipped'
+              ? 'result="Skipped" label="Ignored"'
+              : c.error
+                ? 'result="Failed" label="Error"'
+                : 'result="Failed"';
         body += `          <test-case id="0-${1000 + i}" name="${attr(name)}" fullname="${attr(`${fixture}.${name}`)}" methodname="${c.method}" classname="${fixture}" runstate="${c.status === 'skipped' ? 'Ignored' : 'Runnable'}" seed="${mix(seed, i) % 2_000_000_000}" ${res} start-time="${iso(c.startMs)}" end-time="${iso(c.startMs + c.durationMs)}" duration="${seconds(c.durationMs, 6)}" asserts="${c.status === 'skipped' ? 0 : 1}">\n`;
         body += `            <properties><property name="Description" value="${attr(c.title)}" />${c.status === 'skipped' ? `<property name="_SKIPREASON" value="${attr(c.skipReason!)}" />` : ''}<property name="Category" value="${c.i % 3 === 0 ? 'Slow' : 'Unit'}" /></properties>\n`;
         if (c.status === 'failed') {
-          const message = c.error ? `System.InvalidOperationException : ${c.message!}` : `  Expected: ${JSON.stringify(c.expected)}\n  But was:  ${JSON.stringify(c.actual)}\n`;
+          const message = c.error
+            ? `System.InvalidOperationException : ${c.message!}`
+            : `  Expected: ${JSON.stringify(c.expected)}\n  But was:  ${JSON.stringify(c.actual)}\n`;
           body += `            <failure>\n              <message>${cdata(message)}</message>\n              <stack-trace>${cdata(dotnetStack(c))}</stack-trace>\n            </failure>\n`;
-          if (!c.error) body += `            <assertions><assertion result="Failed"><message>${cdata(message)}</message><stack-trace>${cdata(dotnetStack(c))}</stack-trace></assertion></assertions>\n`;
+          if (!c.error)
+            body += `            <assertions><assertion result="Failed"><message>${cdata(message)}</message><stack-trace>${cdata(dotnetStack(c))}</stack-trace></assertion></assertions>\n`;
         }
         if (c.status === 'skipped') body += `            <reason><message>${cdata(c.skipReason!)}</message></reason>\n`;
         if (c.stdout) body += `            <output>${cdata(`${c.stdout}\n`)}</output>\n`;
@@ -422,14 +476,18 @@ const xunit: Writer = async (out, n, seed) => {
         if (c.stdout) body += `        <output>${cdata(`${c.stdout}\n`)}</output>\n`;
         if (c.status === 'failed') {
           const exceptionType = c.error ? 'System.InvalidOperationException' : 'Xunit.Sdk.EqualException';
-          const message = c.error ? `System.InvalidOperationException : ${c.message!}` : `Assert.Equal() Failure: Strings differ\n           ↓ (pos 0)\nExpected: ${JSON.stringify(c.expected)}\nActual:   ${JSON.stringify(c.actual)}\n           ↑ (pos 0)`;
+          const message = c.error
+            ? `System.InvalidOperationException : ${c.message!}`
+            : `Assert.Equal() Failure: Strings differ\n           ↓ (pos 0)\nExpected: ${JSON.stringify(c.expected)}\nActual:   ${JSON.stringify(c.actual)}\n           ↑ (pos 0)`;
           body += `        <failure exception-type="${exceptionType}">\n          <message>${cdata(message)}</message>\n          <stack-trace>${cdata(dotnetStack(c))}</stack-trace>\n        </failure>\n`;
         }
         if (c.status === 'skipped') body += `        <reason>${cdata(c.skipReason!)}</reason>\n`;
         body += '      </test>\n';
       }
       const total = st.passed + st.failed + st.skipped;
-      await out.put(`    <collection total="${total}" passed="${st.passed}" failed="${st.failed}" skipped="${st.skipped}" name="Test collection for ${type}" time="${seconds(total * 120)}">\n${body}    </collection>\n`);
+      await out.put(
+        `    <collection total="${total}" passed="${st.passed}" failed="${st.failed}" skipped="${st.skipped}" name="Test collection for ${type}" time="${seconds(total * 120)}">\n${body}    </collection>\n`,
+      );
     }
     await out.put('  </assembly>\n');
   }
@@ -465,7 +523,9 @@ const trx: Writer = async (out, n, seed) => {
       if (c.stdout) s += `        <StdOut>${crlf(c.stdout)}</StdOut>\n`;
       if (c.status === 'skipped') s += `        <StdOut>${crlf(c.skipReason!)}</StdOut>\n`;
       if (c.status === 'failed') {
-        const message = c.error ? `System.InvalidOperationException : ${c.message!}` : `Assert.Equal() Failure\nExpected: ${JSON.stringify(c.expected)}\nActual:   ${JSON.stringify(c.actual)}`;
+        const message = c.error
+          ? `System.InvalidOperationException : ${c.message!}`
+          : `Assert.Equal() Failure\nExpected: ${JSON.stringify(c.expected)}\nActual:   ${JSON.stringify(c.actual)}`;
         s += `        <ErrorInfo>\n          <Message>${crlf(message)}</Message>\n          <StackTrace>${crlf(dotnetStack(c))}</StackTrace>\n        </ErrorInfo>\n`;
       }
       s += '      </Output>\n    </UnitTestResult>\n';
@@ -481,7 +541,8 @@ const trx: Writer = async (out, n, seed) => {
     );
   }
   await out.put('  </TestDefinitions>\n  <TestEntries>\n');
-  for (let i = 0; i < n; i++) await out.put(`    <TestEntry testId="${testId(i)}" executionId="${execId(i)}" testListId="${TRX_LIST}" />\n`);
+  for (let i = 0; i < n; i++)
+    await out.put(`    <TestEntry testId="${testId(i)}" executionId="${execId(i)}" testListId="${TRX_LIST}" />\n`);
   await out.put(
     `  </TestEntries>\n  <TestLists>\n    <TestList name="Results Not in a List" id="${TRX_LIST}" />\n    <TestList name="All Loaded Results" id="19431567-8539-422a-85d7-44ee4e166bda" />\n  </TestLists>\n` +
       `  <ResultSummary outcome="${all.failed > 0 ? 'Failed' : 'Completed'}">\n    <Counters total="${n}" executed="${n - all.skipped}" passed="${all.passed}" failed="${all.failed}" error="0" timeout="0" aborted="0" inconclusive="0" passedButRunAborted="0" notRunnable="0" notExecuted="${all.skipped}" disconnected="0" warning="0" completed="0" inProgress="0" pending="0" />\n` +
@@ -504,7 +565,9 @@ const testng: Writer = async (out, n, seed) => {
   for (let m = 0; m * SUITES_PER_MODULE * TESTS_PER_SUITE < n; m++) {
     const from = m * SUITES_PER_MODULE * TESTS_PER_SUITE;
     const to = Math.min(n, from + SUITES_PER_MODULE * TESTS_PER_SUITE);
-    await out.put(`    <test started-at="${iso(BASE_MS + from * 120).slice(0, 19)} UTC" name="${moduleName(m)} tests" finished-at="${iso(BASE_MS + to * 120).slice(0, 19)} UTC" duration-ms="${(to - from) * 120}">\n`);
+    await out.put(
+      `    <test started-at="${iso(BASE_MS + from * 120).slice(0, 19)} UTC" name="${moduleName(m)} tests" finished-at="${iso(BASE_MS + to * 120).slice(0, 19)} UTC" duration-ms="${(to - from) * 120}">\n`,
+    );
     for (let s = from / TESTS_PER_SUITE; s * TESTS_PER_SUITE < to; s++) {
       const cls = `com.example.${moduleName(m)}.${camel(moduleName(m))}Service${s}Test`;
       const t0 = iso(BASE_MS + s * TESTS_PER_SUITE * 120).slice(0, 19);
@@ -515,13 +578,19 @@ const testng: Writer = async (out, n, seed) => {
         const start = iso(c.startMs).slice(0, 19);
         const dataDriven = c.i % 4 === 0;
         body += `        <test-method signature="${c.method}(${dataDriven ? 'java.lang.String' : ''})[pri:0, instance:${cls}@${instance(s)}]" started-at="${start} UTC" name="${c.method}" description="${attr(c.title)}"${dataDriven ? ' data-provider="inputs"' : ''} finished-at="${start} UTC" duration-ms="${Math.round(c.durationMs)}" status="${status}">\n`;
-        if (dataDriven) body += `          <params>\n            <param index="0">\n              <value>\n                ${cdata(c.expected)}\n              </value>\n            </param>\n          </params>\n`;
+        if (dataDriven)
+          body += `          <params>\n            <param index="0">\n              <value>\n                ${cdata(c.expected)}\n              </value>\n            </param>\n          </params>\n`;
         if (c.status === 'failed') {
           const exception = c.error ? 'java.lang.IllegalStateException' : 'java.lang.AssertionError';
           body += `          <exception class="${exception}">\n            <message>\n              ${cdata(c.message!)}\n            </message>\n            <full-stacktrace>\n              ${cdata(javaStack(c, exception))}\n            </full-stacktrace>\n          </exception>\n`;
         }
-        if (c.status === 'skipped') body += `          <exception class="org.testng.SkipException">\n            <message>\n              ${cdata(c.skipReason!)}\n            </message>\n          </exception>\n`;
-        if (c.stdout) body += `          <reporter-output>\n${c.stdout.split('\n').map((l) => `            <line>\n              ${cdata(l)}\n            </line>\n`).join('')}          </reporter-output>\n`;
+        if (c.status === 'skipped')
+          body += `          <exception class="org.testng.SkipException">\n            <message>\n              ${cdata(c.skipReason!)}\n            </message>\n          </exception>\n`;
+        if (c.stdout)
+          body += `          <reporter-output>\n${c.stdout
+            .split('\n')
+            .map((l) => `            <line>\n              ${cdata(l)}\n            </line>\n`)
+            .join('')}          </reporter-output>\n`;
         body += '        </test-method>\n';
       }
       await out.put(`${body}      </class>\n`);
@@ -538,8 +607,16 @@ const testng: Writer = async (out, n, seed) => {
 const robot: Writer = async (out, n, seed) => {
   const all = tally(seed, 0, n);
   const t = (ms: number): string => iso(ms).replace('Z', '000');
-  const status = (s: Status): string => (s === 'passed' ? 'PASS' : s === 'failed' ? 'FAIL' : 'SKIP');
-  const kw = (name: string, owner: string, args: string[], st: string, start: number, elapsed: number, msgs: { level: string; text: string }[], statusText = ''): string =>
+  const kw = (
+    name: string,
+    owner: string,
+    args: string[],
+    st: string,
+    start: number,
+    elapsed: number,
+    msgs: { level: string; text: string }[],
+    statusText = '',
+  ): string =>
     `<kw name="${attr(name)}" owner="${owner}">\n${msgs.map((m) => `<msg time="${t(start)}" level="${m.level}">${text(m.text)}</msg>\n`).join('')}${args.map((a) => `<arg>${text(a)}</arg>\n`).join('')}<status status="${st}" start="${t(start)}" elapsed="${(elapsed / 1000).toFixed(6)}"${statusText ? `>${text(statusText)}</status>` : '/>'}\n</kw>\n`;
   await out.put(
     `<?xml version="1.0" encoding="UTF-8"?>\n<robot generator="Robot 7.1.1 (Python 3.12.3 on linux)" generated="${t(BASE_MS)}" rpa="false" schemaversion="5">\n<suite id="s1" name="Acceptance" source="/builds/app/tests">\n`,
@@ -548,7 +625,9 @@ const robot: Writer = async (out, n, seed) => {
     const from = m * SUITES_PER_MODULE * TESTS_PER_SUITE;
     const to = Math.min(n, from + SUITES_PER_MODULE * TESTS_PER_SUITE);
     const mt = tally(seed, from, to);
-    await out.put(`<suite id="s1-s${m + 1}" name="${camel(moduleName(m))}" source="/builds/app/tests/${moduleName(m)}">\n`);
+    await out.put(
+      `<suite id="s1-s${m + 1}" name="${camel(moduleName(m))}" source="/builds/app/tests/${moduleName(m)}">\n`,
+    );
     for (let s = from / TESTS_PER_SUITE; s * TESTS_PER_SUITE < to; s++) {
       const sid = `s1-s${m + 1}-s${s - from / TESTS_PER_SUITE + 1}`;
       const s0 = BASE_MS + s * TESTS_PER_SUITE * 120;
@@ -559,15 +638,40 @@ const robot: Writer = async (out, n, seed) => {
         const c = caseAt(seed, i);
         st[c.status]++;
         body += `<test id="${sid}-t${c.j + 1}" name="${attr(c.title)}" line="${c.line}">\n`;
-        body += kw('Log', 'BuiltIn', [`Checking ${c.expected}`], 'PASS', c.startMs, 0.2, [{ level: 'INFO', text: c.stdout ?? `Checking ${c.expected}` }]);
-        body += kw('Set Variable', 'BuiltIn', ['${response}', c.actual], 'PASS', c.startMs + 1, 0.1, [{ level: 'INFO', text: `\${response} = ${c.actual}` }]);
+        body += kw('Log', 'BuiltIn', [`Checking ${c.expected}`], 'PASS', c.startMs, 0.2, [
+          { level: 'INFO', text: c.stdout ?? `Checking ${c.expected}` },
+        ]);
+        body += kw('Set Variable', 'BuiltIn', ['${response}', c.actual], 'PASS', c.startMs + 1, 0.1, [
+          { level: 'INFO', text: `\${response} = ${c.actual}` },
+        ]);
         if (c.status === 'failed') {
           const trace = `Traceback (most recent call last):\n  File "/builds/app/.venv/lib/python3.12/site-packages/robot/libraries/BuiltIn.py", line 693, in should_be_equal\n    self._should_be_equal(first, second, msg, values, formatter)\n  File "/builds/app/resources/${moduleName(c.module)}.py", line ${c.line}, in check_${c.suite}\n    raise AssertionError(msg)`;
-          body += kw('Should Be Equal', 'BuiltIn', ['${response}', c.expected], 'FAIL', c.startMs + 2, c.durationMs, [{ level: 'FAIL', text: c.message! }, { level: 'DEBUG', text: trace }], c.message!);
+          body += kw(
+            'Should Be Equal',
+            'BuiltIn',
+            ['${response}', c.expected],
+            'FAIL',
+            c.startMs + 2,
+            c.durationMs,
+            [
+              { level: 'FAIL', text: c.message! },
+              { level: 'DEBUG', text: trace },
+            ],
+            c.message!,
+          );
           body += kw('Capture Page Screenshot', 'SeleniumLibrary', [], 'NOT RUN', c.startMs + 3, 0, []);
           body += `<tag>regression</tag>\n<tag>${moduleName(c.module)}</tag>\n<status status="FAIL" start="${t(c.startMs)}" elapsed="${(c.durationMs / 1000).toFixed(6)}">${text(c.message!)}</status>\n</test>\n`;
         } else if (c.status === 'skipped') {
-          body += kw('Skip', 'BuiltIn', [c.skipReason!], 'SKIP', c.startMs + 2, 0.1, [{ level: 'SKIP', text: c.skipReason! }], c.skipReason!);
+          body += kw(
+            'Skip',
+            'BuiltIn',
+            [c.skipReason!],
+            'SKIP',
+            c.startMs + 2,
+            0.1,
+            [{ level: 'SKIP', text: c.skipReason! }],
+            c.skipReason!,
+          );
           body += `<tag>${moduleName(c.module)}</tag>\n<status status="SKIP" start="${t(c.startMs)}" elapsed="0.000400">${text(c.skipReason!)}</status>\n</test>\n`;
         } else {
           body += kw('Should Be Equal', 'BuiltIn', ['${response}', c.actual], 'PASS', c.startMs + 2, c.durationMs, []);
@@ -577,7 +681,9 @@ const robot: Writer = async (out, n, seed) => {
       body += `<status status="${st.failed > 0 ? 'FAIL' : 'PASS'}" start="${t(s0)}" elapsed="${((st.passed + st.failed + st.skipped) * 0.12).toFixed(6)}"/>\n</suite>\n`;
       await out.put(body);
     }
-    await out.put(`<status status="${mt.failed > 0 ? 'FAIL' : 'PASS'}" start="${t(BASE_MS + from * 120)}" elapsed="${((to - from) * 0.12).toFixed(6)}"/>\n</suite>\n`);
+    await out.put(
+      `<status status="${mt.failed > 0 ? 'FAIL' : 'PASS'}" start="${t(BASE_MS + from * 120)}" elapsed="${((to - from) * 0.12).toFixed(6)}"/>\n</suite>\n`,
+    );
   }
   await out.put(
     `<status status="${all.failed > 0 ? 'FAIL' : 'PASS'}" start="${t(BASE_MS)}" elapsed="${(n * 0.12).toFixed(6)}"/>\n</suite>\n<statistics>\n<total>\n<stat pass="${all.passed}" fail="${all.failed}" skip="${all.skipped}">All Tests</stat>\n</total>\n<tag>\n</tag>\n<suite>\n</suite>\n</statistics>\n<errors>\n</errors>\n</robot>\n`,
@@ -595,9 +701,23 @@ const allure: Writer = async (out, n, seed) => {
     const c = caseAt(seed + depth * 101, i);
     const status = c.status === 'failed' ? (c.error ? 'broken' : 'failed') : c.status;
     const step: Record<string, unknown> = { name: `${c.title} — Schritt ${i}.${depth}`, status, stage: 'finished' };
-    if (c.status === 'failed') step['statusDetails'] = { known: false, muted: false, flaky: false, message: c.message, trace: javaStack(c, c.error ? 'java.lang.IllegalStateException' : 'org.opentest4j.AssertionFailedError') };
+    if (c.status === 'failed')
+      step['statusDetails'] = {
+        known: false,
+        muted: false,
+        flaky: false,
+        message: c.message,
+        trace: javaStack(c, c.error ? 'java.lang.IllegalStateException' : 'org.opentest4j.AssertionFailedError'),
+      };
     if (c.i % 5 === 0) step['parameters'] = [{ name: 'input', value: c.expected }];
-    if (c.stdout) step['attachments'] = [{ name: 'response <body>', source: `${uuid(seed, 9, i * 4 + depth)}-attachment.json`, type: 'application/json' }];
+    if (c.stdout)
+      step['attachments'] = [
+        {
+          name: 'response <body>',
+          source: `${uuid(seed, 9, i * 4 + depth)}-attachment.json`,
+          type: 'application/json',
+        },
+      ];
     if (depth === 0 && c.i % 3 === 0) step['steps'] = [stepOf(i, 1), stepOf(i, 2)];
     step['start'] = c.startMs;
     step['stop'] = Math.round(c.startMs + c.durationMs);
@@ -622,7 +742,16 @@ const allure: Writer = async (out, n, seed) => {
     links: [{ name: 'SHOP-4711', url: 'https://issues.example.com/browse/SHOP-4711?x=1&y="2"', type: 'issue' }],
     name: 'walks the whole shop: ключ, エラー & "quotes"',
     status: failed ? 'failed' : 'passed',
-    statusDetails: failed ? { known: false, muted: false, flaky: false, message: 'one or more steps failed', trace: 'org.opentest4j.AssertionFailedError: one or more steps failed\n\tat com.example.checkout.LongJourneyTest.walksTheWholeShop(LongJourneyTest.java:42)' } : { known: false, muted: false, flaky: false },
+    statusDetails: failed
+      ? {
+          known: false,
+          muted: false,
+          flaky: false,
+          message: 'one or more steps failed',
+          trace:
+            'org.opentest4j.AssertionFailedError: one or more steps failed\n\tat com.example.checkout.LongJourneyTest.walksTheWholeShop(LongJourneyTest.java:42)',
+        }
+      : { known: false, muted: false, flaky: false },
     stage: 'finished',
     description: 'A journey through every page of the shop.\nZeile 2: ü ö ä ß',
     start: BASE_MS,
@@ -675,27 +804,64 @@ const cucumber: Writer = async (out, n, seed) => {
       const failAt = c.status === 'failed' ? 1 + Math.floor(c.r() * (stepCount - 1)) : -1;
       const step = (k: number, line: number): Record<string, unknown> => {
         const [keyword, name] = GHERKIN[k % GHERKIN.length]!;
-        const st = c.status === 'skipped' ? 'skipped' : k < failAt || failAt < 0 ? 'passed' : k === failAt ? 'failed' : 'skipped';
-        const result: Record<string, unknown> = { duration: st === 'skipped' ? 0 : Math.round((c.durationMs / stepCount) * 1e6), status: st };
-        if (st === 'failed') result['error_message'] = javaStack(c, c.error ? 'java.lang.IllegalStateException' : 'org.opentest4j.AssertionFailedError');
-        const json: Record<string, unknown> = { result, line, name: `${name} (#${c.i})`, match: { location: `com.example.steps.${camel(moduleName(c.module))}Steps.step${k}(java.lang.String)` }, keyword };
+        const st =
+          c.status === 'skipped'
+            ? 'skipped'
+            : k < failAt || failAt < 0
+              ? 'passed'
+              : k === failAt
+                ? 'failed'
+                : 'skipped';
+        const result: Record<string, unknown> = {
+          duration: st === 'skipped' ? 0 : Math.round((c.durationMs / stepCount) * 1e6),
+          status: st,
+        };
+        if (st === 'failed')
+          result['error_message'] = javaStack(
+            c,
+            c.error ? 'java.lang.IllegalStateException' : 'org.opentest4j.AssertionFailedError',
+          );
+        const json: Record<string, unknown> = {
+          result,
+          line,
+          name: `${name} (#${c.i})`,
+          match: { location: `com.example.steps.${camel(moduleName(c.module))}Steps.step${k}(java.lang.String)` },
+          keyword,
+        };
         if (k === 0 && c.stdout) json['output'] = c.stdout.split('\n');
         return json;
       };
       const t0 = 3 + c.j * 10;
       if (background) {
-        const bg = { line: 3, name: 'Angemeldet', description: '', type: 'background', keyword: 'Background', steps: [step(0, 4)] };
+        const bg = {
+          line: 3,
+          name: 'Angemeldet',
+          description: '',
+          type: 'background',
+          keyword: 'Background',
+          steps: [step(0, 4)],
+        };
         await out.put(`${first ? '' : ','}\n      ${pretty(bg, 3)}`);
         first = false;
       }
       const scenario = {
         start_timestamp: iso(c.startMs),
-        before: [{ result: { duration: 1_234_567, status: 'passed' }, match: { location: 'com.example.steps.Hooks.openBrowser()' } }],
+        before: [
+          {
+            result: { duration: 1_234_567, status: 'passed' },
+            match: { location: 'com.example.steps.Hooks.openBrowser()' },
+          },
+        ],
         line: t0,
         name: c.title,
         description: '',
         id: `${featureId};${c.method.toLowerCase()}`,
-        after: [{ result: { duration: 345_678, status: 'passed' }, match: { location: 'com.example.steps.Hooks.closeBrowser(io.cucumber.java.Scenario)' } }],
+        after: [
+          {
+            result: { duration: 345_678, status: 'passed' },
+            match: { location: 'com.example.steps.Hooks.closeBrowser(io.cucumber.java.Scenario)' },
+          },
+        ],
         type: 'scenario',
         keyword: 'Scenario',
         steps: Array.from({ length: stepCount }, (_, k) => step(k + (background ? 1 : 0), t0 + 1 + k)),
@@ -718,7 +884,10 @@ const cucumber: Writer = async (out, n, seed) => {
 const cucumberMessages: Writer = async (out, n, seed) => {
   const line = (key: string, value: unknown): string => `${JSON.stringify({ [key]: value })}\n`;
   // Protobuf Timestamp/Duration: whole seconds plus nanos below one second.
-  const stamp = (ms: number): { seconds: number; nanos: number } => ({ seconds: Math.floor(ms / 1000), nanos: Math.floor((ms % 1000) * 1e6) });
+  const stamp = (ms: number): { seconds: number; nanos: number } => ({
+    seconds: Math.floor(ms / 1000),
+    nanos: Math.floor((ms % 1000) * 1e6),
+  });
   const dur = stamp;
   const stepsOf = (c: Case): number => 3 + (c.i % 4);
   // Id kinds: 10 scenario AST, 11 AST step, 12 pickle, 13 pickle step, 14 testCase, 15 test step, 16 testCaseStarted, 17 hook step.
@@ -730,7 +899,15 @@ const cucumberMessages: Writer = async (out, n, seed) => {
   const hookId = uuid(seed, 20, 0);
   const runId = uuid(seed, 21, 0);
   const defIds = GHERKIN.map((_, k) => uuid(seed, 22, k));
-  await out.put(line('meta', { protocolVersion: '27.0.0', implementation: { version: '11.0.1', name: 'cucumber-js' }, cpu: { name: 'x64' }, os: { name: 'linux', version: '6.8.0' }, runtime: { name: 'node.js', version: '22.11.0' } }));
+  await out.put(
+    line('meta', {
+      protocolVersion: '27.0.0',
+      implementation: { version: '11.0.1', name: 'cucumber-js' },
+      cpu: { name: 'x64' },
+      os: { name: 'linux', version: '6.8.0' },
+      runtime: { name: 'node.js', version: '22.11.0' },
+    }),
+  );
   for (let s = 0; s * TESTS_PER_SUITE < n; s++) {
     const uri = `features/${moduleName(Math.floor(s / SUITES_PER_MODULE))}/service_${s}.feature`;
     const from = s * TESTS_PER_SUITE;
@@ -748,27 +925,92 @@ const cucumberMessages: Writer = async (out, n, seed) => {
       for (let k = 0; k < stepsOf(c); k++) {
         const [keyword, t] = stepText(c, k);
         source += `    ${keyword}${t}\n`;
-        steps.push({ id: id(11, c.i, k), location: { line: ++lineNo, column: 5 }, keyword, keywordType: k === 0 ? 'Context' : k < stepsOf(c) - 1 ? 'Action' : 'Outcome', text: t });
+        steps.push({
+          id: id(11, c.i, k),
+          location: { line: ++lineNo, column: 5 },
+          keyword,
+          keywordType: k === 0 ? 'Context' : k < stepsOf(c) - 1 ? 'Action' : 'Outcome',
+          text: t,
+        });
       }
       lineNo++;
-      children.push({ scenario: { id: id(10, c.i), tags: [], location: { line: lines.get(c.i), column: 3 }, keyword: 'Scenario', name: c.title, description: '', steps, examples: [] } });
+      children.push({
+        scenario: {
+          id: id(10, c.i),
+          tags: [],
+          location: { line: lines.get(c.i), column: 3 },
+          keyword: 'Scenario',
+          name: c.title,
+          description: '',
+          steps,
+          examples: [],
+        },
+      });
     }
     await out.put(line('source', { data: source, uri, mediaType: 'text/x.cucumber.gherkin+plain' }));
-    await out.put(line('gherkinDocument', { uri, feature: { tags: [{ location: { line: 1, column: 1 }, name: `@service${s}`, id: uuid(seed, 23, s) }], location: { line: 2, column: 1 }, language: 'en', keyword: 'Feature', name: `Service ${s} — Größe & "Umfang"`, description: '  As a shopper I want <accurate> totals', children }, comments: [] }));
+    await out.put(
+      line('gherkinDocument', {
+        uri,
+        feature: {
+          tags: [{ location: { line: 1, column: 1 }, name: `@service${s}`, id: uuid(seed, 23, s) }],
+          location: { line: 2, column: 1 },
+          language: 'en',
+          keyword: 'Feature',
+          name: `Service ${s} — Größe & "Umfang"`,
+          description: '  As a shopper I want <accurate> totals',
+          children,
+        },
+        comments: [],
+      }),
+    );
     for (const c of cases) {
-      const steps = Array.from({ length: stepsOf(c) }, (_, k) => ({ id: id(13, c.i, k), text: stepText(c, k)[1], type: k === 0 ? 'Context' : 'Action', astNodeIds: [id(11, c.i, k)] }));
-      await out.put(line('pickle', { id: id(12, c.i), uri, location: { line: lines.get(c.i), column: 3 }, astNodeIds: [id(10, c.i)], tags: [{ name: `@service${s}`, astNodeId: uuid(seed, 23, s) }], name: c.title, language: 'en', steps }));
+      const steps = Array.from({ length: stepsOf(c) }, (_, k) => ({
+        id: id(13, c.i, k),
+        text: stepText(c, k)[1],
+        type: k === 0 ? 'Context' : 'Action',
+        astNodeIds: [id(11, c.i, k)],
+      }));
+      await out.put(
+        line('pickle', {
+          id: id(12, c.i),
+          uri,
+          location: { line: lines.get(c.i), column: 3 },
+          astNodeIds: [id(10, c.i)],
+          tags: [{ name: `@service${s}`, astNodeId: uuid(seed, 23, s) }],
+          name: c.title,
+          language: 'en',
+          steps,
+        }),
+      );
     }
   }
   for (let k = 0; k < GHERKIN.length; k++) {
-    await out.put(line('stepDefinition', { id: defIds[k], pattern: { source: GHERKIN[k]![1].replace(/"[^"]*"/g, '{string}'), type: 'CUCUMBER_EXPRESSION' }, sourceReference: { uri: 'features/step_definitions/steps.js', location: { line: 10 + k * 5 } } }));
+    await out.put(
+      line('stepDefinition', {
+        id: defIds[k],
+        pattern: { source: GHERKIN[k]![1].replace(/"[^"]*"/g, '{string}'), type: 'CUCUMBER_EXPRESSION' },
+        sourceReference: { uri: 'features/step_definitions/steps.js', location: { line: 10 + k * 5 } },
+      }),
+    );
   }
-  await out.put(line('hook', { id: hookId, type: 'BEFORE_TEST_CASE', sourceReference: { uri: 'features/support/hooks.js', location: { line: 7 } } }));
+  await out.put(
+    line('hook', {
+      id: hookId,
+      type: 'BEFORE_TEST_CASE',
+      sourceReference: { uri: 'features/support/hooks.js', location: { line: 7 } },
+    }),
+  );
   await out.put(line('testRunStarted', { id: runId, timestamp: stamp(BASE_MS) }));
   for (let i = 0; i < n; i++) {
     const c = caseAt(seed, i);
     const testSteps: unknown[] = [{ id: id(17, i), hookId }];
-    for (let k = 0; k < stepsOf(c); k++) testSteps.push({ id: id(15, i, k), pickleStepId: id(13, i, k), stepDefinitionIds: [defIds[k % defIds.length]], stepMatchArgumentsLists: [{ stepMatchArguments: [] }] });
+    for (let k = 0; k < stepsOf(c); k++)
+      testSteps.push({
+        id: id(15, i, k),
+        pickleStepId: id(13, i, k),
+        stepDefinitionIds: [defIds[k % defIds.length]],
+        stepMatchArgumentsLists: [{ stepMatchArguments: [] }],
+      });
     await out.put(line('testCase', { testRunStartedId: runId, pickleId: id(12, i), id: id(14, i), testSteps }));
   }
   for (let i = 0; i < n; i++) {
@@ -781,24 +1023,46 @@ const cucumberMessages: Writer = async (out, n, seed) => {
     const stepRun = (stepId: string, result: Record<string, unknown>): void => {
       s += line('testStepStarted', { testCaseStartedId: started, testStepId: stepId, timestamp: stamp(t) });
       t += 1;
-      s += line('testStepFinished', { testCaseStartedId: started, testStepId: stepId, testStepResult: result, timestamp: stamp(t) });
+      s += line('testStepFinished', {
+        testCaseStartedId: started,
+        testStepId: stepId,
+        testStepResult: result,
+        timestamp: stamp(t),
+      });
     };
     stepRun(id(17, i), { duration: dur(0.4), status: c.status === 'skipped' ? 'SKIPPED' : 'PASSED' });
     for (let k = 0; k < count; k++) {
-      const status = c.status === 'skipped' ? 'SKIPPED' : failAt < 0 || k < failAt ? 'PASSED' : k === failAt ? 'FAILED' : 'SKIPPED';
-      const result: Record<string, unknown> = { duration: dur(status === 'SKIPPED' ? 0 : c.durationMs / count), status };
+      const status =
+        c.status === 'skipped' ? 'SKIPPED' : failAt < 0 || k < failAt ? 'PASSED' : k === failAt ? 'FAILED' : 'SKIPPED';
+      const result: Record<string, unknown> = {
+        duration: dur(status === 'SKIPPED' ? 0 : c.durationMs / count),
+        status,
+      };
       if (status === 'FAILED') {
         const stack = jsStack(c);
         result['message'] = stack;
         result['exception'] = { type: c.error ? 'Error' : 'AssertionError', message: c.message, stackTrace: stack };
       }
       stepRun(id(15, i, k), result);
-      if (k === 0 && c.stdout) s += line('attachment', { testCaseStartedId: started, testStepId: id(15, i, k), body: c.stdout, mediaType: 'text/x.cucumber.log+plain', contentEncoding: 'IDENTITY' });
+      if (k === 0 && c.stdout)
+        s += line('attachment', {
+          testCaseStartedId: started,
+          testStepId: id(15, i, k),
+          body: c.stdout,
+          mediaType: 'text/x.cucumber.log+plain',
+          contentEncoding: 'IDENTITY',
+        });
     }
     s += line('testCaseFinished', { testCaseStartedId: started, timestamp: stamp(t), willBeRetried: false });
     await out.put(s);
   }
-  await out.put(line('testRunFinished', { testRunStartedId: runId, timestamp: stamp(BASE_MS + n * 120), success: tally(seed, 0, n).failed === 0 }));
+  await out.put(
+    line('testRunFinished', {
+      testRunStartedId: runId,
+      timestamp: stamp(BASE_MS + n * 120),
+      success: tally(seed, 0, n).failed === 0,
+    }),
+  );
   return n;
 };
 
@@ -824,7 +1088,9 @@ const rspec: Writer = async (out, n, seed) => {
     if (c.status === 'failed') {
       e['exception'] = {
         class: c.error ? 'ActiveRecord::ConnectionNotEstablished' : 'RSpec::Expectations::ExpectationNotMetError',
-        message: c.error ? c.message : `\nexpected: ${JSON.stringify(c.expected)}\n     got: ${JSON.stringify(c.actual)}\n\n(compared using ==)\n`,
+        message: c.error
+          ? c.message
+          : `\nexpected: ${JSON.stringify(c.expected)}\n     got: ${JSON.stringify(c.actual)}\n\n(compared using ==)\n`,
         backtrace: rubyBacktrace(c),
       };
     }
@@ -854,24 +1120,117 @@ const dart: Writer = async (out, n, seed) => {
     let time = 10 + s * TESTS_PER_SUITE * 120;
     const group = `Service ${s} — Größe`;
     let block = ev({ suite: { id: base, platform: 'vm', path }, type: 'suite', time });
-    block += ev({ test: { id: base + 1, name: `loading ${path}`, suiteID: base, groupIDs: [], metadata: { skip: false, skipReason: null }, line: null, column: null, url: null }, type: 'testStart', time });
-    block += ev({ testID: base + 1, result: 'success', skipped: false, hidden: true, type: 'testDone', time: (time += 40) });
+    block += ev({
+      test: {
+        id: base + 1,
+        name: `loading ${path}`,
+        suiteID: base,
+        groupIDs: [],
+        metadata: { skip: false, skipReason: null },
+        line: null,
+        column: null,
+        url: null,
+      },
+      type: 'testStart',
+      time,
+    });
+    block += ev({
+      testID: base + 1,
+      result: 'success',
+      skipped: false,
+      hidden: true,
+      type: 'testDone',
+      time: (time += 40),
+    });
     const to = Math.min(n, (s + 1) * TESTS_PER_SUITE);
-    block += ev({ group: { id: base + 2, suiteID: base, parentID: null, name: null, metadata: { skip: false, skipReason: null }, testCount: to - s * TESTS_PER_SUITE, line: null, column: null, url: null }, type: 'group', time });
-    block += ev({ group: { id: base + 3, suiteID: base, parentID: base + 2, name: group, metadata: { skip: false, skipReason: null }, testCount: to - s * TESTS_PER_SUITE, line: 8, column: 3, url }, type: 'group', time });
+    block += ev({
+      group: {
+        id: base + 2,
+        suiteID: base,
+        parentID: null,
+        name: null,
+        metadata: { skip: false, skipReason: null },
+        testCount: to - s * TESTS_PER_SUITE,
+        line: null,
+        column: null,
+        url: null,
+      },
+      type: 'group',
+      time,
+    });
+    block += ev({
+      group: {
+        id: base + 3,
+        suiteID: base,
+        parentID: base + 2,
+        name: group,
+        metadata: { skip: false, skipReason: null },
+        testCount: to - s * TESTS_PER_SUITE,
+        line: 8,
+        column: 3,
+        url,
+      },
+      type: 'group',
+      time,
+    });
     for (let i = s * TESTS_PER_SUITE; i < to; i++) {
       const c = caseAt(seed, i);
       const tid = base + 8 + c.j;
-      block += ev({ test: { id: tid, name: `${group} ${c.title}`, suiteID: base, groupIDs: [base + 2, base + 3], metadata: { skip: c.status === 'skipped', skipReason: c.skipReason }, line: c.line, column: 5, url }, type: 'testStart', time });
-      if (c.stdout) for (const l of c.stdout.split('\n')) block += ev({ testID: tid, messageType: 'print', message: l, type: 'print', time: time + 1 });
-      if (c.status === 'skipped') block += ev({ testID: tid, messageType: 'skip', message: `Skip: ${c.skipReason!}`, type: 'print', time: time + 1 });
+      block += ev({
+        test: {
+          id: tid,
+          name: `${group} ${c.title}`,
+          suiteID: base,
+          groupIDs: [base + 2, base + 3],
+          metadata: { skip: c.status === 'skipped', skipReason: c.skipReason },
+          line: c.line,
+          column: 5,
+          url,
+        },
+        type: 'testStart',
+        time,
+      });
+      if (c.stdout)
+        for (const l of c.stdout.split('\n'))
+          block += ev({ testID: tid, messageType: 'print', message: l, type: 'print', time: time + 1 });
+      if (c.status === 'skipped')
+        block += ev({
+          testID: tid,
+          messageType: 'skip',
+          message: `Skip: ${c.skipReason!}`,
+          type: 'print',
+          time: time + 1,
+        });
       if (c.status === 'failed') {
-        const error = c.error ? `Exception: ${c.message!}` : `Expected: '${c.expected}'\n  Actual: '${c.actual}'\n   Which: is different.\n`;
-        const stack = [`package:matcher                                   expect`, `test/${moduleName(c.module)}/service_${c.suite}_test.dart ${c.line}:7  main.<fn>.<fn>`, ...Array.from({ length: c.frames }, (_, k) => `package:stack_trace                               Chain.capture.<fn> (frame ${k})`)].join('\n');
-        block += ev({ testID: tid, error, stackTrace: `${stack}\n`, isFailure: !c.error, type: 'error', time: time + 2 });
+        const error = c.error
+          ? `Exception: ${c.message!}`
+          : `Expected: '${c.expected}'\n  Actual: '${c.actual}'\n   Which: is different.\n`;
+        const stack = [
+          `package:matcher                                   expect`,
+          `test/${moduleName(c.module)}/service_${c.suite}_test.dart ${c.line}:7  main.<fn>.<fn>`,
+          ...Array.from(
+            { length: c.frames },
+            (_, k) => `package:stack_trace                               Chain.capture.<fn> (frame ${k})`,
+          ),
+        ].join('\n');
+        block += ev({
+          testID: tid,
+          error,
+          stackTrace: `${stack}\n`,
+          isFailure: !c.error,
+          type: 'error',
+          time: time + 2,
+        });
       }
       time += Math.max(1, Math.round(c.durationMs));
-      block += ev({ testID: tid, result: c.status === 'failed' ? (c.error ? 'error' : 'failure') : 'success', skipped: c.status === 'skipped', hidden: false, type: 'testDone', time });
+      block += ev({
+        testID: tid,
+        result: c.status === 'failed' ? (c.error ? 'error' : 'failure') : 'success',
+        skipped: c.status === 'skipped',
+        hidden: false,
+        type: 'testDone',
+        time,
+      });
     }
     await out.put(block);
   }
@@ -896,10 +1255,28 @@ const mocha: Writer = async (out, n, seed) => {
         ? {}
         : c.error
           ? { stack: jsStack(c, 'Error'), message: c.message }
-          : { stack: jsStack(c), message: `Expected values to be strictly equal:\n\n'${c.actual}' !== '${c.expected}'\n`, generatedMessage: true, name: 'AssertionError', code: 'ERR_ASSERTION', actual: c.actual, expected: c.expected, operator: 'strictEqual' };
+          : {
+              stack: jsStack(c),
+              message: `Expected values to be strictly equal:\n\n'${c.actual}' !== '${c.expected}'\n`,
+              generatedMessage: true,
+              name: 'AssertionError',
+              code: 'ERR_ASSERTION',
+              actual: c.actual,
+              expected: c.expected,
+              operator: 'strictEqual',
+            };
     return e;
   };
-  const stats = { suites: Math.ceil(n / TESTS_PER_SUITE), tests: n, passes: all.passed, pending: all.skipped, failures: all.failed, start: iso(BASE_MS), end: iso(BASE_MS + n * 120), duration: n * 120 };
+  const stats = {
+    suites: Math.ceil(n / TESTS_PER_SUITE),
+    tests: n,
+    passes: all.passed,
+    pending: all.skipped,
+    failures: all.failed,
+    start: iso(BASE_MS),
+    end: iso(BASE_MS + n * 120),
+    duration: n * 120,
+  };
   await out.put(`{\n  "stats": ${pretty(stats, 1)}`);
   const section = async (name: string, keep: (o: Outcome) => boolean): Promise<void> => {
     await out.put(`,\n  "${name}": [`);
@@ -948,7 +1325,24 @@ const mochawesome: Writer = async (out, n, seed) => {
     const to = Math.min(n, from + SUITES_PER_MODULE * TESTS_PER_SUITE);
     const file = `cypress/e2e/${moduleName(m)}.cy.js`;
     const rootUuid = uuid(seed, 30, m);
-    const root = { uuid: rootUuid, title: '', fullFile: `/builds/app/${file}`, file, beforeHooks: [], afterHooks: [], tests: [], suites: '@@SUITES@@', passes: [], failures: [], pending: [], skipped: [], duration: 0, root: true, rootEmpty: true, _timeout: 2000 };
+    const root = {
+      uuid: rootUuid,
+      title: '',
+      fullFile: `/builds/app/${file}`,
+      file,
+      beforeHooks: [],
+      afterHooks: [],
+      tests: [],
+      suites: '@@SUITES@@',
+      passes: [],
+      failures: [],
+      pending: [],
+      skipped: [],
+      duration: 0,
+      root: true,
+      rootEmpty: true,
+      _timeout: 2000,
+    };
     const [rootBefore, rootAfter] = pretty(root, 2).split('"@@SUITES@@"');
     await out.put(`${m === 0 ? '' : ','}\n    ${rootBefore!}[`);
     for (let s = from / TESTS_PER_SUITE; s * TESTS_PER_SUITE < to; s++) {
@@ -970,9 +1364,21 @@ const mochawesome: Writer = async (out, n, seed) => {
           pass: c.status === 'passed',
           fail: c.status === 'failed',
           pending: c.status === 'skipped',
-          context: c.status === 'failed' ? JSON.stringify(`screenshots/${moduleName(c.module)}.cy.js/${title} -- ${c.title} (failed).png`) : c.stdout ? JSON.stringify({ title: 'console', value: c.stdout }) : null,
+          context:
+            c.status === 'failed'
+              ? JSON.stringify(`screenshots/${moduleName(c.module)}.cy.js/${title} -- ${c.title} (failed).png`)
+              : c.stdout
+                ? JSON.stringify({ title: 'console', value: c.stdout })
+                : null,
           code: `cy.visit('/basket?lang=de&size=${c.i}')\ncy.get('[data-test="total"]').should('have.text', ${JSON.stringify(c.expected)})`,
-          err: c.status === 'failed' ? { message: `AssertionError: ${c.message!}`, estack: jsStack(c), diff: `- ${c.actual}\n+ ${c.expected}\n` } : {},
+          err:
+            c.status === 'failed'
+              ? {
+                  message: `AssertionError: ${c.message!}`,
+                  estack: jsStack(c),
+                  diff: `- ${c.actual}\n+ ${c.expected}\n`,
+                }
+              : {},
           uuid: id,
           parentUUID: suiteUuid,
           isHook: false,
@@ -984,7 +1390,26 @@ const mochawesome: Writer = async (out, n, seed) => {
         title,
         fullFile: '',
         file: '',
-        beforeHooks: [{ title: '"before each" hook', fullTitle: `${title} "before each" hook`, timedOut: false, duration: 3, state: null, speed: null, pass: false, fail: false, pending: false, context: null, code: "cy.login('jürgen', 'geheim')", err: {}, uuid: uuid(seed, 33, s), parentUUID: suiteUuid, isHook: true, skipped: false }],
+        beforeHooks: [
+          {
+            title: '"before each" hook',
+            fullTitle: `${title} "before each" hook`,
+            timedOut: false,
+            duration: 3,
+            state: null,
+            speed: null,
+            pass: false,
+            fail: false,
+            pending: false,
+            context: null,
+            code: "cy.login('jürgen', 'geheim')",
+            err: {},
+            uuid: uuid(seed, 33, s),
+            parentUUID: suiteUuid,
+            isHook: true,
+            skipped: false,
+          },
+        ],
         afterHooks: [],
         tests,
         suites: [],
@@ -1001,7 +1426,22 @@ const mochawesome: Writer = async (out, n, seed) => {
     }
     await out.put(`\n      ]${rootAfter!}`);
   }
-  const meta = { mocha: { version: '10.7.3' }, mochawesome: { options: { quiet: false, reportFilename: 'mochawesome', saveHtml: true, saveJson: true, consoleReporter: 'spec', useInlineDiffs: false, code: true }, version: '7.1.3' }, marge: { options: { reportDir: 'cypress/results', overwrite: false, html: false, json: true }, version: '6.2.0' } };
+  const meta = {
+    mocha: { version: '10.7.3' },
+    mochawesome: {
+      options: {
+        quiet: false,
+        reportFilename: 'mochawesome',
+        saveHtml: true,
+        saveJson: true,
+        consoleReporter: 'spec',
+        useInlineDiffs: false,
+        code: true,
+      },
+      version: '7.1.3',
+    },
+    marge: { options: { reportDir: 'cypress/results', overwrite: false, html: false, json: true }, version: '6.2.0' },
+  };
   await out.put(`\n  ],\n  "meta": ${pretty(meta, 1)}\n}\n`);
   return n;
 };
@@ -1015,7 +1455,8 @@ const jest: Writer = async (out, n, seed) => {
   const files = Math.ceil(n / JEST_FILE_TESTS);
   const all = tally(seed, 0, n);
   let failedFiles = 0;
-  for (let f = 0; f < files; f++) if (tally(seed, f * JEST_FILE_TESTS, Math.min(n, (f + 1) * JEST_FILE_TESTS)).failed > 0) failedFiles++;
+  for (let f = 0; f < files; f++)
+    if (tally(seed, f * JEST_FILE_TESTS, Math.min(n, (f + 1) * JEST_FILE_TESTS)).failed > 0) failedFiles++;
   const ansi = (code: number, s: string): string => `\u001b[${code}m${s}\u001b[39m`;
   await out.put(
     `{"numFailedTestSuites":${failedFiles},"numFailedTests":${all.failed},"numPassedTestSuites":${files - failedFiles},"numPassedTests":${all.passed},"numPendingTestSuites":0,"numPendingTests":${all.skipped},"numRuntimeErrorTestSuites":0,"numTodoTests":0,"numTotalTestSuites":${files},"numTotalTests":${n},"openHandles":[],"snapshot":{"added":0,"didUpdate":false,"failure":false,"filesAdded":0,"filesRemoved":0,"filesRemovedList":[],"filesUnmatched":0,"filesUpdated":0,"matched":0,"total":0,"unchecked":0,"uncheckedKeysByFile":[],"unmatched":0,"updated":0},"startTime":${BASE_MS},"success":${all.failed === 0},"testResults":[`,
@@ -1034,12 +1475,16 @@ const jest: Writer = async (out, n, seed) => {
           ? `Error: ${c.message!}`
           : `Error: ${ansi(2, 'expect(')}${ansi(31, 'received')}${ansi(2, ').')}toBe${ansi(2, '(')}${ansi(32, 'expected')}${ansi(2, ')')} // Object.is equality\n\nExpected: ${ansi(32, JSON.stringify(c.expected))}\nReceived: ${ansi(31, JSON.stringify(c.actual))}`;
         failureMessages = [`${head}\n${jsStack(c).split('\n').slice(1).join('\n')}`];
-        messages.push(`  ● ${ancestors.join(' › ')} › ${c.title}\n\n    ${failureMessages[0]!.replaceAll('\n', '\n    ')}`);
+        messages.push(
+          `  ● ${ancestors.join(' › ')} › ${c.title}\n\n    ${failureMessages[0]!.replaceAll('\n', '\n    ')}`,
+        );
       }
       const a = {
         ancestorTitles: ancestors,
         duration: c.status === 'skipped' ? null : Math.round(c.durationMs),
-        failureDetails: failureMessages.map(() => ({ matcherResult: { actual: c.actual, expected: c.expected, message: c.message, name: 'toBe', pass: false } })),
+        failureDetails: failureMessages.map(() => ({
+          matcherResult: { actual: c.actual, expected: c.expected, message: c.message, name: 'toBe', pass: false },
+        })),
         failureMessages,
         fullName: `${ancestors.join(' ')} ${c.title}`,
         invocations: 1,
@@ -1083,7 +1528,18 @@ const playwright: Writer = async (out, n, seed) => {
     reporter: [['json', { outputFile: 'results.json' }]],
     reportSlowTests: { max: 5, threshold: 15000 },
     quiet: false,
-    projects: PROJECTS.map((p) => ({ outputDir: '/builds/app/test-results', repeatEach: 1, retries: 1, metadata: {}, id: p, name: p, testDir: '/builds/app/tests', testIgnore: [], testMatch: ['**/*.@(spec|test).?(c|m)[jt]s?(x)'], timeout: 30000 })),
+    projects: PROJECTS.map((p) => ({
+      outputDir: '/builds/app/test-results',
+      repeatEach: 1,
+      retries: 1,
+      metadata: {},
+      id: p,
+      name: p,
+      testDir: '/builds/app/tests',
+      testIgnore: [],
+      testMatch: ['**/*.@(spec|test).?(c|m)[jt]s?(x)'],
+      timeout: 30000,
+    })),
     shard: null,
     updateSnapshots: 'missing',
     version: '1.48.2',
@@ -1098,11 +1554,21 @@ const playwright: Writer = async (out, n, seed) => {
     const file = `${moduleName(Math.floor(s / SUITES_PER_MODULE))}/service-${s}.spec.ts`;
     const describe = { title: `Service ${s} — Größe & "Umfang"`, file, line: 5, column: 6, specs: '@@SPECS@@' };
     const [before, after] = pretty(describe, 4).split('"@@SPECS@@"');
-    await out.put(`${s === 0 ? '' : ','}\n    {\n      "title": ${JSON.stringify(file)},\n      "file": ${JSON.stringify(file)},\n      "column": 0,\n      "line": 0,\n      "specs": [],\n      "suites": [\n        ${before!}[`);
+    await out.put(
+      `${s === 0 ? '' : ','}\n    {\n      "title": ${JSON.stringify(file)},\n      "file": ${JSON.stringify(file)},\n      "column": 0,\n      "line": 0,\n      "specs": [],\n      "suites": [\n        ${before!}[`,
+    );
     for (let i = s * TESTS_PER_SUITE; i < Math.min(n, (s + 1) * TESTS_PER_SUITE); i++) {
       const c = caseAt(seed, i);
       const tests = PROJECTS.map((project, p) => {
-        const error = c.status === 'failed' ? { message: `Error: ${c.message!}`, stack: jsStack(c, 'Error'), location: { file: `/builds/app/tests/${file}`, column: 27, line: c.line }, snippet: `  ${c.line} |     await expect(page.getByTestId('total')).toHaveText(${JSON.stringify(c.expected)});\n      |                           ^` } : null;
+        const error =
+          c.status === 'failed'
+            ? {
+                message: `Error: ${c.message!}`,
+                stack: jsStack(c, 'Error'),
+                location: { file: `/builds/app/tests/${file}`, column: 27, line: c.line },
+                snippet: `  ${c.line} |     await expect(page.getByTestId('total')).toHaveText(${JSON.stringify(c.expected)});\n      |                           ^`,
+              }
+            : null;
         const result = (retry: number, status: string): Record<string, unknown> => ({
           workerIndex: p,
           parallelIndex: p,
@@ -1115,7 +1581,16 @@ const playwright: Writer = async (out, n, seed) => {
           retry,
           startTime: iso(c.startMs + retry * 1000 + p * 7),
           annotations: [],
-          attachments: status === 'failed' ? [{ name: 'screenshot', contentType: 'image/png', path: `/builds/app/test-results/${file.replace(/[/.]/g, '-')}-${c.method}-${project}${retry ? `-retry${retry}` : ''}/test-failed-1.png` }] : [],
+          attachments:
+            status === 'failed'
+              ? [
+                  {
+                    name: 'screenshot',
+                    contentType: 'image/png',
+                    path: `/builds/app/test-results/${file.replace(/[/.]/g, '-')}-${c.method}-${project}${retry ? `-retry${retry}` : ''}/test-failed-1.png`,
+                  },
+                ]
+              : [],
         });
         let results: Record<string, unknown>[];
         let status: string;
@@ -1132,14 +1607,33 @@ const playwright: Writer = async (out, n, seed) => {
           status = 'expected';
           expected++;
         }
-        return { timeout: 30000, annotations: c.status === 'skipped' ? [{ type: 'skip', description: c.skipReason }] : [], expectedStatus: c.status === 'skipped' ? 'skipped' : 'passed', projectId: project, projectName: project, results, status };
+        return {
+          timeout: 30000,
+          annotations: c.status === 'skipped' ? [{ type: 'skip', description: c.skipReason }] : [],
+          expectedStatus: c.status === 'skipped' ? 'skipped' : 'passed',
+          projectId: project,
+          projectName: project,
+          results,
+          status,
+        };
       });
-      const spec = { title: c.title, ok: c.status !== 'failed', tags: c.i % 5 === 0 ? ['@smoke'] : [], tests, id: uuid(seed, 40, i).replaceAll('-', '').slice(0, 20), file, line: c.line, column: 7 };
+      const spec = {
+        title: c.title,
+        ok: c.status !== 'failed',
+        tags: c.i % 5 === 0 ? ['@smoke'] : [],
+        tests,
+        id: uuid(seed, 40, i).replaceAll('-', '').slice(0, 20),
+        file,
+        line: c.line,
+        column: 7,
+      };
       await out.put(`${c.j === 0 ? '' : ','}\n          ${pretty(spec, 5)}`);
     }
     await out.put(`\n        ]${after!}\n      ]\n    }`);
   }
-  await out.put(`\n  ],\n  "errors": [],\n  "stats": ${pretty({ startTime: iso(BASE_MS), duration: n * 120, expected, skipped, unexpected, flaky: 0 }, 1)}\n}\n`);
+  await out.put(
+    `\n  ],\n  "errors": [],\n  "stats": ${pretty({ startTime: iso(BASE_MS), duration: n * 120, expected, skipped, unexpected, flaky: 0 }, 1)}\n}\n`,
+  );
   return n * PROJECTS.length;
 };
 
@@ -1148,7 +1642,16 @@ const playwright: Writer = async (out, n, seed) => {
 
 const ctrf: Writer = async (out, n, seed) => {
   const all = tally(seed, 0, n);
-  const summary = { tests: n, passed: all.passed, failed: all.failed, pending: 0, skipped: all.skipped, other: 0, start: BASE_MS, stop: BASE_MS + n * 120 };
+  const summary = {
+    tests: n,
+    passed: all.passed,
+    failed: all.failed,
+    pending: 0,
+    skipped: all.skipped,
+    other: 0,
+    start: BASE_MS,
+    stop: BASE_MS + n * 120,
+  };
   await out.put(
     `{\n  "reportFormat": "CTRF",\n  "specVersion": "0.0.0",\n  "reportId": "${uuid(seed, 50, 0)}",\n  "timestamp": "${iso(BASE_MS)}",\n  "generatedBy": "jest-ctrf-json-reporter",\n  "results": {\n    "tool": {\n      "name": "jest",\n      "version": "29.7.0"\n    },\n    "summary": ${pretty(summary, 2)},\n    "tests": [`,
   );
@@ -1178,7 +1681,9 @@ const ctrf: Writer = async (out, n, seed) => {
     if (c.stdout) t['stdout'] = c.stdout.split('\n');
     await out.put(`${i === 0 ? '' : ','}\n      ${pretty(t, 3)}`);
   }
-  await out.put(`\n    ],\n    "environment": {\n      "appName": "shop – größe",\n      "buildName": "main",\n      "buildNumber": "4711",\n      "osPlatform": "linux"\n    }\n  }\n}\n`);
+  await out.put(
+    `\n    ],\n    "environment": {\n      "appName": "shop – größe",\n      "buildName": "main",\n      "buildNumber": "4711",\n      "osPlatform": "linux"\n    }\n  }\n}\n`,
+  );
   return n;
 };
 
@@ -1206,33 +1711,58 @@ const golang: Writer = async (out, n, seed) => {
       tests++;
       const subtests = c.i % 10 === 0 && c.status !== 'skipped' ? 2 + (c.i % 3) : 0;
       const subFailAt = c.status === 'failed' && subtests > 0 ? c.i % subtests : -1;
-      if (c.stdout) for (const l of c.stdout.split('\n')) s += ev(t, 'output', pkg, name, { Output: `    ${file}:${c.line}: ${l}\n` });
+      if (c.stdout)
+        for (const l of c.stdout.split('\n'))
+          s += ev(t, 'output', pkg, name, { Output: `    ${file}:${c.line}: ${l}\n` });
       for (let k = 0; k < subtests; k++) {
         const sub = `${name}/${['leeres_Größe', 'ключ_&_значение', 'with_<html>_input', 'quote_"x"'][k]!}`;
         s += ev(t, 'run', pkg, sub) + ev(t, 'output', pkg, sub, { Output: `=== RUN   ${sub}\n` });
         tests++;
         const ok = k !== subFailAt;
-        if (!ok) s += ev(t, 'output', pkg, sub, { Output: `    ${file}:${c.line + k}: got ${JSON.stringify(c.actual)}, want ${JSON.stringify(c.expected)}\n` });
-        s += ev(t, 'output', pkg, sub, { Output: `    --- ${ok ? 'PASS' : 'FAIL'}: ${sub} (0.00s)\n` }) + ev(t, ok ? 'pass' : 'fail', pkg, sub, { Elapsed: 0 });
+        if (!ok)
+          s += ev(t, 'output', pkg, sub, {
+            Output: `    ${file}:${c.line + k}: got ${JSON.stringify(c.actual)}, want ${JSON.stringify(c.expected)}\n`,
+          });
+        s +=
+          ev(t, 'output', pkg, sub, { Output: `    --- ${ok ? 'PASS' : 'FAIL'}: ${sub} (0.00s)\n` }) +
+          ev(t, ok ? 'pass' : 'fail', pkg, sub, { Elapsed: 0 });
       }
       if (c.status === 'failed' && subtests === 0) {
-        const trace = [`    ${file}:${c.line}: `, `        \tError Trace:\t/builds/shop/internal/${moduleName(c.module)}/${file}:${c.line}`, `        \tError:      \tNot equal: `, `        \t            \texpected: ${JSON.stringify(c.expected)}`, `        \t            \tactual  : ${JSON.stringify(c.actual)}`, `        \tTest:       \t${name}`, `        \tMessages:   \t${c.message!}`];
-        for (let k = 0; k < c.frames - 4; k++) trace.push(`        \t            \tgoroutine ${k + 7} [running]: testing.tRunner(0xc000${(k * 4096).toString(16)})`);
+        const trace = [
+          `    ${file}:${c.line}: `,
+          `        \tError Trace:\t/builds/shop/internal/${moduleName(c.module)}/${file}:${c.line}`,
+          `        \tError:      \tNot equal: `,
+          `        \t            \texpected: ${JSON.stringify(c.expected)}`,
+          `        \t            \tactual  : ${JSON.stringify(c.actual)}`,
+          `        \tTest:       \t${name}`,
+          `        \tMessages:   \t${c.message!}`,
+        ];
+        for (let k = 0; k < c.frames - 4; k++)
+          trace.push(
+            `        \t            \tgoroutine ${k + 7} [running]: testing.tRunner(0xc000${(k * 4096).toString(16)})`,
+          );
         s += ev(t, 'output', pkg, name, { Output: `${trace.join('\n')}\n` });
       }
-      if (c.status === 'skipped') s += ev(t, 'output', pkg, name, { Output: `    ${file}:${c.line}: ${c.skipReason!}\n` });
+      if (c.status === 'skipped')
+        s += ev(t, 'output', pkg, name, { Output: `    ${file}:${c.line}: ${c.skipReason!}\n` });
       t += c.durationMs;
       const verb = c.status === 'passed' ? 'PASS' : c.status === 'failed' ? 'FAIL' : 'SKIP';
       s += ev(t, 'output', pkg, name, { Output: `--- ${verb}: ${name} (${seconds(c.durationMs, 2)}s)\n` });
-      s += ev(t, c.status === 'passed' ? 'pass' : c.status === 'failed' ? 'fail' : 'skip', pkg, name, { Elapsed: Math.round(c.durationMs) / 1000 });
+      s += ev(t, c.status === 'passed' ? 'pass' : c.status === 'failed' ? 'fail' : 'skip', pkg, name, {
+        Elapsed: Math.round(c.durationMs) / 1000,
+      });
       if (c.status === 'failed') failed = true;
       await out.put(s);
     }
     const elapsed = (t - (BASE_MS + from * 120)) / 1000;
     await out.put(
       failed
-        ? ev(t, 'output', pkg, undefined, { Output: 'FAIL\n' }) + ev(t, 'output', pkg, undefined, { Output: `FAIL\t${pkg}\t${elapsed.toFixed(3)}s\n` }) + ev(t, 'fail', pkg, undefined, { Elapsed: Math.round(elapsed * 1000) / 1000 })
-        : ev(t, 'output', pkg, undefined, { Output: 'PASS\n' }) + ev(t, 'output', pkg, undefined, { Output: `ok  \t${pkg}\t${elapsed.toFixed(3)}s\n` }) + ev(t, 'pass', pkg, undefined, { Elapsed: Math.round(elapsed * 1000) / 1000 }),
+        ? ev(t, 'output', pkg, undefined, { Output: 'FAIL\n' }) +
+            ev(t, 'output', pkg, undefined, { Output: `FAIL\t${pkg}\t${elapsed.toFixed(3)}s\n` }) +
+            ev(t, 'fail', pkg, undefined, { Elapsed: Math.round(elapsed * 1000) / 1000 })
+        : ev(t, 'output', pkg, undefined, { Output: 'PASS\n' }) +
+            ev(t, 'output', pkg, undefined, { Output: `ok  \t${pkg}\t${elapsed.toFixed(3)}s\n` }) +
+            ev(t, 'pass', pkg, undefined, { Elapsed: Math.round(elapsed * 1000) / 1000 }),
     );
   }
   return tests;
@@ -1254,14 +1784,25 @@ const tap: Writer = async (out, n, seed) => {
     const location = `file:///builds/app/test/${moduleName(c.module)}/service${c.suite}.test.mjs:${c.line}:3`;
     let s = `# Subtest: ${title(c.title)}\n`;
     if (c.i % 10 === 0 && c.status === 'passed') {
-      for (let k = 0; k < 2; k++) s += `    # Subtest: case ${k} — größe\n    ok ${k + 1} - case ${k} — größe\n      ---\n      duration_ms: 0.${100 + k}\n      ...\n`;
+      for (let k = 0; k < 2; k++)
+        s += `    # Subtest: case ${k} — größe\n    ok ${k + 1} - case ${k} — größe\n      ---\n      duration_ms: 0.${100 + k}\n      ...\n`;
       s += '    1..2\n';
     }
-    if (c.stdout) s += `${c.stdout.split('\n').map((l) => `# ${l}`).join('\n')}\n`;
-    if (c.status === 'skipped') s += `ok ${i + 1} - ${title(c.title)} # SKIP ${c.skipReason!}\n  ---\n  duration_ms: 0.012\n  location: ${q(location)}\n  ...\n`;
-    else if (c.status === 'passed') s += `ok ${i + 1} - ${title(c.title)}\n  ---\n  duration_ms: ${c.durationMs}\n  location: ${q(location)}\n  ...\n`;
+    if (c.stdout)
+      s += `${c.stdout
+        .split('\n')
+        .map((l) => `# ${l}`)
+        .join('\n')}\n`;
+    if (c.status === 'skipped')
+      s += `ok ${i + 1} - ${title(c.title)} # SKIP ${c.skipReason!}\n  ---\n  duration_ms: 0.012\n  location: ${q(location)}\n  ...\n`;
+    else if (c.status === 'passed')
+      s += `ok ${i + 1} - ${title(c.title)}\n  ---\n  duration_ms: ${c.durationMs}\n  location: ${q(location)}\n  ...\n`;
     else {
-      const stack = jsStack(c).split('\n').slice(1).map((l) => `    ${l.trim().replace(/^at /, '')}`).join('\n');
+      const stack = jsStack(c)
+        .split('\n')
+        .slice(1)
+        .map((l) => `    ${l.trim().replace(/^at /, '')}`)
+        .join('\n');
       s += `not ok ${i + 1} - ${title(c.title)}\n  ---\n  duration_ms: ${c.durationMs}\n  location: ${q(location)}\n  failureType: 'testCodeFailure'\n`;
       s += c.error
         ? `  error: ${q(c.message!)}\n  code: 'ERR_TEST_FAILURE'\n  name: 'Error'\n`
@@ -1271,7 +1812,9 @@ const tap: Writer = async (out, n, seed) => {
     await out.put(s);
   }
   const all = tally(seed, 0, n);
-  await out.put(`1..${n}\n# tests ${n}\n# suites 0\n# pass ${all.passed}\n# fail ${all.failed}\n# cancelled 0\n# skipped ${all.skipped}\n# todo 0\n# duration_ms ${n * 120}\n`);
+  await out.put(
+    `1..${n}\n# tests ${n}\n# suites 0\n# pass ${all.passed}\n# fail ${all.failed}\n# cancelled 0\n# skipped ${all.skipped}\n# todo 0\n# duration_ms ${n * 120}\n`,
+  );
   return n;
 };
 

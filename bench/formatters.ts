@@ -30,9 +30,20 @@ const { values } = parseArgs({ options: { mb: { type: 'string', default: '100' }
 const targetMb = Number(values.mb);
 if (!Number.isFinite(targetMb) || targetMb <= 0) throw new Error(`--mb must be a positive number, not ${values.mb}`);
 const registry = createRegistry(builtinFormatters);
-const only = values.only ? values.only.split(',').map((k) => k.trim()).filter(Boolean) : null;
+const only = values.only
+  ? values.only
+      .split(',')
+      .map((k) => k.trim())
+      .filter(Boolean)
+  : null;
 const unknown = only?.filter((k) => !registry.get(k)) ?? [];
-if (unknown.length > 0) throw new Error(`--only names no built-in formatter: ${unknown.join(', ')} (known: ${registry.all().map((f) => f.key).join(', ')})`);
+if (unknown.length > 0)
+  throw new Error(
+    `--only names no built-in formatter: ${unknown.join(', ')} (known: ${registry
+      .all()
+      .map((f) => f.key)
+      .join(', ')})`,
+  );
 const selected = builtinFormatters.filter((f) => !only || only.includes(f.key));
 
 async function peakRssMiB(): Promise<number> {
@@ -71,7 +82,13 @@ async function parseFile(f: Formatter, file: string, fileName: string, size: num
   let tests = 0;
   let containers = 0;
   let seq = 0;
-  const ctx: ParseContext = { fileName, nextId: () => ++seq, limits: { maxTextChars: 1024 * 1024 }, setProducer: () => undefined, options: { smart: true } };
+  const ctx: ParseContext = {
+    fileName,
+    nextId: () => ++seq,
+    limits: { maxTextChars: 1024 * 1024 },
+    setProducer: () => undefined,
+    options: { smart: true },
+  };
   const started = process.hrtime.bigint();
   const bytes = createReadStream(file, { highWaterMark: 256 * 1024 });
   await f.parse(
@@ -88,7 +105,8 @@ async function parseFile(f: Formatter, file: string, fileName: string, size: num
   return { tests, containers, seconds: Number(process.hrtime.bigint() - started) / 1e9 };
 }
 
-const fmt = (n: number, digits = 0): string => n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+const fmt = (n: number, digits = 0): string =>
+  n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
 
 async function main(): Promise<void> {
   const work = await mkdtemp(path.join(os.tmpdir(), 'tally-formatters-bench-'));
@@ -109,19 +127,29 @@ async function main(): Promise<void> {
         const warmSize = (await stat(warm)).size;
         const warmRun = await parseFile(f, warm, gen.fileName, warmSize);
         await rm(warm, { force: true });
-        if (warmRun.tests !== warmTests) process.stderr.write(`${f.key}: warm-up parse gave ${warmRun.tests} tests, the generator wrote ${warmTests}\n`);
+        if (warmRun.tests !== warmTests)
+          process.stderr.write(
+            `${f.key}: warm-up parse gave ${warmRun.tests} tests, the generator wrote ${warmTests}\n`,
+          );
 
         const g0 = Date.now();
         const expected = await gen.generate(file, targetMb * MB, SEED);
         const size = (await stat(file)).size;
-        process.stderr.write(`${f.key}: generated ${fmt(size / MB, 1)} MB (${fmt(expected)} tests) in ${fmt((Date.now() - g0) / 1000, 1)} s; parsing …\n`);
+        process.stderr.write(
+          `${f.key}: generated ${fmt(size / MB, 1)} MB (${fmt(expected)} tests) in ${fmt((Date.now() - g0) / 1000, 1)} s; parsing …\n`,
+        );
         const detected = await detection(f, file, gen.fileName, size);
         const run = await parseFile(f, file, gen.fileName, size);
         const rss = await peakRssMiB();
-        const testsCell = run.tests === expected ? fmt(run.tests) : `✗ ${fmt(run.tests)} (generator wrote ${fmt(expected)})`;
-        rows.push(`| ${f.key} | ${fmt(size / MB, 1)} | ${testsCell} | ${fmt(run.seconds, 2)} | ${fmt(size / MB / run.seconds, 1)} | ${fmt(run.tests / run.seconds)} | ${fmt(rss)} |`);
+        const testsCell =
+          run.tests === expected ? fmt(run.tests) : `✗ ${fmt(run.tests)} (generator wrote ${fmt(expected)})`;
+        rows.push(
+          `| ${f.key} | ${fmt(size / MB, 1)} | ${testsCell} | ${fmt(run.seconds, 2)} | ${fmt(size / MB / run.seconds, 1)} | ${fmt(run.tests / run.seconds)} | ${fmt(rss)} |`,
+        );
         if (detected !== null) rows.push(`| ⚠ ${f.key} | input not detected as ${f.key}: ${detected} | | | | | |`);
-        process.stderr.write(`${f.key}: ${fmt(run.seconds, 2)} s, ${fmt(run.containers)} containers, peak RSS ${fmt(rss)} MiB\n`);
+        process.stderr.write(
+          `${f.key}: ${fmt(run.seconds, 2)} s, ${fmt(run.containers)} containers, peak RSS ${fmt(rss)} MiB\n`,
+        );
       } catch (e) {
         failed = true;
         const message = (e instanceof Error ? e.message : String(e)).split('\n')[0]!.replaceAll('|', '\\|');

@@ -23,7 +23,19 @@ export async function junitBuffer(kb: number, seed: number): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
-const WORDS = ['parses', 'rejects', 'handles', 'überprüft', 'returns', 'retries', 'streams', 'caches', 'größe', 'ключ', 'エラー'];
+const WORDS = [
+  'parses',
+  'rejects',
+  'handles',
+  'überprüft',
+  'returns',
+  'retries',
+  'streams',
+  'caches',
+  'größe',
+  'ключ',
+  'エラー',
+];
 
 /**
  * How much a testcase carries besides its tag. `realistic` matches the ~1,660 testcases/MB of the
@@ -34,13 +46,15 @@ export type JunitMix = 'realistic' | 'dense';
 
 function stackTrace(i: number, frames: number): string {
   let s = '';
-  for (let f = 0; f < frames; f++) s += `\tat com.example.layer${f % 7}.Component${(i + f) % 89}.call${f}(Component${(i + f) % 89}.java:${20 + ((i * 7 + f) % 300)})\n`;
+  for (let f = 0; f < frames; f++)
+    s += `\tat com.example.layer${f % 7}.Component${(i + f) % 89}.call${f}(Component${(i + f) % 89}.java:${20 + ((i * 7 + f) % 300)})\n`;
   return s;
 }
 
 function logLines(r: () => number, i: number, lines: number): string {
   let s = '';
-  for (let l = 0; l < lines; l++) s += `2026-11-01 10:00:${String(l % 60).padStart(2, '0')}.${String(Math.floor(r() * 1000)).padStart(3, '0')} INFO  [worker-${l % 4}] step ${l} of case ${i}: résumé ✓ <ok> & done\n`;
+  for (let l = 0; l < lines; l++)
+    s += `2026-11-01 10:00:${String(l % 60).padStart(2, '0')}.${String(Math.floor(r() * 1000)).padStart(3, '0')} INFO  [worker-${l % 4}] step ${l} of case ${i}: résumé ✓ <ok> & done\n`;
   return s;
 }
 
@@ -56,7 +70,8 @@ function testcase(r: () => number, i: number, mix: JunitMix): string {
 ${realistic ? stackTrace(i, 18 + (i % 12)) : ''}\tat java.base/jdk.internal.reflect.DirectMethodHandleAccessor.invoke(DirectMethodHandleAccessor.java:103)
 \tat java.base/java.lang.reflect.Method.invoke(Method.java:580)
 </failure>`;
-  } else if (roll < 0.08) inner = `<error message="boom" type="java.lang.IllegalStateException">java.lang.IllegalStateException: boom\n\tat com.example.X.y(X.java:1)${realistic ? `\n${stackTrace(i, 10)}` : ''}</error>`;
+  } else if (roll < 0.08)
+    inner = `<error message="boom" type="java.lang.IllegalStateException">java.lang.IllegalStateException: boom\n\tat com.example.X.y(X.java:1)${realistic ? `\n${stackTrace(i, 10)}` : ''}</error>`;
   else if (roll < 0.12) inner = '<skipped message="disabled on CI"/>';
   if (realistic) {
     if (r() < 0.35) inner += `<system-out><![CDATA[${logLines(r, i, 4 + Math.floor(r() * 8))}]]></system-out>`;
@@ -66,7 +81,13 @@ ${realistic ? stackTrace(i, 18 + (i % 12)) : ''}\tat java.base/jdk.internal.refl
 }
 
 /** Writes one JUnit file of about `bytes` to `out`; returns the number of testcases. */
-export async function writeJunit(out: Writable, bytes: number, seed: number, suite = 'com.example.Suite', mix: JunitMix = 'realistic'): Promise<number> {
+export async function writeJunit(
+  out: Writable,
+  bytes: number,
+  seed: number,
+  suite = 'com.example.Suite',
+  mix: JunitMix = 'realistic',
+): Promise<number> {
   const r = rng(seed);
   let written = 0;
   let cases = 0;
@@ -74,7 +95,9 @@ export async function writeJunit(out: Writable, bytes: number, seed: number, sui
     written += Buffer.byteLength(s);
     if (!out.write(s)) await once(out, 'drain');
   };
-  await write(`<?xml version="1.0" encoding="UTF-8"?>\n<testsuites>\n  <testsuite name="${suite}" timestamp="2026-11-01T10:00:00">\n`);
+  await write(
+    `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites>\n  <testsuite name="${suite}" timestamp="2026-11-01T10:00:00">\n`,
+  );
   let block = '';
   while (written + block.length < bytes - 40) {
     block += testcase(r, cases++, mix);
@@ -87,7 +110,12 @@ export async function writeJunit(out: Writable, bytes: number, seed: number, sui
   return cases;
 }
 
-export async function junitFile(path: string, bytes: number, seed: number, mix: JunitMix = 'realistic'): Promise<number> {
+export async function junitFile(
+  path: string,
+  bytes: number,
+  seed: number,
+  mix: JunitMix = 'realistic',
+): Promise<number> {
   const out = createWriteStream(path);
   const n = await writeJunit(out, bytes, seed, 'com.example.Suite', mix);
   out.end();
@@ -96,7 +124,13 @@ export async function junitFile(path: string, bytes: number, seed: number, mix: 
 }
 
 /** A zip of `files` JUnit files totalling about `bytes` uncompressed. */
-export async function junitZip(path: string, bytes: number, files: number, seed: number, mix: JunitMix = 'realistic'): Promise<number> {
+export async function junitZip(
+  path: string,
+  bytes: number,
+  files: number,
+  seed: number,
+  mix: JunitMix = 'realistic',
+): Promise<number> {
   const zip = new yazl.ZipFile();
   const out = createWriteStream(path);
   zip.outputStream.pipe(out);

@@ -17,7 +17,13 @@ import { createMongoStore } from '../lib/store/mongo/index.js';
 import type { Store, StoredContainer, Totals } from '../lib/store/store.js';
 import type { ContainerStatus } from '../lib/formatter-api.js';
 
-const { values } = parseArgs({ options: { reports: { type: 'string', default: '200' }, tests: { type: 'string', default: '5000' }, runs: { type: 'string', default: '5' } } });
+const { values } = parseArgs({
+  options: {
+    reports: { type: 'string', default: '200' },
+    tests: { type: 'string', default: '5000' },
+    runs: { type: 'string', default: '5' },
+  },
+});
 const REPORTS = Number(values.reports);
 const TESTS = Number(values.tests);
 const RUNS = Number(values.runs);
@@ -37,9 +43,29 @@ async function fill(store: Store): Promise<{ profileId: string; ms: number }> {
   const profile = await store.createProfile(account.id, 'big');
   const suites = Math.ceil(TESTS / PER_SUITE);
   for (let r = 0; r < REPORTS; r++) {
-    const imp = await store.createImport({ profileId: profile.id, accountId: account.id, endpoint: 'import', formatter: 'junit' });
-    const report = await store.createReport({ profileId: profile.id, importId: imp.id, tags: [r % 2 ? 'branch:main' : 'branch:dev'], date: new Date().toISOString() });
-    const totals: Totals = { containers: 0, tests: 0, passed: 0, failed: 0, errored: 0, skipped: 0, pending: 0, unknown: 0, flaky: 0 };
+    const imp = await store.createImport({
+      profileId: profile.id,
+      accountId: account.id,
+      endpoint: 'import',
+      formatter: 'junit',
+    });
+    const report = await store.createReport({
+      profileId: profile.id,
+      importId: imp.id,
+      tags: [r % 2 ? 'branch:main' : 'branch:dev'],
+      date: new Date().toISOString(),
+    });
+    const totals: Totals = {
+      containers: 0,
+      tests: 0,
+      passed: 0,
+      failed: 0,
+      errored: 0,
+      skipped: 0,
+      pending: 0,
+      unknown: 0,
+      flaky: 0,
+    };
     let batch: StoredContainer[] = [];
     let seq = 0;
     for (let s = 0; s < suites; s++) {
@@ -64,14 +90,41 @@ async function fill(store: Store): Promise<{ profileId: string; ms: number }> {
   return { profileId: profile.id, ms: performance.now() - started };
 }
 
-function row(reportId: string, seq: number, parentSeq: number | null, type: 'suite' | 'test', title: string, status: ContainerStatus): StoredContainer {
+function row(
+  reportId: string,
+  seq: number,
+  parentSeq: number | null,
+  type: 'suite' | 'test',
+  title: string,
+  status: ContainerStatus,
+): StoredContainer {
   return {
-    reportId, seq, parentSeq, fileIndex: 0, type, title, status, durationMs: 5 + (seq % 50), startedAt: null, failure: null,
-    output: null, properties: [], attachmentRefs: [], attachments: [], flaky: false, attempts: [], meta: {},
+    reportId,
+    seq,
+    parentSeq,
+    fileIndex: 0,
+    type,
+    title,
+    status,
+    durationMs: 5 + (seq % 50),
+    startedAt: null,
+    failure: null,
+    output: null,
+    properties: [],
+    attachmentRefs: [],
+    attachments: [],
+    flaky: false,
+    attempts: [],
+    meta: {},
   };
 }
 
-async function time(store: Store, profileId: string, n: number, tags: string[]): Promise<{ ms: number[]; tests: number; flaky: number; reports: number }> {
+async function time(
+  store: Store,
+  profileId: string,
+  n: number,
+  tags: string[],
+): Promise<{ ms: number[]; tests: number; flaky: number; reports: number }> {
   const ms: number[] = [];
   let last = null;
   for (let i = 0; i < RUNS; i++) {
@@ -79,14 +132,23 @@ async function time(store: Store, profileId: string, n: number, tags: string[]):
     last = await compareHistory(store, profileId, { n, tags, show: 'all', offset: 0, limit: 100 });
     ms.push(performance.now() - started);
   }
-  return { ms: ms.sort((a, b) => a - b), tests: last!.counts.tests, flaky: last!.counts.flaky, reports: last!.reports.length };
+  return {
+    ms: ms.sort((a, b) => a - b),
+    tests: last!.counts.tests,
+    flaky: last!.counts.flaky,
+    reports: last!.reports.length,
+  };
 }
 
 async function bench(kind: string, store: Store): Promise<void> {
   await store.init();
   const { profileId, ms } = await fill(store);
   process.stdout.write(`${kind}: wrote ${REPORTS} reports × ${TESTS} tests in ${(ms / 1000).toFixed(1)} s\n`);
-  for (const [n, tags] of [[REPORTS, []], [20, []], [REPORTS, ['branch:main']]] as [number, string[]][]) {
+  for (const [n, tags] of [
+    [REPORTS, []],
+    [20, []],
+    [REPORTS, ['branch:main']],
+  ] as [number, string[]][]) {
     const r = await time(store, profileId, n, tags);
     const median = r.ms[Math.floor(r.ms.length / 2)]!;
     process.stdout.write(

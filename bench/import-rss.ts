@@ -14,14 +14,18 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { fileURLToPath } from 'node:url';
 import { junitFile, junitZip } from './generate.js';
 import { mongoWireForTests, type MongoWire } from '../scripts/mongo-wire.js';
 import { serveArgs } from './server.js';
+import type { ImportResponseBody } from '../lib/import/answer.js';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const { values } = parseArgs({
-  options: { 'file-mb': { type: 'string', default: '200' }, 'zip-files': { type: 'string', default: '2000' }, 'zip-mb': { type: 'string', default: '200' }, stores: { type: 'string', default: 'embedded' } },
+  options: {
+    'file-mb': { type: 'string', default: '200' },
+    'zip-files': { type: 'string', default: '2000' },
+    'zip-mb': { type: 'string', default: '200' },
+    stores: { type: 'string', default: 'embedded' },
+  },
 });
 const MB = 1024 * 1024;
 
@@ -30,13 +34,32 @@ async function peakRss(pid: number): Promise<number> {
   return Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? 0) * 1024;
 }
 
-function upload(port: number, apiKey: string, profileId: string, filePath: string, name: string, type: string): Promise<{ status: number; body: any }> {
+function upload(
+  port: number,
+  apiKey: string,
+  profileId: string,
+  filePath: string,
+  name: string,
+  type: string,
+): Promise<{ status: number; body: ImportResponseBody }> {
   const boundary = 'benchboundary';
-  const head = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file[]"; filename="${name}"\r\nContent-Type: ${type}\r\n\r\n`);
+  const head = Buffer.from(
+    `--${boundary}\r\nContent-Disposition: form-data; name="file[]"; filename="${name}"\r\nContent-Type: ${type}\r\n\r\n`,
+  );
   const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
   return new Promise((resolve, reject) => {
     const req = http.request(
-      { host: '127.0.0.1', port, method: 'POST', path: `/api/v2/profile/${profileId}/import/junit`, headers: { 'x-api-key': apiKey, 'content-type': `multipart/form-data; boundary=${boundary}`, 'transfer-encoding': 'chunked' } },
+      {
+        host: '127.0.0.1',
+        port,
+        method: 'POST',
+        path: `/api/v2/profile/${profileId}/import/junit`,
+        headers: {
+          'x-api-key': apiKey,
+          'content-type': `multipart/form-data; boundary=${boundary}`,
+          'transfer-encoding': 'chunked',
+        },
+      },
       (res) => {
         let text = '';
         res.on('data', (c) => (text += c));
@@ -61,7 +84,12 @@ interface Input {
   uncompressed: number;
 }
 
-async function runStore(store: 'embedded' | 'mongo', inputs: Input[], work: string, mongoUrl: string | null): Promise<string[]> {
+async function runStore(
+  store: 'embedded' | 'mongo',
+  inputs: Input[],
+  work: string,
+  mongoUrl: string | null,
+): Promise<string[]> {
   const dataDir = path.join(work, `data-${store}`);
   const port = 20000 + Math.floor(Math.random() * 20000);
   const env: NodeJS.ProcessEnv = { ...process.env, TALLY_DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1' };
@@ -82,8 +110,11 @@ async function runStore(store: 'embedded' | 'mongo', inputs: Input[], work: stri
       const t0 = process.hrtime.bigint();
       const r = await upload(port, apiKey, profileId, input.path, input.name, input.type);
       const s = Number(process.hrtime.bigint() - t0) / 1e9;
-      if (r.status !== 201 || r.body.report.totals.tests !== input.cases) throw new Error(`${input.label}: ${r.status} ${JSON.stringify(r.body.messages)} tests ${r.body.report?.totals.tests} != ${input.cases}`);
-      const containers = r.body.report.totals.containers as number;
+      if (r.status !== 201 || r.body.report?.totals.tests !== input.cases)
+        throw new Error(
+          `${input.label}: ${r.status} ${JSON.stringify(r.body.messages)} tests ${r.body.report?.totals.tests} != ${input.cases}`,
+        );
+      const containers = r.body.report!.totals.containers;
       rows.push(
         `| ${store} | ${input.label} | ${(size / MB).toFixed(1)} MB | ${input.cases} | ${s.toFixed(1)} s | ${(input.uncompressed / MB / s).toFixed(1)} | ${Math.round(containers / s)} | ${((await peakRss(child.pid!)) / MB).toFixed(0)} MiB |`,
       );
@@ -99,14 +130,31 @@ async function main(): Promise<void> {
   const fileMb = Number(values['file-mb']);
   const zipMb = Number(values['zip-mb']);
   const zipFiles = Number(values['zip-files']);
-  const stores = values.stores === 'both' ? (['embedded', 'mongo'] as const) : ([values.stores as 'embedded' | 'mongo'] as const);
+  const stores =
+    values.stores === 'both' ? (['embedded', 'mongo'] as const) : ([values.stores as 'embedded' | 'mongo'] as const);
   const single = path.join(work, 'single.xml');
   const zip = path.join(work, 'archive.zip');
   process.stdout.write(`generating ${fileMb} MB file and ${zipFiles}-file zip of ${zipMb} MB …\n`);
   // --file-mb 0 or --zip-files 0 leaves that input out (a 4 GiB single file alone, say).
   const inputs: Input[] = [];
-  if (fileMb > 0) inputs.push({ label: `single ${fileMb} MB file`, path: single, name: 'single.xml', type: 'application/xml', cases: await junitFile(single, fileMb * MB, 1), uncompressed: fileMb * MB });
-  if (zipFiles > 0) inputs.push({ label: `zip of ${zipFiles} files, ${zipMb} MB`, path: zip, name: 'archive.zip', type: 'application/zip', cases: await junitZip(zip, zipMb * MB, zipFiles, 2), uncompressed: zipMb * MB });
+  if (fileMb > 0)
+    inputs.push({
+      label: `single ${fileMb} MB file`,
+      path: single,
+      name: 'single.xml',
+      type: 'application/xml',
+      cases: await junitFile(single, fileMb * MB, 1),
+      uncompressed: fileMb * MB,
+    });
+  if (zipFiles > 0)
+    inputs.push({
+      label: `zip of ${zipFiles} files, ${zipMb} MB`,
+      path: zip,
+      name: 'archive.zip',
+      type: 'application/zip',
+      cases: await junitZip(zip, zipMb * MB, zipFiles, 2),
+      uncompressed: zipMb * MB,
+    });
   let wire: MongoWire | null = null;
   const rows: string[] = [];
   try {
@@ -123,8 +171,12 @@ async function main(): Promise<void> {
     await wire?.stop();
     await rm(work, { recursive: true, force: true });
   }
-  process.stdout.write('\nserver peak RSS is the process high-water mark (VmHWM): cumulative over the inputs of one store\n');
-  process.stdout.write('| store | input | upload size | tests | time | MB/s (uncompressed) | containers/s | server peak RSS |\n|---|---|---:|---:|---:|---:|---:|---:|\n');
+  process.stdout.write(
+    '\nserver peak RSS is the process high-water mark (VmHWM): cumulative over the inputs of one store\n',
+  );
+  process.stdout.write(
+    '| store | input | upload size | tests | time | MB/s (uncompressed) | containers/s | server peak RSS |\n|---|---|---:|---:|---:|---:|---:|---:|\n',
+  );
   process.stdout.write(`${rows.join('\n')}\n`);
 }
 

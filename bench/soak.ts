@@ -43,12 +43,27 @@ interface Sample {
   imports: number;
 }
 
-
 /** One import: a multipart form around a buffer or a file on disk, streamed chunked. */
-function post(port: number, apiKey: string, profileId: string, name: string, content: Buffer | string): Promise<number> {
+function post(
+  port: number,
+  apiKey: string,
+  profileId: string,
+  name: string,
+  content: Buffer | string,
+): Promise<number> {
   return new Promise((resolve) => {
     const req = http.request(
-      { host: '127.0.0.1', port, method: 'POST', path: `/api/v2/profile/${profileId}/import/junit`, headers: { 'x-api-key': apiKey, 'content-type': `multipart/form-data; boundary=${BOUNDARY}`, 'transfer-encoding': 'chunked' } },
+      {
+        host: '127.0.0.1',
+        port,
+        method: 'POST',
+        path: `/api/v2/profile/${profileId}/import/junit`,
+        headers: {
+          'x-api-key': apiKey,
+          'content-type': `multipart/form-data; boundary=${BOUNDARY}`,
+          'transfer-encoding': 'chunked',
+        },
+      },
       (res) => {
         res.resume();
         res.on('end', () => resolve(res.statusCode ?? 0));
@@ -131,7 +146,10 @@ async function main(): Promise<void> {
   const largeClient = async (): Promise<void> => {
     for (let n = 0; Date.now() < endAt; n++) {
       const zip = n % 2 === 1;
-      record(zip ? 'large zip' : 'large file', await post(port, apiKey, profileId, zip ? 'large.zip' : 'large.xml', zip ? largeZip : largeFile));
+      record(
+        zip ? 'large zip' : 'large file',
+        await post(port, apiKey, profileId, zip ? 'large.zip' : 'large.xml', zip ? largeZip : largeFile),
+      );
       largeDone++;
       await sleep(Number(values['large-pause-s']) * 1000);
     }
@@ -151,16 +169,28 @@ async function main(): Promise<void> {
   const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
   const firstQ = samples.slice(1, 1 + quarter);
   const lastQ = samples.slice(-quarter);
-  process.stdout.write(`\n${new Date().toISOString()} node ${process.version}, ${os.cpus().length} cores (${os.cpus()[0]?.model ?? ''})\n`);
-  process.stdout.write(`${values.minutes} min; ${values.clients} clients of ${values['small-kb']} KB imports (${values['pause-ms']} ms apart); 1 client of large imports (${largeMb} MB JUnit file, or a zip of 200 files with ${largeMb} MB uncompressed; ${values['large-pause-s']} s apart)\n`);
-  process.stdout.write(`imports: ${done} (${largeDone} large); SQLite file at the end: ${(dbBytes / MB).toFixed(0)} MiB\n`);
+  process.stdout.write(
+    `\n${new Date().toISOString()} node ${process.version}, ${os.cpus().length} cores (${os.cpus()[0]?.model ?? ''})\n`,
+  );
+  process.stdout.write(
+    `${values.minutes} min; ${values.clients} clients of ${values['small-kb']} KB imports (${values['pause-ms']} ms apart); 1 client of large imports (${largeMb} MB JUnit file, or a zip of 200 files with ${largeMb} MB uncompressed; ${values['large-pause-s']} s apart)\n`,
+  );
+  process.stdout.write(
+    `imports: ${done} (${largeDone} large); SQLite file at the end: ${(dbBytes / MB).toFixed(0)} MiB\n`,
+  );
   process.stdout.write(`answers: ${[...statuses].map(([k, v]) => `${k}: ${v}`).join(', ')}\n`);
   process.stdout.write(`answers other than 201 and 429: ${others.length === 0 ? 'none' : others.join(', ')}\n`);
   process.stdout.write(`| | RSS MiB | open fds | spool files |\n|---|---:|---:|---:|\n`);
   process.stdout.write(`| at start (idle) | ${samples[0]!.rssMiB} | ${samples[0]!.fds} | ${samples[0]!.spool} |\n`);
-  process.stdout.write(`| median, first quarter | ${median(firstQ.map((s) => s.rssMiB))} | ${median(firstQ.map((s) => s.fds))} | ${median(firstQ.map((s) => s.spool))} |\n`);
-  process.stdout.write(`| median, last quarter | ${median(lastQ.map((s) => s.rssMiB))} | ${median(lastQ.map((s) => s.fds))} | ${median(lastQ.map((s) => s.spool))} |\n`);
-  process.stdout.write(`| max during the run | ${Math.max(...samples.map((s) => s.rssMiB))} | ${Math.max(...samples.map((s) => s.fds))} | ${Math.max(...samples.map((s) => s.spool))} |\n`);
+  process.stdout.write(
+    `| median, first quarter | ${median(firstQ.map((s) => s.rssMiB))} | ${median(firstQ.map((s) => s.fds))} | ${median(firstQ.map((s) => s.spool))} |\n`,
+  );
+  process.stdout.write(
+    `| median, last quarter | ${median(lastQ.map((s) => s.rssMiB))} | ${median(lastQ.map((s) => s.fds))} | ${median(lastQ.map((s) => s.spool))} |\n`,
+  );
+  process.stdout.write(
+    `| max during the run | ${Math.max(...samples.map((s) => s.rssMiB))} | ${Math.max(...samples.map((s) => s.fds))} | ${Math.max(...samples.map((s) => s.spool))} |\n`,
+  );
   process.stdout.write(`| at the end (5 s idle) | ${final.rssMiB} | ${final.fds} | ${final.spool} |\n`);
 }
 

@@ -16,14 +16,26 @@ import { XmlTokenizer } from '../lib/formatter-kit/xml-tokenizer.js';
 import { MAX_XML_BUFFER_CHARS, MAX_XML_DEPTH, MAX_XML_TAG_CHARS, type XmlHandler } from '../lib/formatter-kit/xml.js';
 import { junitFile, type JunitMix } from './generate.js';
 
-const { values } = parseArgs({ options: { mb: { type: 'string', default: '100' }, mix: { type: 'string', default: 'realistic' }, runs: { type: 'string', default: '3' } } });
+const { values } = parseArgs({
+  options: {
+    mb: { type: 'string', default: '100' },
+    mix: { type: 'string', default: 'realistic' },
+    runs: { type: 'string', default: '3' },
+  },
+});
 const MiB = 1024 * 1024;
 
 type Driver = (chunks: AsyncIterable<string>, handler: XmlHandler) => Promise<void>;
 
 const drivers: Record<string, Driver> = {
   'sax 1.6 (strict)': async (chunks, handler) => {
-    const parser = sax.parser(true, { xmlns: false, position: true, strictEntities: true, trim: false, normalize: false } as sax.SAXOptions);
+    const parser = sax.parser(true, {
+      xmlns: false,
+      position: true,
+      strictEntities: true,
+      trim: false,
+      normalize: false,
+    } as sax.SAXOptions);
     let failure: Error | null = null;
     parser.onerror = (e) => {
       failure ??= e;
@@ -39,7 +51,11 @@ const drivers: Record<string, Driver> = {
     parser.close();
   },
   'Tally XmlTokenizer': async (chunks, handler) => {
-    const tok = new XmlTokenizer(handler, { maxDepth: MAX_XML_DEPTH, maxTagChars: MAX_XML_TAG_CHARS, maxValueChars: MAX_XML_BUFFER_CHARS });
+    const tok = new XmlTokenizer(handler, {
+      maxDepth: MAX_XML_DEPTH,
+      maxTagChars: MAX_XML_TAG_CHARS,
+      maxValueChars: MAX_XML_BUFFER_CHARS,
+    });
     for await (const chunk of chunks) tok.write(chunk);
     tok.end();
   },
@@ -68,7 +84,9 @@ async function main(): Promise<void> {
   const file = path.join(work, 'bench.xml');
   try {
     const cases = await junitFile(file, mb * MiB, 11, mix);
-    process.stdout.write(`${new Date().toISOString()} node ${process.version}, ${os.cpus()[0]?.model ?? ''}; ${mb} MiB of JUnit (${mix} mix, ${cases} testcases), ${runs} runs each, alternating\n\n`);
+    process.stdout.write(
+      `${new Date().toISOString()} node ${process.version}, ${os.cpus()[0]?.model ?? ''}; ${mb} MiB of JUnit (${mix} mix, ${cases} testcases), ${runs} runs each, alternating\n\n`,
+    );
     const best: Record<string, number> = {};
     // Warm-up: a fresh process runs its first tens of MB slower.
     for (const d of Object.values(drivers)) await once(file, d);
@@ -80,9 +98,13 @@ async function main(): Promise<void> {
       }
     }
     const base = best['sax 1.6 (strict)']!;
-    process.stdout.write('| tokenizer + JUnit handler | best of runs, s | MB/s | ms per MiB | vs sax |\n|---|---:|---:|---:|---:|\n');
+    process.stdout.write(
+      '| tokenizer + JUnit handler | best of runs, s | MB/s | ms per MiB | vs sax |\n|---|---:|---:|---:|---:|\n',
+    );
     for (const [name, seconds] of Object.entries(best)) {
-      process.stdout.write(`| ${name} | ${seconds.toFixed(2)} | ${((mb * MiB) / 1e6 / seconds).toFixed(1)} | ${((seconds * 1000) / mb).toFixed(1)} | ${(base / seconds).toFixed(2)}× |\n`);
+      process.stdout.write(
+        `| ${name} | ${seconds.toFixed(2)} | ${((mb * MiB) / 1e6 / seconds).toFixed(1)} | ${((seconds * 1000) / mb).toFixed(1)} | ${(base / seconds).toFixed(2)}× |\n`,
+      );
     }
   } finally {
     await rm(work, { recursive: true, force: true });

@@ -38,22 +38,36 @@ async function* entries(): AsyncGenerator<string> {
 }
 
 /** The testcases of a parsed document, as a reporter keeps them. */
-function results(doc: any): CaseResult[] {
+/** A `<testcase>` as xml2js gives it: `$` attributes, child elements as lists, `_` text. */
+interface Xml2jsCase {
+  $?: { name?: string; time?: string };
+  failure?: (string | { _?: string; $?: { message?: string } })[];
+  error?: Xml2jsCase['failure'];
+  skipped?: unknown;
+}
+
+function results(doc: unknown): CaseResult[] {
   const out: CaseResult[] = [];
-  const walk = (node: any): void => {
-    if (!node || typeof node !== 'object') return;
+  const walk = (value: unknown): void => {
+    if (!value || typeof value !== 'object') return;
+    const node = value as Record<string, unknown>;
     if (Array.isArray(node.testcase)) {
-      for (const tc of node.testcase) {
+      for (const tc of node.testcase as Xml2jsCase[]) {
         const failure = tc.failure?.[0] ?? tc.error?.[0];
         out.push({
           name: tc.$?.name ?? '',
           result: failure ? 'failed' : tc.skipped ? 'skipped' : 'success',
           time: Number(tc.$?.time ?? 0) * 1000,
-          ...(failure ? { error: typeof failure === 'string' ? failure : (failure._ ?? failure.$?.message ?? '') } : {}),
+          ...(failure
+            ? { error: typeof failure === 'string' ? failure : (failure._ ?? failure.$?.message ?? '') }
+            : {}),
         });
       }
     }
-    for (const v of Object.values(node)) if (typeof v === 'object') Array.isArray(v) ? v.forEach(walk) : walk(v);
+    for (const v of Object.values(node)) {
+      if (Array.isArray(v)) v.forEach(walk);
+      else walk(v);
+    }
   };
   walk(doc);
   return out;

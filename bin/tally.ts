@@ -65,7 +65,9 @@ async function serve(config: Config): Promise<void> {
     await tally.stop();
     await store.close();
     // Spans and metrics still buffered are sent before the process goes.
-    await activeTelemetry()?.shutdown().catch(() => undefined);
+    await activeTelemetry()
+      ?.shutdown()
+      .catch(() => undefined);
     process.exit(0);
   };
   process.on('SIGTERM', () => void stop('SIGTERM'));
@@ -104,7 +106,8 @@ async function createDemo(store: Store, config: Config): Promise<void> {
 /** The folder holding the built-in formatters (and their fixtures), from a checkout. */
 function builtinFormattersDir(): string {
   let dir = path.dirname(fileURLToPath(import.meta.url));
-  for (let i = 0; i < 4; i++, dir = path.dirname(dir)) if (existsSync(path.join(dir, 'formatters', 'index.ts'))) return path.join(dir, 'formatters');
+  for (let i = 0; i < 4; i++, dir = path.dirname(dir))
+    if (existsSync(path.join(dir, 'formatters', 'index.ts'))) return path.join(dir, 'formatters');
   return path.join(process.cwd(), 'formatters');
 }
 
@@ -115,7 +118,9 @@ async function checkCommand(target: string): Promise<void> {
   for (const f of formatters) {
     // Fixtures sit in the formatter's folder: PATH/fixtures, or PATH/<key>/fixtures for a folder of formatters.
     const base = path.resolve(target);
-    const own = [path.join(base, f.key, 'fixtures'), path.join(base, 'fixtures')].find((d) => existsSync(d)) ?? path.join(base, 'fixtures');
+    const own =
+      [path.join(base, f.key, 'fixtures'), path.join(base, 'fixtures')].find((d) => existsSync(d)) ??
+      path.join(base, 'fixtures');
     process.stdout.write(`${f.key} (${f.title})\n`);
     for (const c of await checkFormatter(f, { ownFixtures: own, others })) {
       if (!c.ok) failed++;
@@ -175,7 +180,11 @@ async function main(argv: string[]): Promise<void> {
   if (command === 'account' && sub === 'create') {
     if (!name) throw new UsageError('account create needs a NAME');
     const { accountId, apiKey } = await withStore(config, (s) => createAccountWithKey(s, name));
-    return print(json, { account_id: accountId, api_key: apiKey }, `account id: ${accountId}\nAPI key:    ${apiKey}\n(the key is shown only now)`);
+    return print(
+      json,
+      { account_id: accountId, api_key: apiKey },
+      `account id: ${accountId}\nAPI key:    ${apiKey}\n(the key is shown only now)`,
+    );
   }
   if (command === 'profile' && sub === 'create') {
     if (!name || !values.account) throw new UsageError('profile create needs a NAME and --account ID');
@@ -193,7 +202,11 @@ async function main(argv: string[]): Promise<void> {
       if (!(await s.getAccount(accountId))) throw new UsageError(`there is no account ${accountId}`);
       return rotateKey(s, accountId);
     });
-    return print(json, { account_id: accountId, api_key: apiKey }, `new API key: ${apiKey}\n(the previous key no longer works)`);
+    return print(
+      json,
+      { account_id: accountId, api_key: apiKey },
+      `new API key: ${apiKey}\n(the previous key no longer works)`,
+    );
   }
   if (command === 'user' && sub === 'create') {
     if (!name || !values.account) throw new UsageError('user create needs an EMAIL and --account ID');

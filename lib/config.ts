@@ -117,10 +117,23 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mongodbUrl: env.MONGODB_URL || null,
     publicUrl: env.TALLY_PUBLIC_URL || null,
     limits,
-    formatterModules: (env.TALLY_FORMATTERS || '').split(',').map((s) => s.trim()).filter(Boolean),
-    shutdownGraceMs: env.TALLY_SHUTDOWN_GRACE_MS ? positiveInt('TALLY_SHUTDOWN_GRACE_MS', env.TALLY_SHUTDOWN_GRACE_MS) : 30_000,
-    parseWorkers: env.TALLY_PARSE_WORKERS !== undefined && env.TALLY_PARSE_WORKERS !== '' ? nonNegativeInt('TALLY_PARSE_WORKERS', env.TALLY_PARSE_WORKERS) : os.availableParallelism(),
-    storageReserveBytes: env.TALLY_STORAGE_RESERVE_BYTES === '0' ? 0 : env.TALLY_STORAGE_RESERVE_BYTES ? positiveInt('TALLY_STORAGE_RESERVE_BYTES', env.TALLY_STORAGE_RESERVE_BYTES) : 64 * MiB,
+    formatterModules: (env.TALLY_FORMATTERS || '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
+    shutdownGraceMs: env.TALLY_SHUTDOWN_GRACE_MS
+      ? positiveInt('TALLY_SHUTDOWN_GRACE_MS', env.TALLY_SHUTDOWN_GRACE_MS)
+      : 30_000,
+    parseWorkers:
+      env.TALLY_PARSE_WORKERS !== undefined && env.TALLY_PARSE_WORKERS !== ''
+        ? nonNegativeInt('TALLY_PARSE_WORKERS', env.TALLY_PARSE_WORKERS)
+        : os.availableParallelism(),
+    storageReserveBytes:
+      env.TALLY_STORAGE_RESERVE_BYTES === '0'
+        ? 0
+        : env.TALLY_STORAGE_RESERVE_BYTES
+          ? positiveInt('TALLY_STORAGE_RESERVE_BYTES', env.TALLY_STORAGE_RESERVE_BYTES)
+          : 64 * MiB,
   };
 }
 

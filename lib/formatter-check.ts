@@ -42,7 +42,9 @@ export function fixturesIn(dir: string): { files: string[]; manifest: ManifestEn
   };
   walk(dir);
   const manifestPath = path.join(dir, 'MANIFEST.json');
-  const manifest = existsSync(manifestPath) ? ((JSON.parse(readFileSync(manifestPath, 'utf8')) as { files: ManifestEntry[] }).files ?? []) : [];
+  const manifest = existsSync(manifestPath)
+    ? ((JSON.parse(readFileSync(manifestPath, 'utf8')) as { files: ManifestEntry[] }).files ?? [])
+    : [];
   return { files: files.sort(), manifest };
 }
 
@@ -52,7 +54,8 @@ export function builtinFixtures(formattersDir: string): Fixture[] {
   const out: Fixture[] = [];
   for (const d of readdirSync(formattersDir, { withFileTypes: true })) {
     if (!d.isDirectory()) continue;
-    for (const file of fixturesIn(path.join(formattersDir, d.name, 'fixtures')).files) out.push({ key: d.name, path: file });
+    for (const file of fixturesIn(path.join(formattersDir, d.name, 'fixtures')).files)
+      out.push({ key: d.name, path: file });
   }
   return out;
 }
@@ -63,17 +66,34 @@ export interface ParseOutcome {
 }
 
 /** Parses bytes as Tally does (head, encoding, decoding) in text chunks of `chunkChars`. */
-export async function parseBytes(f: Formatter, bytes: Buffer, fileName: string, chunkChars = 65_536): Promise<ParseOutcome> {
+export async function parseBytes(
+  f: Formatter,
+  bytes: Buffer,
+  fileName: string,
+  chunkChars = 65_536,
+): Promise<ParseOutcome> {
   const { encoding } = readHead(bytes.subarray(0, HEAD_BYTES), fileName, bytes.length <= HEAD_BYTES);
   const text: string[] = [];
-  for await (const t of decodeText((async function* () { yield bytes; })(), encoding)) text.push(t);
+  for await (const t of decodeText(
+    (async function* () {
+      yield bytes;
+    })(),
+    encoding,
+  ))
+    text.push(t);
   const whole = text.join('');
   async function* chunks(): AsyncGenerator<string> {
     for (let i = 0; i < whole.length; i += chunkChars) yield whole.slice(i, i + chunkChars);
   }
   const containers: Container[] = [];
   let seq = 0;
-  const ctx: ParseContext = { fileName, nextId: () => ++seq, limits: { maxTextChars: 1024 * 1024 }, setProducer: () => undefined, options: { smart: true } };
+  const ctx: ParseContext = {
+    fileName,
+    nextId: () => ++seq,
+    limits: { maxTextChars: 1024 * 1024 },
+    setProducer: () => undefined,
+    options: { smart: true },
+  };
   try {
     await f.parse(chunks(), { emit: (c) => void containers.push(c), ready: () => null }, ctx);
     return { containers, error: null };
@@ -82,7 +102,9 @@ export async function parseBytes(f: Formatter, bytes: Buffer, fileName: string, 
   }
 }
 
-export function totalsOf(containers: Container[]): Record<'tests' | 'passed' | 'failed' | 'errored' | 'skipped', number> {
+export function totalsOf(
+  containers: Container[],
+): Record<'tests' | 'passed' | 'failed' | 'errored' | 'skipped', number> {
   const t = { tests: 0, passed: 0, failed: 0, errored: 0, skipped: 0 };
   for (const c of containers) {
     if (!isCountedTest(c)) continue;
@@ -98,7 +120,9 @@ function score(f: Formatter, file: string): number | Error {
   const { head } = readHead(bytes.subarray(0, HEAD_BYTES), path.basename(file), bytes.length <= HEAD_BYTES);
   try {
     const s = f.sniff(head);
-    return typeof s === 'number' && Number.isFinite(s) && s >= 0 && s <= 1 ? s : new Error(`sniff returned ${String(s)}`);
+    return typeof s === 'number' && Number.isFinite(s) && s >= 0 && s <= 1
+      ? s
+      : new Error(`sniff returned ${String(s)}`);
   } catch (e) {
     return e as Error;
   }
@@ -106,7 +130,8 @@ function score(f: Formatter, file: string): number | Error {
 
 export async function checkFormatter(f: Formatter, o: { ownFixtures: string; others: Fixture[] }): Promise<Check[]> {
   const checks: Check[] = [];
-  const add = (name: string, ok: boolean, detail?: string): void => void checks.push(detail === undefined ? { name, ok } : { name, ok, detail });
+  const add = (name: string, ok: boolean, detail?: string): void =>
+    void checks.push(detail === undefined ? { name, ok } : { name, ok, detail });
   try {
     createRegistry([f]);
     add('shape: key, title, extensions, mediaTypes, sniff, parse', true);
@@ -123,13 +148,25 @@ export async function checkFormatter(f: Formatter, o: { ownFixtures: string; oth
     const name = path.relative(o.ownFixtures, file);
     const entry = manifest.get(path.basename(file));
     const s = score(f, file);
-    if (!entry?.parse_error_expected) add(`sniff claims its fixture ${name}`, typeof s === 'number' && s >= MATCH_THRESHOLD, s instanceof Error ? s.message : `score ${s}`);
+    if (!entry?.parse_error_expected)
+      add(
+        `sniff claims its fixture ${name}`,
+        typeof s === 'number' && s >= MATCH_THRESHOLD,
+        s instanceof Error ? s.message : `score ${s}`,
+      );
     const { containers, error } = await parseBytes(f, readFileSync(file), path.basename(file));
-    if (entry?.parse_error_expected) add(`${name} is refused with a FormatError`, isFormatError(error), error ? String(error) : 'it parsed');
+    if (entry?.parse_error_expected)
+      add(`${name} is refused with a FormatError`, isFormatError(error), error ? String(error) : 'it parsed');
     else if (error) add(`${name} parses`, false, String(error));
-    else if (entry?.expected) add(`${name} totals match MANIFEST.json`, JSON.stringify(totalsOf(containers)) === JSON.stringify(entry.expected), `got ${JSON.stringify(totalsOf(containers))}, manifest ${JSON.stringify(entry.expected)}`);
+    else if (entry?.expected)
+      add(
+        `${name} totals match MANIFEST.json`,
+        JSON.stringify(totalsOf(containers)) === JSON.stringify(entry.expected),
+        `got ${JSON.stringify(totalsOf(containers))}, manifest ${JSON.stringify(entry.expected)}`,
+      );
     else add(`${name} parses`, true);
-    if (!entry?.parse_error_expected && !error && (!largest || statSync(file).size > statSync(largest).size)) largest = file;
+    if (!entry?.parse_error_expected && !error && (!largest || statSync(file).size > statSync(largest).size))
+      largest = file;
   }
 
   const stolen: string[] = [];
@@ -139,18 +176,33 @@ export async function checkFormatter(f: Formatter, o: { ownFixtures: string; oth
     if (s instanceof Error) stolen.push(`${path.basename(other.path)}: sniff threw ${s.message}`);
     else if (s >= MATCH_THRESHOLD) stolen.push(`${other.key}/${path.basename(other.path)} (${s})`);
   }
-  add(`sniff leaves the ${o.others.filter((x) => x.key !== f.key).length} fixtures of other formats alone`, stolen.length === 0, stolen.slice(0, 10).join('; ') || undefined);
+  add(
+    `sniff leaves the ${o.others.filter((x) => x.key !== f.key).length} fixtures of other formats alone`,
+    stolen.length === 0,
+    stolen.slice(0, 10).join('; ') || undefined,
+  );
 
   const empty = await parseBytes(f, Buffer.alloc(0), 'empty');
-  add('empty input: a FormatError, nothing else', empty.error === null || isFormatError(empty.error), empty.error ? String(empty.error) : undefined);
+  add(
+    'empty input: a FormatError, nothing else',
+    empty.error === null || isFormatError(empty.error),
+    empty.error ? String(empty.error) : undefined,
+  );
 
   if (largest) {
     const bytes = readFileSync(largest);
     const cut = await parseBytes(f, bytes.subarray(0, Math.floor(bytes.length / 2)), path.basename(largest));
-    add('truncated input: a FormatError, nothing else', cut.error === null || isFormatError(cut.error), cut.error ? String(cut.error) : undefined);
+    add(
+      'truncated input: a FormatError, nothing else',
+      cut.error === null || isFormatError(cut.error),
+      cut.error ? String(cut.error) : undefined,
+    );
     const runs = await Promise.all([1, 7, 65_536].map((n) => parseBytes(f, bytes, path.basename(largest!), n)));
     const shapes = runs.map((r) => JSON.stringify(r.containers));
-    add(`chunk boundaries (1, 7, 65536) give the same containers for ${path.basename(largest)}`, shapes.every((s) => s === shapes[0]) && runs.every((r) => r.error === null));
+    add(
+      `chunk boundaries (1, 7, 65536) give the same containers for ${path.basename(largest)}`,
+      shapes.every((s) => s === shapes[0]) && runs.every((r) => r.error === null),
+    );
   }
   return checks;
 }

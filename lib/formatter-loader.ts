@@ -14,7 +14,13 @@ const ENTRY_FILES = ['index.js', 'index.mjs', 'index.cjs'];
 
 function looksLikeFormatter(value: unknown): value is Formatter {
   const f = value as Partial<Formatter> | null;
-  return !!f && typeof f === 'object' && typeof f.key === 'string' && typeof f.sniff === 'function' && typeof f.parse === 'function';
+  return (
+    !!f &&
+    typeof f === 'object' &&
+    typeof f.key === 'string' &&
+    typeof f.sniff === 'function' &&
+    typeof f.parse === 'function'
+  );
 }
 
 /** Formatter objects among a module's exports: `default`, named exports, or an exported array. */
@@ -25,7 +31,8 @@ export function formattersOf(mod: Record<string, unknown>): Formatter[] {
     else if (Array.isArray(value)) value.forEach(visit);
   };
   for (const value of Object.values(mod)) visit(value);
-  if (mod.default && typeof mod.default === 'object') for (const value of Object.values(mod.default as object)) visit(value);
+  if (mod.default && typeof mod.default === 'object')
+    for (const value of Object.values(mod.default as object)) visit(value);
   return [...found];
 }
 
@@ -48,7 +55,8 @@ export function resolveSpec(spec: string, cwd: string): string[] {
     .filter((d) => d.isDirectory())
     .map((d) => entryOf(path.join(full, d.name)))
     .filter((e): e is string => e !== null);
-  if (subfolders.length === 0) throw new Error(`TALLY_FORMATTERS: ${spec} has no index.js and no formatter folders with one`);
+  if (subfolders.length === 0)
+    throw new Error(`TALLY_FORMATTERS: ${spec} has no index.js and no formatter folders with one`);
   return subfolders.sort();
 }
 
@@ -61,10 +69,13 @@ export async function loadFormatters(specs: readonly string[], cwd = process.cwd
       try {
         mod = (await import(pathToFileURL(target).href)) as Record<string, unknown>;
       } catch (cause) {
-        throw new Error(`TALLY_FORMATTERS: ${spec} could not be loaded (${target}): ${(cause as Error).message}`, { cause });
+        throw new Error(`TALLY_FORMATTERS: ${spec} could not be loaded (${target}): ${(cause as Error).message}`, {
+          cause,
+        });
       }
       const found = formattersOf(mod);
-      if (found.length === 0) throw new Error(`TALLY_FORMATTERS: ${target} exports no formatter (an object with key, sniff and parse)`);
+      if (found.length === 0)
+        throw new Error(`TALLY_FORMATTERS: ${target} exports no formatter (an object with key, sniff and parse)`);
       out.push(...found);
     }
   }

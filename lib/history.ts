@@ -206,7 +206,12 @@ function cellsOf(m: Matrix, row: number): (HistoryCell | null)[] {
       continue;
     }
     const d = m.durations[at]!;
-    cells.push({ status: statusOf(f), flaky: isFlakyFlag(f), duration_ms: Number.isNaN(d) ? null : d, seq: m.seqs[at]! });
+    cells.push({
+      status: statusOf(f),
+      flaky: isFlakyFlag(f),
+      duration_ms: Number.isNaN(d) ? null : d,
+      seq: m.seqs[at]!,
+    });
   }
   return cells;
 }
@@ -258,12 +263,24 @@ export async function compareHistory(store: Store, profileId: string, o: History
 }
 
 /** One test across the last N reports: its row of the comparison, with the reports beside it. */
-export async function testHistory(store: Store, profileId: string, key: number, o: { n: number; tags: string[] }): Promise<{ reports: HistoryReport[]; test: HistoryTest } | null> {
+export async function testHistory(
+  store: Store,
+  profileId: string,
+  key: number,
+  o: { n: number; tags: string[] },
+): Promise<{ reports: HistoryReport[]; test: HistoryTest } | null> {
   const listed = await store.listReports(profileId, { limit: o.n, ...(o.tags.length ? { tags: o.tags } : {}) });
   const columns = await store.historyColumns(listed.map((r) => r.id));
   const byId = new Map(listed.map((r) => [r.id, r]));
   const width = columns.length;
-  const m: Matrix = { reports: columns.map((c) => byId.get(c.reportId)!), columns, keys: [key], flags: new Uint8Array(width).fill(MISSING), durations: new Float32Array(width), seqs: new Uint32Array(width) };
+  const m: Matrix = {
+    reports: columns.map((c) => byId.get(c.reportId)!),
+    columns,
+    keys: [key],
+    flags: new Uint8Array(width).fill(MISSING),
+    durations: new Float32Array(width),
+    seqs: new Uint32Array(width),
+  };
   columns.forEach((c, j) => {
     const i = c.keys.indexOf(key);
     if (i < 0) return;
@@ -276,7 +293,16 @@ export async function testHistory(store: Store, profileId: string, key: number, 
   const f = factsOf(m, 0);
   return {
     reports: m.reports.map(reportOf),
-    test: { key, path, latest: f.latest, flips: f.flips, flaky: f.flaky, first_failed: pointer(m, f.firstFailed), last_passed: pointer(m, f.lastPassed), cells: cellsOf(m, 0) },
+    test: {
+      key,
+      path,
+      latest: f.latest,
+      flips: f.flips,
+      flaky: f.flaky,
+      first_failed: pointer(m, f.firstFailed),
+      last_passed: pointer(m, f.lastPassed),
+      cells: cellsOf(m, 0),
+    },
   };
 }
 
@@ -285,7 +311,13 @@ export interface ProfileSummary {
   id: string;
   name: string;
   created_at: string;
-  latest: { report_id: string; date: string; status: 'passed' | 'failed'; totals: Totals; pass_rate: number | null } | null;
+  latest: {
+    report_id: string;
+    date: string;
+    status: 'passed' | 'failed';
+    totals: Totals;
+    pass_rate: number | null;
+  } | null;
   /** Oldest to newest: passed and failed (failed + errored) tests of each of the last reports. */
   trend: { report_id: string; passed: number; failed: number }[];
 }
@@ -309,8 +341,18 @@ export async function profileSummaries(store: Store, accountId: string, trendLen
         id: p.id,
         name: p.name,
         created_at: p.createdAt,
-        latest: newest ? { report_id: newest.id, date: newest.date, status: reportStatus(newest.totals), totals: newest.totals, pass_rate: passRate(newest.totals) } : null,
-        trend: reports.map((r) => ({ report_id: r.id, passed: r.totals.passed, failed: r.totals.failed + r.totals.errored })).reverse(),
+        latest: newest
+          ? {
+              report_id: newest.id,
+              date: newest.date,
+              status: reportStatus(newest.totals),
+              totals: newest.totals,
+              pass_rate: passRate(newest.totals),
+            }
+          : null,
+        trend: reports
+          .map((r) => ({ report_id: r.id, passed: r.totals.passed, failed: r.totals.failed + r.totals.errored }))
+          .reverse(),
       };
     }),
   );

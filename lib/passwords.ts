@@ -17,7 +17,9 @@ export const MAX_PASSWORD_LENGTH = 1024;
 function derive(password: string, salt: Buffer, cost: { N: number; r: number; p: number }): Promise<Buffer> {
   // maxmem above 128·N·r, or node refuses the parameters.
   const options: ScryptOptions = { ...cost, maxmem: 256 * cost.N * cost.r };
-  return new Promise((resolve, reject) => scrypt(password.normalize('NFC'), salt, KEY_BYTES, options, (err, key) => (err ? reject(err) : resolve(key))));
+  return new Promise((resolve, reject) =>
+    scrypt(password.normalize('NFC'), salt, KEY_BYTES, options, (err, key) => (err ? reject(err) : resolve(key))),
+  );
 }
 
 export async function hashPassword(password: string): Promise<string> {

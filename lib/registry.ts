@@ -21,7 +21,10 @@ export function createRegistry(formatters: readonly Formatter[]): Registry {
   for (const f of formatters) {
     assertFormatter(f);
     const existing = byKey.get(f.key);
-    if (existing) throw new Error(`Formatter key "${f.key}" is registered twice ("${existing.title}" and "${f.title}"); keys must be unique`);
+    if (existing)
+      throw new Error(
+        `Formatter key "${f.key}" is registered twice ("${existing.title}" and "${f.title}"); keys must be unique`,
+      );
     byKey.set(f.key, f);
   }
   const sorted = [...byKey.values()].sort((a, b) => a.key.localeCompare(b.key));
@@ -34,27 +37,32 @@ export function createRegistry(formatters: readonly Formatter[]): Registry {
 
 function assertFormatter(f: Formatter): void {
   const where = `Formatter ${JSON.stringify((f as { key?: unknown }).key ?? '(no key)')}`;
-  if (typeof f.key !== 'string' || !/^[a-z0-9][a-z0-9-]*$/.test(f.key)) throw new Error(`${where}: key must be lower-case letters, digits and dashes`);
+  if (typeof f.key !== 'string' || !/^[a-z0-9][a-z0-9-]*$/.test(f.key))
+    throw new Error(`${where}: key must be lower-case letters, digits and dashes`);
   if (typeof f.title !== 'string' || !f.title) throw new Error(`${where}: title is missing`);
-  if (!Array.isArray(f.extensions) || !Array.isArray(f.mediaTypes)) throw new Error(`${where}: extensions and mediaTypes must be arrays`);
-  if (typeof f.sniff !== 'function' || typeof f.parse !== 'function') throw new Error(`${where}: sniff and parse must be functions`);
+  if (!Array.isArray(f.extensions) || !Array.isArray(f.mediaTypes))
+    throw new Error(`${where}: extensions and mediaTypes must be arrays`);
+  if (typeof f.sniff !== 'function' || typeof f.parse !== 'function')
+    throw new Error(`${where}: sniff and parse must be functions`);
 }
 
 export type Vote =
-  | { kind: 'match'; formatter: Formatter; score: number }
-  | { kind: 'none' }
-  | { kind: 'tie'; formatters: Formatter[] };
+  { kind: 'match'; formatter: Formatter; score: number } | { kind: 'none' } | { kind: 'tie'; formatters: Formatter[] };
+
+/** A formatter's vote on a head; a sniff that throws (a plugin's bug) counts as 0. */
+export function scoreOf(formatter: Formatter, head: Head): number {
+  try {
+    return formatter.sniff(head);
+  } catch {
+    return 0;
+  }
+}
 
 /** Every candidate votes on the head; a sniff that throws counts as 0. */
 export function vote(candidates: readonly Formatter[], head: Head): Vote {
   const scored: { formatter: Formatter; score: number }[] = [];
   for (const formatter of candidates) {
-    let score = 0;
-    try {
-      score = formatter.sniff(head);
-    } catch {
-      score = 0;
-    }
+    const score = scoreOf(formatter, head);
     if (Number.isFinite(score) && score >= MATCH_THRESHOLD) scored.push({ formatter, score });
   }
   if (scored.length === 0) return { kind: 'none' };

@@ -11,12 +11,21 @@ export function isEmail(value: string): boolean {
 }
 
 /** Creates the user; the password is returned only here and never stored in clear. */
-export async function createUserWithPassword(store: Store, accountId: string, email: string): Promise<{ user: User; password: string }> {
+export async function createUserWithPassword(
+  store: Store,
+  accountId: string,
+  email: string,
+): Promise<{ user: User; password: string }> {
   const address = email.trim();
   if (!isEmail(address)) throw new UserError(`"${address}" is not an e-mail address`);
   if (!(await store.getAccount(accountId))) throw new UserError(`there is no account ${accountId}`);
   const password = oneTimePassword();
-  const user = await store.createUser({ accountId, email: address, passwordHash: await hashPassword(password), mustChangePassword: true });
+  const user = await store.createUser({
+    accountId,
+    email: address,
+    passwordHash: await hashPassword(password),
+    mustChangePassword: true,
+  });
   if (!user) throw new UserError(`the address ${address.toLowerCase()} already has a user`);
   return { user, password };
 }

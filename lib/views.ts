@@ -59,6 +59,11 @@ export async function accountInfo(store: Store, accountId: string): Promise<Acco
     account_id: account.id,
     name: account.name,
     api_key: live ? { key_id: live.keyId, masked: maskKey(live), created_at: live.createdAt } : null,
-    users: users.map((u) => ({ id: u.id, email: u.email, created_at: u.createdAt, must_change_password: u.mustChangePassword })),
+    users: users.map((u) => ({
+      id: u.id,
+      email: u.email,
+      created_at: u.createdAt,
+      must_change_password: u.mustChangePassword,
+    })),
   };
 }

@@ -21,7 +21,10 @@ export const authPlugin: Plugin<{ store: Store; maxFailuresPerMinute: number }> 
       async authenticate(request, h) {
         const address = request.info.remoteAddress;
         const wait = failures.blockedFor(address);
-        if (wait > 0) return fault(h, 'too_many_attempts').header('retry-after', String(Math.ceil(wait / 1000))).takeover();
+        if (wait > 0)
+          return fault(h, 'too_many_attempts')
+            .header('retry-after', String(Math.ceil(wait / 1000)))
+            .takeover();
         const header = request.headers['x-api-key'];
         const key = Array.isArray(header) ? header[0] : header;
         if (!key) return fault(h, 'missing_api_key').takeover();

@@ -13,7 +13,12 @@ export function answerClientError(err: NodeJS.ErrnoException, socket: Duplex): v
     socket.destroy();
     return;
   }
-  const code: MessageCode = err.code === 'HPE_HEADER_OVERFLOW' ? 'request_headers_too_large' : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 'upload_timeout' : 'malformed_request';
+  const code: MessageCode =
+    err.code === 'HPE_HEADER_OVERFLOW'
+      ? 'request_headers_too_large'
+      : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? 'upload_timeout'
+        : 'malformed_request';
   const status = entry(code).status;
   const body = JSON.stringify({ status: 'failed', messages: [message(code)] });
   socket.end(

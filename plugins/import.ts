@@ -53,7 +53,12 @@ export async function serveImport(
     const profile = await profileFor(deps.store, request, h, o.profileId);
     if (!('accountId' in profile)) return profile;
     const release = perAccount.acquire(profile.accountId);
-    if (!release) return fault(h, 'too_many_imports', `The limit is ${deps.config.limits.maxConcurrentImportsPerAccount} (TALLY_MAX_CONCURRENT_IMPORTS).`).header('retry-after', '5');
+    if (!release)
+      return fault(
+        h,
+        'too_many_imports',
+        `The limit is ${deps.config.limits.maxConcurrentImportsPerAccount} (TALLY_MAX_CONCURRENT_IMPORTS).`,
+      ).header('retry-after', '5');
     try {
       const running = runImport(deps, {
         profile,
@@ -97,7 +102,12 @@ export const importPlugin: Plugin<ImportDeps> = {
         handler: (request: Request, h: ResponseToolkit) => {
           const params = request.params as { profile_id: string; formatter?: string };
           // hapi has decoded the path segment already; decoding it twice failed on a literal `%` (500).
-          const formatterKey = route === 'testresult' ? 'cucumber' : route === 'import/{formatter}' && params.formatter ? params.formatter : null;
+          const formatterKey =
+            route === 'testresult'
+              ? 'cucumber'
+              : route === 'import/{formatter}' && params.formatter
+                ? params.formatter
+                : null;
           return serveImport(deps, request, h, {
             profileId: params.profile_id,
             route: formatterKey === null && route === 'import/{formatter}' ? 'import' : route,
@@ -107,7 +117,12 @@ export const importPlugin: Plugin<ImportDeps> = {
         },
       });
       // SPEC 4.5 rule 1: any other method gets invalid_request_method.
-      server.route({ method: '*', path, options: { auth: false, payload: { parse: false, output: 'stream' } }, handler: (_r, h) => fault(h, 'invalid_request_method', 'Use POST.').header('allow', 'POST') });
+      server.route({
+        method: '*',
+        path,
+        options: { auth: false, payload: { parse: false, output: 'stream' } },
+        handler: (_r, h) => fault(h, 'invalid_request_method', 'Use POST.').header('allow', 'POST'),
+      });
     }
   },
 };

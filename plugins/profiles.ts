@@ -4,7 +4,12 @@ import type { Profile, Store } from '../lib/store/store.js';
 import type { TallyCredentials } from './auth.js';
 import { fault } from './replies.js';
 
-export async function profileFor(store: Store, request: Request, h: ResponseToolkit, id: string): Promise<Profile | ResponseObject> {
+export async function profileFor(
+  store: Store,
+  request: Request,
+  h: ResponseToolkit,
+  id: string,
+): Promise<Profile | ResponseObject> {
   const profile = await store.getProfile(id);
   if (!profile) return fault(h, 'profile_not_found');
   const { accountId } = request.auth.credentials as unknown as TallyCredentials;

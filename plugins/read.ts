@@ -33,14 +33,23 @@ async function ownedReport(store: Store, request: Request, id: string) {
 export const readPlugin: Plugin<ReadDeps> = {
   name: 'tally-read',
   register(server, { store, registry, publicUrl }) {
-    const validateFail = (_r: Request, h: ResponseToolkit, err?: Error) => fault(h, 'import_validation_error', err?.message).takeover();
+    const validateFail = (_r: Request, h: ResponseToolkit, err?: Error) =>
+      fault(h, 'import_validation_error', err?.message).takeover();
 
     server.route({
       method: 'GET',
       path: '/api/v2/formatters',
       options: { auth: false },
       handler: () => ({
-        formatters: registry.all().map((f) => ({ key: f.key, title: f.title, extensions: f.extensions, media_types: f.mediaTypes, merge_containers_by_default: f.mergeContainersByDefault ?? false })),
+        formatters: registry
+          .all()
+          .map((f) => ({
+            key: f.key,
+            title: f.title,
+            extensions: f.extensions,
+            media_types: f.mediaTypes,
+            merge_containers_by_default: f.mergeContainersByDefault ?? false,
+          })),
       }),
     });
 
@@ -51,7 +60,10 @@ export const readPlugin: Plugin<ReadDeps> = {
         auth: 'api-key',
         validate: {
           // `before` is a time, or the `next_before` cursor of the previous page (`<time>~<report id>`).
-          query: Joi.object({ limit: Joi.number().integer().min(1).max(MAX_PAGE).default(50), before: Joi.string().pattern(/^[0-9T:.+Z-]+(~[0-9a-f-]{36})?$/) }).unknown(true),
+          query: Joi.object({
+            limit: Joi.number().integer().min(1).max(MAX_PAGE).default(50),
+            before: Joi.string().pattern(/^[0-9T:.+Z-]+(~[0-9a-f-]{36})?$/),
+          }).unknown(true),
           failAction: validateFail,
         },
       },
@@ -61,10 +73,20 @@ export const readPlugin: Plugin<ReadDeps> = {
         const q = request.query as { limit: number; before?: string };
         const tags = tagsOf(request);
         const [before, beforeId] = (q.before ?? '').split('~');
-        if (before && Number.isNaN(Date.parse(before))) return fault(h, 'import_validation_error', '"before" is not a time.');
-        const reports = await store.listReports(profile.id, { limit: q.limit, ...(before ? { before } : {}), ...(beforeId ? { beforeId } : {}), ...(tags.length ? { tags } : {}) });
+        if (before && Number.isNaN(Date.parse(before)))
+          return fault(h, 'import_validation_error', '"before" is not a time.');
+        const reports = await store.listReports(profile.id, {
+          limit: q.limit,
+          ...(before ? { before } : {}),
+          ...(beforeId ? { beforeId } : {}),
+          ...(tags.length ? { tags } : {}),
+        });
         const last = reports[reports.length - 1];
-        return { profile_id: profile.id, reports, next_before: reports.length === q.limit && last ? `${last.createdAt}~${last.id}` : null };
+        return {
+          profile_id: profile.id,
+          reports,
+          next_before: reports.length === q.limit && last ? `${last.createdAt}~${last.id}` : null,
+        };
       },
     });
 
@@ -130,9 +152,18 @@ export const readPlugin: Plugin<ReadDeps> = {
         const report = await ownedReport(store, request, (request.params as { report_id: string }).report_id);
         if (!report) return fault(h, 'not_found');
         const q = request.query as { parent?: number; after?: number; limit: number };
-        const containers = await store.listContainers(report.id, { parentSeq: q.parent ?? null, limit: q.limit, ...(q.after !== undefined ? { afterSeq: q.after } : {}) });
+        const containers = await store.listContainers(report.id, {
+          parentSeq: q.parent ?? null,
+          limit: q.limit,
+          ...(q.after !== undefined ? { afterSeq: q.after } : {}),
+        });
         const last = containers[containers.length - 1];
-        return { report_id: report.id, parent: q.parent ?? null, containers, next_after: containers.length === q.limit && last ? last.seq : null };
+        return {
+          report_id: report.id,
+          parent: q.parent ?? null,
+          containers,
+          next_after: containers.length === q.limit && last ? last.seq : null,
+        };
       },
     });
 
@@ -161,7 +192,11 @@ export const readPlugin: Plugin<ReadDeps> = {
         // Served as a download with its type never sniffed: an uploaded HTML file must not run in Tally's origin.
         return h
           .response(stream)
-          .type(file.contentType && !/html|javascript|svg|xml/i.test(file.contentType) ? file.contentType : 'application/octet-stream')
+          .type(
+            file.contentType && !/html|javascript|svg|xml/i.test(file.contentType)
+              ? file.contentType
+              : 'application/octet-stream',
+          )
           .header('content-disposition', `attachment; filename*=UTF-8''${encodeURIComponent(file.name)}`)
           .header('x-content-type-options', 'nosniff')
           .header('content-length', String(file.size));

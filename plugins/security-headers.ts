@@ -46,7 +46,8 @@ export const securityHeadersPlugin: Plugin<{ publicUrl: string | null }> = {
         return h.continue;
       }
       const own = (response as ResponseObject).headers;
-      for (const [name, value] of Object.entries(headers)) if (own[name] === undefined) (response as ResponseObject).header(name, value);
+      for (const [name, value] of Object.entries(headers))
+        if (own[name] === undefined) (response as ResponseObject).header(name, value);
       return h.continue;
     });
   },

@@ -77,7 +77,10 @@ export async function createTally(o: TallyOptions): Promise<Tally> {
   });
 
   // Every request runs in its own log context, so each log line it causes carries its id.
-  for (const dispatch of listener.listeners('request') as ((req: http.IncomingMessage, res: http.ServerResponse) => void)[]) {
+  for (const dispatch of listener.listeners('request') as ((
+    req: http.IncomingMessage,
+    res: http.ServerResponse,
+  ) => void)[]) {
     listener.off('request', dispatch);
     listener.on('request', (req, res) => requestContext.run({}, () => dispatch(req, res)));
   }
@@ -98,12 +101,24 @@ export async function createTally(o: TallyOptions): Promise<Tally> {
     if ((request.route.settings.plugins as Record<string, unknown> | undefined)?.['tally-web']) return h.continue;
     const status = response.output.statusCode;
     const code = BOOM_CODES[status] ?? 'internal_error';
-    if (code === 'internal_error') o.log('request.internal_error', { path: request.path, error: response.stack ?? response.message });
-    return h.response({ status: 'failed', messages: [message(code)] }).code(status).header('x-request-id', request.info.id);
+    if (code === 'internal_error')
+      o.log('request.internal_error', { path: request.path, error: response.stack ?? response.message });
+    return h
+      .response({ status: 'failed', messages: [message(code)] })
+      .code(status)
+      .header('x-request-id', request.info.id);
   });
 
   const pool = new ParsePool(o.config.parseWorkers);
-  const deps: ImportDeps = { store: o.store, registry, config: o.config, tmpDir, log: o.log, inflight: new Set(), pool };
+  const deps: ImportDeps = {
+    store: o.store,
+    registry,
+    config: o.config,
+    tmpDir,
+    log: o.log,
+    inflight: new Set(),
+    pool,
+  };
   // URLs in a queued import's answer are never sent; the public URL (if set) keeps them right on the record.
   const worker = new ImportWorker(deps, o.config.publicUrl ?? '');
   deps.onQueued = () => worker.kick();
@@ -117,7 +132,14 @@ export async function createTally(o: TallyOptions): Promise<Tally> {
     { plugin: viewsPlugin, options: { store: o.store, registry, publicUrl: o.config.publicUrl } },
     {
       plugin: webPlugin,
-      options: { store: o.store, registry, publicUrl: o.config.publicUrl, importDeps: deps, signinFailuresPerMinute: o.config.limits.maxKeyFailuresPerMinute, log: o.log },
+      options: {
+        store: o.store,
+        registry,
+        publicUrl: o.config.publicUrl,
+        importDeps: deps,
+        signinFailuresPerMinute: o.config.limits.maxKeyFailuresPerMinute,
+        log: o.log,
+      },
     },
     { plugin: openapiPlugin, options: { log: o.log } },
   ]);

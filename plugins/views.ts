@@ -14,7 +14,13 @@
 import type { Plugin, Request, ResponseToolkit } from '@hapi/hapi';
 import Joi from 'joi';
 import type { ContainerStatus } from '../lib/formatter-api.js';
-import { DEFAULT_HISTORY_REPORTS, MAX_HISTORY_REPORTS, compareHistory, profileSummaries, testHistory } from '../lib/history.js';
+import {
+  DEFAULT_HISTORY_REPORTS,
+  MAX_HISTORY_REPORTS,
+  compareHistory,
+  profileSummaries,
+  testHistory,
+} from '../lib/history.js';
 import type { Registry } from '../lib/registry.js';
 import type { Store } from '../lib/store/store.js';
 import { accountInfo, uploadInfo } from '../lib/views.js';
@@ -33,7 +39,8 @@ const STATUSES: ContainerStatus[] = ['passed', 'failed', 'errored', 'skipped', '
 export const viewsPlugin: Plugin<ViewsDeps> = {
   name: 'tally-views',
   register(server, { store, registry, publicUrl }) {
-    const failAction = (_r: Request, h: ResponseToolkit, err?: Error) => fault(h, 'import_validation_error', err?.message).takeover();
+    const failAction = (_r: Request, h: ResponseToolkit, err?: Error) =>
+      fault(h, 'import_validation_error', err?.message).takeover();
     const profileParam = (request: Request) => (request.params as { id: string }).id;
 
     server.route({
@@ -64,7 +71,14 @@ export const viewsPlugin: Plugin<ViewsDeps> = {
         const limit = (request.query as { limit: number }).limit;
         const f = reportFilterOf(request);
         const reports = await store.listReports(profile.id, storeQuery(f, limit));
-        return { profile_id: profile.id, tags: f.tags, from: f.from, to: f.to, reports, next_before: nextCursor(reports, limit) };
+        return {
+          profile_id: profile.id,
+          tags: f.tags,
+          from: f.from,
+          to: f.to,
+          reports,
+          next_before: nextCursor(reports, limit),
+        };
       },
     });
 
@@ -75,7 +89,10 @@ export const viewsPlugin: Plugin<ViewsDeps> = {
         auth: 'api-key',
         validate: {
           query: Joi.object({
-            status: Joi.alternatives(Joi.string().valid(...STATUSES, 'failing'), Joi.array().items(Joi.string().valid(...STATUSES))),
+            status: Joi.alternatives(
+              Joi.string().valid(...STATUSES, 'failing'),
+              Joi.array().items(Joi.string().valid(...STATUSES)),
+            ),
             q: Joi.string().max(200).allow(''),
             tests_only: Joi.boolean().default(false),
             after: Joi.number().integer().min(0),
@@ -88,8 +105,16 @@ export const viewsPlugin: Plugin<ViewsDeps> = {
         const report = await store.getReport((request.params as { id: string }).id);
         const profile = report && report.status === 'completed' ? await store.getProfile(report.profileId) : null;
         if (!report || !profile || profile.accountId !== accountOf(request)) return fault(h, 'not_found');
-        const q = request.query as { status?: string | string[]; q?: string; tests_only: boolean; after?: number; limit: number };
-        const statuses = (q.status === 'failing' ? ['failed', 'errored'] : q.status === undefined ? [] : [q.status].flat()) as ContainerStatus[];
+        const q = request.query as {
+          status?: string | string[];
+          q?: string;
+          tests_only: boolean;
+          after?: number;
+          limit: number;
+        };
+        const statuses = (
+          q.status === 'failing' ? ['failed', 'errored'] : q.status === undefined ? [] : [q.status].flat()
+        ) as ContainerStatus[];
         const containers = await store.findContainers(report.id, {
           ...(statuses.length ? { statuses } : {}),
           ...(q.q ? { text: q.q } : {}),
@@ -98,7 +123,11 @@ export const viewsPlugin: Plugin<ViewsDeps> = {
           limit: q.limit,
         });
         const last = containers[containers.length - 1];
-        return { report_id: report.id, containers, next_after: containers.length === q.limit && last ? last.seq : null };
+        return {
+          report_id: report.id,
+          containers,
+          next_after: containers.length === q.limit && last ? last.seq : null,
+        };
       },
     });
 
@@ -129,7 +158,12 @@ export const viewsPlugin: Plugin<ViewsDeps> = {
         const profile = await profileFor(store, request, h, profileParam(request));
         if (!('accountId' in profile)) return profile;
         const key = Number((request.params as { key: string }).key);
-        const found = Number.isSafeInteger(key) ? await testHistory(store, profile.id, key, { n: (request.query as { n: number }).n, tags: reportFilterOf(request).tags }) : null;
+        const found = Number.isSafeInteger(key)
+          ? await testHistory(store, profile.id, key, {
+              n: (request.query as { n: number }).n,
+              tags: reportFilterOf(request).tags,
+            })
+          : null;
         return found ? { profile_id: profile.id, ...found } : fault(h, 'not_found');
       },
     });

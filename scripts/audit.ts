@@ -7,7 +7,12 @@
 import { spawnSync } from 'node:child_process';
 
 const run = spawnSync('npm', ['audit', '--omit=dev', '--json'], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
-let report: { metadata?: { vulnerabilities?: Record<string, number> }; vulnerabilities?: Record<string, { severity: string; name: string; via: unknown[] }>; message?: string; statusCode?: number };
+let report: {
+  metadata?: { vulnerabilities?: Record<string, number> };
+  vulnerabilities?: Record<string, { severity: string; name: string; via: unknown[] }>;
+  message?: string;
+  statusCode?: number;
+};
 try {
   report = JSON.parse(run.stdout || '{}');
 } catch {
@@ -21,6 +26,10 @@ if (!counts) {
   process.exit(process.env.TALLY_REQUIRE_AUDIT === '1' ? 1 : 0);
 }
 const serious = (counts.high ?? 0) + (counts.critical ?? 0);
-const names = Object.values(report.vulnerabilities ?? {}).filter((v) => v.severity === 'high' || v.severity === 'critical').map((v) => `${v.name} (${v.severity})`);
-process.stdout.write(`npm audit (production dependencies): ${counts.critical ?? 0} critical, ${counts.high ?? 0} high, ${counts.moderate ?? 0} moderate, ${counts.low ?? 0} low${names.length ? `: ${names.join(', ')}` : ''}\n`);
+const names = Object.values(report.vulnerabilities ?? {})
+  .filter((v) => v.severity === 'high' || v.severity === 'critical')
+  .map((v) => `${v.name} (${v.severity})`);
+process.stdout.write(
+  `npm audit (production dependencies): ${counts.critical ?? 0} critical, ${counts.high ?? 0} high, ${counts.moderate ?? 0} moderate, ${counts.low ?? 0} low${names.length ? `: ${names.join(', ')}` : ''}\n`,
+);
 process.exit(serious > 0 ? 1 : 0);

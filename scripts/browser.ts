@@ -10,7 +10,15 @@ import { chromium, type BrowserContext, type Page } from 'playwright-core';
 
 export const CHROMIUM = process.env.TALLY_CHROMIUM ?? '/usr/bin/chromium';
 
-const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 export interface Browser {
   context: BrowserContext;
@@ -19,7 +27,10 @@ export interface Browser {
 
 /** One browser (a persistent context on a fresh user-data-dir); new pages come from `context`. */
 export async function launchBrowser(o: { width?: number; height?: number } = {}): Promise<Browser> {
-  if (!existsSync(CHROMIUM)) throw new Error(`No chromium at ${CHROMIUM}: install it (Debian: apt-get install -y chromium) or set TALLY_CHROMIUM.`);
+  if (!existsSync(CHROMIUM))
+    throw new Error(
+      `No chromium at ${CHROMIUM}: install it (Debian: apt-get install -y chromium) or set TALLY_CHROMIUM.`,
+    );
   const userDataDir = await mkdtemp(path.join(os.tmpdir(), 'tally-chromium-'));
   const context = await chromium.launchPersistentContext(userDataDir, {
     executablePath: CHROMIUM,
@@ -37,7 +48,13 @@ export async function launchBrowser(o: { width?: number; height?: number } = {})
 }
 
 /** Signs in with a one-time password and chooses `newPassword` on the page that follows. */
-export async function signInFirstTime(page: Page, base: string, email: string, oneTime: string, newPassword: string): Promise<void> {
+export async function signInFirstTime(
+  page: Page,
+  base: string,
+  email: string,
+  oneTime: string,
+  newPassword: string,
+): Promise<void> {
   await page.goto(`${base}/profiles`);
   await page.waitForURL(/\/signin/);
   await page.fill('input[name=email]', email);

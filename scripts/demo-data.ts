@@ -15,9 +15,26 @@ export interface DemoCase {
 }
 
 const SUITES: Record<string, string[]> = {
-  'shop.checkout.CartTest': ['adds an item to the cart', 'removes an item', 'applies a coupon', 'computes the tax', 'keeps the cart after sign-out'],
-  'shop.auth.LoginTest': ['logs in with a password', 'logs out', 'rejects a wrong password', 'locks the account after five tries'],
-  'shop.search.SearchTest': ['finds a product by name', 'suggests while typing', 'filters by price', 'sorts by rating', 'pages the results'],
+  'shop.checkout.CartTest': [
+    'adds an item to the cart',
+    'removes an item',
+    'applies a coupon',
+    'computes the tax',
+    'keeps the cart after sign-out',
+  ],
+  'shop.auth.LoginTest': [
+    'logs in with a password',
+    'logs out',
+    'rejects a wrong password',
+    'locks the account after five tries',
+  ],
+  'shop.search.SearchTest': [
+    'finds a product by name',
+    'suggests while typing',
+    'filters by price',
+    'sorts by rating',
+    'pages the results',
+  ],
 };
 
 /** Run `i` of the demo (0 = oldest). `failLogin` makes the login test fail with a screenshot. */
@@ -30,26 +47,36 @@ export function demoRun(i: number, o: { failLogin?: boolean } = {}): DemoCase[] 
       let stdout: string | undefined;
       if (name === 'applies a coupon' && i % 2 === 1) {
         status = 'failed';
-        failure = { message: 'expected total 90.00 but was 100.00', type: 'java.lang.AssertionError', stack: 'java.lang.AssertionError: expected total 90.00 but was 100.00\n\tat shop.checkout.CartTest.appliesACoupon(CartTest.java:57)' };
+        failure = {
+          message: 'expected total 90.00 but was 100.00',
+          type: 'java.lang.AssertionError',
+          stack:
+            'java.lang.AssertionError: expected total 90.00 but was 100.00\n\tat shop.checkout.CartTest.appliesACoupon(CartTest.java:57)',
+        };
       }
       if (name === 'logs in with a password' && o.failLogin) {
         status = 'failed';
         failure = {
           message: 'Timed out after 5000 ms waiting for the account menu',
           type: 'org.openqa.selenium.TimeoutException',
-          stack: 'org.openqa.selenium.TimeoutException: Timed out after 5000 ms waiting for the account menu\n\tat shop.auth.LoginTest.logsIn(LoginTest.java:31)',
+          stack:
+            'org.openqa.selenium.TimeoutException: Timed out after 5000 ms waiting for the account menu\n\tat shop.auth.LoginTest.logsIn(LoginTest.java:31)',
         };
         stdout = 'opening /login\ntyping the password\n[[ATTACHMENT|screenshots/login-failed.png]]';
       }
       if (name === 'locks the account after five tries') status = 'skipped';
-      const seconds = Math.round((0.05 + k * 0.11 + (name === 'suggests while typing' ? i * 0.07 : 0) + ((i * 7 + k * 3) % 5) * 0.01) * 1000) / 1000;
+      const seconds =
+        Math.round(
+          (0.05 + k * 0.11 + (name === 'suggests while typing' ? i * 0.07 : 0) + ((i * 7 + k * 3) % 5) * 0.01) * 1000,
+        ) / 1000;
       cases.push({ suite, name, status, seconds, ...(failure ? { failure } : {}), ...(stdout ? { stdout } : {}) });
     });
   }
   return cases;
 }
 
-const escape = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+const escape = (s: string) =>
+  s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 export function demoJunit(cases: DemoCase[], timestamp: string): string {
   const bySuite = new Map<string, DemoCase[]>();
@@ -61,7 +88,9 @@ export function demoJunit(cases: DemoCase[], timestamp: string): string {
     const body = list
       .map((c) => {
         const inner =
-          (c.failure ? `<failure message="${escape(c.failure.message)}" type="${escape(c.failure.type)}">${escape(c.failure.stack)}</failure>` : '') +
+          (c.failure
+            ? `<failure message="${escape(c.failure.message)}" type="${escape(c.failure.type)}">${escape(c.failure.stack)}</failure>`
+            : '') +
           (c.status === 'skipped' ? '<skipped/>' : '') +
           (c.stdout ? `<system-out>${escape(c.stdout)}</system-out>` : '');
         return `    <testcase classname="${escape(suite)}" name="${escape(c.name)}" time="${c.seconds}">${inner}</testcase>`;
@@ -112,15 +141,41 @@ export function demoScreenshot(width = 320, height = 200): Buffer {
   ihdr.writeUInt32BE(width, 0);
   ihdr.writeUInt32BE(height, 4);
   ihdr.set([8, 2, 0, 0, 0], 8);
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr), chunk('IDAT', deflateSync(Buffer.concat(rows))), chunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', ihdr),
+    chunk('IDAT', deflateSync(Buffer.concat(rows))),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
 }
 
 /** Posts run `i` to a profile through the import API, with the screenshot when it fails. */
-export async function importDemoRun(o: { url: string; apiKey: string; profileId: string; i: number; failLogin?: boolean; tags?: string[]; timestamp: string }): Promise<{ status: number; body: { report_id?: string; status?: string } }> {
+export async function importDemoRun(o: {
+  url: string;
+  apiKey: string;
+  profileId: string;
+  i: number;
+  failLogin?: boolean;
+  tags?: string[];
+  timestamp: string;
+}): Promise<{ status: number; body: { report_id?: string; status?: string } }> {
   const form = new FormData();
   for (const tag of o.tags ?? []) form.append('tag[]', tag);
-  form.append('file[]', new Blob([demoJunit(demoRun(o.i, { failLogin: o.failLogin ?? false }), o.timestamp)], { type: 'application/xml' }), `TEST-shop-${o.i}.xml`);
-  if (o.failLogin) form.append('attachment[]', new Blob([new Uint8Array(demoScreenshot())], { type: 'image/png' }), 'login-failed.png');
-  const res = await fetch(`${o.url}/api/v2/profile/${o.profileId}/import/junit`, { method: 'POST', headers: { 'x-api-key': o.apiKey }, body: form });
+  form.append(
+    'file[]',
+    new Blob([demoJunit(demoRun(o.i, { failLogin: o.failLogin ?? false }), o.timestamp)], { type: 'application/xml' }),
+    `TEST-shop-${o.i}.xml`,
+  );
+  if (o.failLogin)
+    form.append(
+      'attachment[]',
+      new Blob([new Uint8Array(demoScreenshot())], { type: 'image/png' }),
+      'login-failed.png',
+    );
+  const res = await fetch(`${o.url}/api/v2/profile/${o.profileId}/import/junit`, {
+    method: 'POST',
+    headers: { 'x-api-key': o.apiKey },
+    body: form,
+  });
   return { status: res.status, body: (await res.json()) as { report_id?: string; status?: string } };
 }

@@ -9,11 +9,16 @@ import { parseArgs } from 'node:util';
 import { startTally } from '../test/helpers/tally.js';
 import { faultLog, formatterTargets, frontEndOf, frontEndSeeds, root, runAll } from './fuzz/run.js';
 
-const { values } = parseArgs({ options: { seconds: { type: 'string', default: '120' }, only: { type: 'string' }, seed: { type: 'string' } } });
+const { values } = parseArgs({
+  options: { seconds: { type: 'string', default: '120' }, only: { type: 'string' }, seed: { type: 'string' } },
+});
 const seed = values.seed ? Number(values.seed) : Date.now() % 1_000_000;
 const teardowns: (() => unknown)[] = [];
 const faults = faultLog();
-const h = await startTally({ teardown: (fn) => void teardowns.push(fn) }, { limits: { maxConcurrentImportsPerAccount: 1000 }, log: faults.log });
+const h = await startTally(
+  { teardown: (fn) => void teardowns.push(fn) },
+  { limits: { maxConcurrentImportsPerAccount: 1000 }, log: faults.log },
+);
 const front = frontEndOf(h, faults);
 front.seeds.push(...(await frontEndSeeds()));
 const targets = [front, ...formatterTargets()].filter((t) => !values.only || t.name === values.only);
@@ -24,11 +29,15 @@ await runAll(targets, {
   seed,
   secondsPerTarget: () => Number(values.seconds),
   onDone: (s) => {
-    process.stdout.write(`${s.target}: ${s.execs} inputs in ${s.seconds.toFixed(0)} s, corpus ${s.corpus}, ${s.crashes.length} crash(es)\n`);
+    process.stdout.write(
+      `${s.target}: ${s.execs} inputs in ${s.seconds.toFixed(0)} s, corpus ${s.corpus}, ${s.crashes.length} crash(es)\n`,
+    );
     for (const c of s.crashes) {
       crashes++;
       process.stdout.write(`  ${c.error}\n    at ${c.where}\n`);
-      void mkdir(outDir, { recursive: true }).then(() => writeFile(path.join(outDir, `${s.target}-${c.hash}.bin`), c.input));
+      void mkdir(outDir, { recursive: true }).then(() =>
+        writeFile(path.join(outDir, `${s.target}-${c.hash}.bin`), c.input),
+      );
     }
   },
 });

@@ -33,7 +33,11 @@ export interface FerretDB extends MongoWire {
 }
 
 function cacheDir(): string {
-  return path.join(process.env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache'), 'tally', `ferretdb-${FERRETDB_VERSION}`);
+  return path.join(
+    process.env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache'),
+    'tally',
+    `ferretdb-${FERRETDB_VERSION}`,
+  );
 }
 
 /**
@@ -50,10 +54,14 @@ export async function ferretdbBinary(log: (line: string) => void = () => undefin
   });
   log(`building FerretDB ${FERRETDB_VERSION} with Go (first run only, about a minute) …`);
   const work = await mkdtemp(path.join(os.tmpdir(), 'tally-ferretdb-build-'));
-  const go = (...args: string[]) => run('go', args, { cwd: work, env: { ...process.env, GOFLAGS: '-mod=mod' }, maxBuffer: 64 * 1024 * 1024 });
+  const go = (...args: string[]) =>
+    run('go', args, { cwd: work, env: { ...process.env, GOFLAGS: '-mod=mod' }, maxBuffer: 64 * 1024 * 1024 });
   try {
     await go('mod', 'init', 'tally.local/ferretdb-build');
-    await writeFile(path.join(work, 'tools.go'), `//go:build tools\n\npackage tools\n\nimport _ "${MODULE}/cmd/ferretdb"\n`);
+    await writeFile(
+      path.join(work, 'tools.go'),
+      `//go:build tools\n\npackage tools\n\nimport _ "${MODULE}/cmd/ferretdb"\n`,
+    );
     await go('get', `${MODULE}@${FERRETDB_VERSION}`);
     await go('get', `${MODULE}/cmd/ferretdb@${FERRETDB_VERSION}`);
     const { stdout } = await go('mod', 'download', '-json', `${MODULE}@${FERRETDB_VERSION}`);
@@ -100,7 +108,14 @@ async function waitForPort(port: number, child: ChildProcess, output: () => stri
   throw new Error(`FerretDB did not listen on ${port}: ${output().slice(-2000)}`);
 }
 
-export async function startFerretDB(o: { bin?: string; port?: number; dir?: string; onExit?: (code: number | null, signal: string | null, output: string) => void } = {}): Promise<FerretDB> {
+export async function startFerretDB(
+  o: {
+    bin?: string;
+    port?: number;
+    dir?: string;
+    onExit?: (code: number | null, signal: string | null, output: string) => void;
+  } = {},
+): Promise<FerretDB> {
   const bin = o.bin ?? (await ferretdbBinary());
   const port = o.port ?? (await freePort());
   const dir = o.dir ?? (await mkdtemp(path.join(os.tmpdir(), 'tally-ferretdb-')));
@@ -108,15 +123,19 @@ export async function startFerretDB(o: { bin?: string; port?: number; dir?: stri
   let output = '';
   const launch = async (): Promise<void> => {
     output = '';
-    child = spawn(bin, [
-      '--handler=sqlite',
-      `--sqlite-url=file:${dir}/`,
-      `--state-dir=${dir}`,
-      `--listen-addr=127.0.0.1:${port}`,
-      '--telemetry=disable',
-      '--debug-addr=-',
-      '--log-level=warn',
-    ], { stdio: ['ignore', 'pipe', 'pipe'] });
+    child = spawn(
+      bin,
+      [
+        '--handler=sqlite',
+        `--sqlite-url=file:${dir}/`,
+        `--state-dir=${dir}`,
+        `--listen-addr=127.0.0.1:${port}`,
+        '--telemetry=disable',
+        '--debug-addr=-',
+        '--log-level=warn',
+      ],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     child.stdout!.on('data', (c: Buffer) => (output += c.toString()));
     child.stderr!.on('data', (c: Buffer) => (output += c.toString()));
     const self = child;
@@ -153,7 +172,11 @@ export async function mongoWireForTests(log: (line: string) => void): Promise<Mo
   if (process.env.MONGODB_URL) return { url: process.env.MONGODB_URL, kind: 'external', stop: async () => undefined };
   try {
     // A server that dies under the suite fails many tests at once; say why, once, where it happened.
-    return await startFerretDB({ bin: await ferretdbBinary(log), onExit: (code, signal, output) => log(`FerretDB exited (code ${code}, signal ${signal}) during the run; its last output:\n${output}`) });
+    return await startFerretDB({
+      bin: await ferretdbBinary(log),
+      onExit: (code, signal, output) =>
+        log(`FerretDB exited (code ${code}, signal ${signal}) during the run; its last output:\n${output}`),
+    });
   } catch (e) {
     return { unavailable: (e as Error).message };
   }

@@ -22,7 +22,12 @@ const out = path.join(root, 'docs', 'screenshots');
 const dataDir = await mkdtemp(path.join(os.tmpdir(), 'tally-screenshots-'));
 const store = createEmbeddedStore({ dataDir });
 await store.init();
-const tally = await createTally({ config: { ...loadConfig({ TALLY_DATA_DIR: dataDir }), port: 0, host: '127.0.0.1' }, store, formatters: builtinFormatters, log: silentLogger });
+const tally = await createTally({
+  config: { ...loadConfig({ TALLY_DATA_DIR: dataDir }), port: 0, host: '127.0.0.1' },
+  store,
+  formatters: builtinFormatters,
+  log: silentLogger,
+});
 await tally.start();
 const browser = await launchBrowser({ width: 1280, height: 800 });
 try {
@@ -34,7 +39,15 @@ try {
   const runs = 8;
   let last = '';
   for (let i = 0; i < runs; i++) {
-    const answer = await importDemoRun({ url: base, apiKey, profileId: profile.id, i, failLogin: i === runs - 1, tags: [i % 3 === 2 ? 'branch:feature-coupons' : 'branch:main', 'os:linux'], timestamp: new Date(Date.now() - (runs - i) * 3_600_000).toISOString() });
+    const answer = await importDemoRun({
+      url: base,
+      apiKey,
+      profileId: profile.id,
+      i,
+      failLogin: i === runs - 1,
+      tags: [i % 3 === 2 ? 'branch:feature-coupons' : 'branch:main', 'os:linux'],
+      timestamp: new Date(Date.now() - (runs - i) * 3_600_000).toISOString(),
+    });
     last = answer.body.report_id ?? last;
   }
   await mkdir(out, { recursive: true });

@@ -30,7 +30,9 @@ function ensureChromium(): void {
     }
     if (r.status === 0 && existsSync(CHROMIUM)) return;
   }
-  log(`${CHROMIUM} is missing and could not be installed${root ? '' : ' (not root)'}. The browser tests need it: run \`apt-get install -y chromium\` as root, or set TALLY_CHROMIUM to a chromium binary.`);
+  log(
+    `${CHROMIUM} is missing and could not be installed${root ? '' : ' (not root)'}. The browser tests need it: run \`apt-get install -y chromium\` as root, or set TALLY_CHROMIUM to a chromium binary.`,
+  );
   process.exit(1);
 }
 
@@ -39,7 +41,9 @@ ensureChromium();
 const wire = await mongoWireForTests(log);
 const env = { ...process.env };
 if ('unavailable' in wire) {
-  log(`MongoDB-wire tests ${process.env.TALLY_REQUIRE_MONGODB === '1' ? 'will FAIL' : 'are skipped'}: ${wire.unavailable}`);
+  log(
+    `MongoDB-wire tests ${process.env.TALLY_REQUIRE_MONGODB === '1' ? 'will FAIL' : 'are skipped'}: ${wire.unavailable}`,
+  );
   delete env.TALLY_TEST_MONGODB_URL;
 } else {
   log(`MongoDB-wire server for tests: ${wire.kind} at ${wire.url}`);
@@ -48,7 +52,10 @@ if ('unavailable' in wire) {
   if (wire.kind === 'ferretdb') env.TALLY_FERRETDB_BIN = await ferretdbBinary();
 }
 
-const tap = spawn(new URL('../node_modules/.bin/tap', import.meta.url).pathname, process.argv.slice(2), { stdio: 'inherit', env });
+const tap = spawn(new URL('../node_modules/.bin/tap', import.meta.url).pathname, process.argv.slice(2), {
+  stdio: 'inherit',
+  env,
+});
 const code = await new Promise<number>((resolve) => tap.on('exit', (c, signal) => resolve(c ?? (signal ? 1 : 0))));
 if (!('unavailable' in wire)) await wire.stop();
 process.exit(code);

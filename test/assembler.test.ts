@@ -5,7 +5,19 @@ import type { Container } from '../lib/formatter-api.js';
 import type { StoredContainer } from '../lib/store/store.js';
 
 function node(id: number, parentId: number | null, type: Container['type'], title: string): Container {
-  return { id, parentId, type, title, status: 'passed', durationMs: null, startedAt: null, failure: null, output: null, properties: [], attachmentRefs: [] } as unknown as Container;
+  return {
+    id,
+    parentId,
+    type,
+    title,
+    status: 'passed',
+    durationMs: null,
+    startedAt: null,
+    failure: null,
+    output: null,
+    properties: [],
+    attachmentRefs: [],
+  } as unknown as Container;
 }
 
 t.test('duplicates are siblings with one type and title; a closed parent forgets its children', async (t) => {

@@ -17,12 +17,21 @@ const exec = promisify(execFile);
 // The upload runs in the user's folder, where `--import tsx` would not resolve: name the loader by path.
 const tsx = pathToFileURL(path.join(root, 'node_modules/tsx/dist/loader.mjs')).href;
 
-async function tallyUpload(h: Harness, cwd: string, args: string[], key = h.apiKey): Promise<{ code: number; out: string }> {
+async function tallyUpload(
+  h: Harness,
+  cwd: string,
+  args: string[],
+  key = h.apiKey,
+): Promise<{ code: number; out: string }> {
   try {
-    const r = await exec(process.execPath, ['--import', tsx, path.join(root, 'bin/tally.ts'), 'upload', '--url', h.url, '--profile', h.profileId, ...args], {
-      cwd,
-      env: { ...process.env, TALLY_API_KEY: key },
-    });
+    const r = await exec(
+      process.execPath,
+      ['--import', tsx, path.join(root, 'bin/tally.ts'), 'upload', '--url', h.url, '--profile', h.profileId, ...args],
+      {
+        cwd,
+        env: { ...process.env, TALLY_API_KEY: key },
+      },
+    );
     return { code: 0, out: r.stdout + r.stderr };
   } catch (e) {
     const err = e as { code: number; stdout: string; stderr: string };
@@ -38,18 +47,33 @@ t.test('tally upload', async (t) => {
   await mkdir(path.join(dir, 'build/test-results/it'), { recursive: true });
   await writeFile(path.join(dir, 'build/test-results/unit/TEST-a.xml'), junitXml({ suite: 'a' }));
   await writeFile(path.join(dir, 'build/test-results/unit/TEST-b.xml'), junitXml({ suite: 'b' }));
-  await writeFile(path.join(dir, 'build/test-results/it/TEST-c.xml'), junitXml({ suite: 'c', cases: [{ name: 'x', out: '[[ATTACHMENT|shots/x.png]]' }] }));
+  await writeFile(
+    path.join(dir, 'build/test-results/it/TEST-c.xml'),
+    junitXml({ suite: 'c', cases: [{ name: 'x', out: '[[ATTACHMENT|shots/x.png]]' }] }),
+  );
   await writeFile(path.join(dir, 'x.png'), Buffer.from('89504e470d0a1a0a', 'hex'));
   await writeFile(path.join(dir, 'notes.txt'), 'not a result');
 
-  const ok = await tallyUpload(h, dir, ['--formatter', 'junit', '--tag', 'branch:main', '--attachment', 'x.png', 'build/test-results/**/*.xml']);
+  const ok = await tallyUpload(h, dir, [
+    '--formatter',
+    'junit',
+    '--tag',
+    'branch:main',
+    '--attachment',
+    'x.png',
+    'build/test-results/**/*.xml',
+  ]);
   t.equal(ok.code, 0, ok.out);
   t.match(ok.out, /3 result files \(zipped on the fly\), 1 attachment/);
   t.match(ok.out, /uploading: .*\(100%\)/, 'plain progress lines when not on a terminal');
   t.match(ok.out, /Imported 5 tests from 3 files/);
   const [report] = await h.store.listReports(h.profileId, { limit: 1 });
   t.same(report?.tags, ['branch:main']);
-  t.same(report?.files.map((f) => f.name).sort(), ['it/TEST-c.xml', 'unit/TEST-a.xml', 'unit/TEST-b.xml'], 'entries named relative to their common folder');
+  t.same(
+    report?.files.map((f) => f.name).sort(),
+    ['it/TEST-c.xml', 'unit/TEST-a.xml', 'unit/TEST-b.xml'],
+    'entries named relative to their common folder',
+  );
   t.notMatch(ok.out, /failed_to_attach_asset/, 'the attachment was found');
 
   const warned = await tallyUpload(h, dir, ['build/test-results/unit/TEST-a.xml', 'notes.txt']);
@@ -62,7 +86,12 @@ t.test('tally upload', async (t) => {
   const bad = await tallyUpload(h, dir, ['notes.txt']);
   t.equal(bad.code, 1, 'an error message fails the step');
   t.match(bad.out, /error +zero_files_matched_formatters/);
-  const wrongKey = await tallyUpload(h, dir, ['build/test-results/unit/TEST-a.xml'], 'tly_AAAAAAAAAAAA_' + 'A'.repeat(43));
+  const wrongKey = await tallyUpload(
+    h,
+    dir,
+    ['build/test-results/unit/TEST-a.xml'],
+    'tly_AAAAAAAAAAAA_' + 'A'.repeat(43),
+  );
   t.equal(wrongKey.code, 1);
   t.match(wrongKey.out, /invalid_api_key/);
   // Answered before the body has gone (plugins/linger.ts keeps the answer readable): the step prints it.

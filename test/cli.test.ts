@@ -19,7 +19,10 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const run = promisify(execFile);
 
 async function tally(dataDir: string, ...args: string[]): Promise<any> {
-  const { stdout } = await run(process.execPath, ['--import', 'tsx', path.join(root, 'bin/tally.ts'), ...args], { cwd: root, env: { ...process.env, TALLY_DATA_DIR: dataDir } });
+  const { stdout } = await run(process.execPath, ['--import', 'tsx', path.join(root, 'bin/tally.ts'), ...args], {
+    cwd: root,
+    env: { ...process.env, TALLY_DATA_DIR: dataDir },
+  });
   return JSON.parse(stdout);
 }
 
@@ -55,7 +58,11 @@ t.test('serve on an empty data dir, then the admin commands', async (t) => {
   const [, demoKey, importUrl] = curl!;
   const base = `http://127.0.0.1:${port}`;
   const m = multipart([file('file[]', 'results.xml', junitXml())]);
-  const reply = await send(base, demoKey!, { path: new URL(importUrl!).pathname, headers: { 'content-type': m.contentType }, body: m.body });
+  const reply = await send(base, demoKey!, {
+    path: new URL(importUrl!).pathname,
+    headers: { 'content-type': m.contentType },
+    body: m.body,
+  });
   t.equal(reply.status, 201, 'the printed command imports');
 
   const account = await tally(dataDir, 'account', 'create', 'team', '--json');
@@ -63,13 +70,27 @@ t.test('serve on an empty data dir, then the admin commands', async (t) => {
   const profile = await tally(dataDir, 'profile', 'create', 'nightly', '--account', account.account_id, '--json');
   t.match(profile, { profile_id: String });
   const path1 = `/api/v2/profile/${profile.profile_id}/import/junit`;
-  t.equal((await send(base, account.api_key, { path: path1, headers: { 'content-type': m.contentType }, body: m.body })).status, 201, 'the new key imports');
+  t.equal(
+    (await send(base, account.api_key, { path: path1, headers: { 'content-type': m.contentType }, body: m.body }))
+      .status,
+    201,
+    'the new key imports',
+  );
   const rotated = await tally(dataDir, 'key', 'rotate', '--account', account.account_id, '--json');
   t.not(rotated.api_key, account.api_key);
-  const old = await send(base, account.api_key, { path: path1, headers: { 'content-type': m.contentType }, body: m.body });
+  const old = await send(base, account.api_key, {
+    path: path1,
+    headers: { 'content-type': m.contentType },
+    body: m.body,
+  });
   t.equal(old.status, 401, 'the old key stops working');
   t.equal(old.json.messages[0].code, 'invalid_api_key');
-  t.equal((await send(base, rotated.api_key, { path: path1, headers: { 'content-type': m.contentType }, body: m.body })).status, 201, 'the new key works');
+  t.equal(
+    (await send(base, rotated.api_key, { path: path1, headers: { 'content-type': m.contentType }, body: m.body }))
+      .status,
+    201,
+    'the new key works',
+  );
 
   // The demo user: the printed sign-in URL and one-time password open the web interface.
   const demo = /Open the web interface at (http:\/\/\S+)\/signin and sign in as (\S+)\n[^\n]*\n +(\S+)/.exec(out);
@@ -80,16 +101,45 @@ t.test('serve on an empty data dir, then the admin commands', async (t) => {
   t.equal(signin.headers.location, '/account/password', 'the printed password signs in (and asks for a new one)');
 
   const user = await tally(dataDir, 'user', 'create', '--account', account.account_id, 'Dev@Example.com', '--json');
-  t.match(user, { user_id: String, account_id: account.account_id, email: 'dev@example.com', password: /^[A-Za-z0-9_-]{20}$/ });
-  const twice = await run(process.execPath, ['--import', 'tsx', path.join(root, 'bin/tally.ts'), 'user', 'create', '--account', account.account_id, 'dev@example.com'], { cwd: root, env: { ...process.env, TALLY_DATA_DIR: dataDir } }).catch((e) => e);
+  t.match(user, {
+    user_id: String,
+    account_id: account.account_id,
+    email: 'dev@example.com',
+    password: /^[A-Za-z0-9_-]{20}$/,
+  });
+  const twice = await run(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      path.join(root, 'bin/tally.ts'),
+      'user',
+      'create',
+      '--account',
+      account.account_id,
+      'dev@example.com',
+    ],
+    { cwd: root, env: { ...process.env, TALLY_DATA_DIR: dataDir } },
+  ).catch((e) => e);
   t.equal(twice.code, 2, 'an address has one user');
   t.match(twice.stderr, /already has a user/);
-  t.notMatch(out.split('\n').filter((l) => l.startsWith('{')).join('\n'), /tly_/, 'log lines never carry a key');
+  t.notMatch(
+    out
+      .split('\n')
+      .filter((l) => l.startsWith('{'))
+      .join('\n'),
+    /tly_/,
+    'log lines never carry a key',
+  );
   await writeFile(path.join(dataDir, 'x'), '');
 });
 
 t.test('usage errors exit 2 with a sentence', async (t) => {
-  const r = await run(process.execPath, ['--import', 'tsx', path.join(root, 'bin/tally.ts'), 'profile', 'create', 'x'], { cwd: root }).catch((e) => e);
+  const r = await run(
+    process.execPath,
+    ['--import', 'tsx', path.join(root, 'bin/tally.ts'), 'profile', 'create', 'x'],
+    { cwd: root },
+  ).catch((e) => e);
   t.equal(r.code, 2);
   t.match(r.stderr, /profile create needs a NAME and --account ID/);
 });

@@ -22,7 +22,11 @@ const run = promisify(execFile);
 
 async function check(target: string): Promise<{ code: number; out: string }> {
   try {
-    const { stdout } = await run(process.execPath, ['--import', 'tsx', path.join(root, 'bin/tally.ts'), 'formatter', 'check', target], { cwd: root });
+    const { stdout } = await run(
+      process.execPath,
+      ['--import', 'tsx', path.join(root, 'bin/tally.ts'), 'formatter', 'check', target],
+      { cwd: root },
+    );
     return { code: 0, out: stdout };
   } catch (e) {
     const err = e as { code: number; stdout: string };
@@ -58,25 +62,45 @@ t.test('a formatter that claims every file fails the kit', async (t) => {
 
 t.test('TALLY_FORMATTERS: loaded, registered and used by detection over HTTP', async (t) => {
   const external = await loadFormatters(['./docs/example-formatter'], root);
-  t.same(external.map((f) => f.key), ['libtest']);
+  t.same(
+    external.map((f) => f.key),
+    ['libtest'],
+  );
   const h = await startTally(t, { formatters: [...builtinFormatters, ...external] });
   const bytes = await readFile(path.join(example, 'libtest/fixtures/cargo-test-demo.txt'));
   const m = multipart([file('file[]', 'cargo-test.txt', bytes, 'text/plain')]);
-  const reply = await h.send({ path: `/api/v2/profile/${h.profileId}/import`, headers: { 'content-type': m.contentType }, body: m.body });
+  const reply = await h.send({
+    path: `/api/v2/profile/${h.profileId}/import`,
+    headers: { 'content-type': m.contentType },
+    body: m.body,
+  });
   t.equal(reply.status, 201, 'status 201', { body: reply.text });
-  t.same(reply.json.report.files.map((f: any) => f.formatter), ['libtest']);
+  t.same(
+    reply.json.report.files.map((f: any) => f.formatter),
+    ['libtest'],
+  );
   t.match(reply.json.report.totals, { tests: 7, passed: 4, failed: 2, skipped: 1 });
   const listed = await h.send({ method: 'GET', path: '/api/v2/formatters', noKey: true });
-  t.ok(listed.json.formatters.some((f: any) => f.key === 'libtest'), 'listed with the built-ins');
+  t.ok(
+    listed.json.formatters.some((f: any) => f.key === 'libtest'),
+    'listed with the built-ins',
+  );
 });
 
 t.test('duplicate keys and bad modules are precise start-up errors', async (t) => {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'tally-dup-'));
   t.teardown(() => rm(dir, { recursive: true, force: true }));
-  await writeFile(path.join(dir, 'index.mjs'), `export default { key: 'junit', title: 'Mine', extensions: ['.xml'], mediaTypes: [], sniff: () => 0, parse: async () => {} };\n`);
+  await writeFile(
+    path.join(dir, 'index.mjs'),
+    `export default { key: 'junit', title: 'Mine', extensions: ['.xml'], mediaTypes: [], sniff: () => 0, parse: async () => {} };\n`,
+  );
   const mine = await loadFormatters([dir]);
-  t.throws(() => createRegistry([...builtinFormatters, ...mine]), { message: /Formatter key "junit" is registered twice \("JUnit XML" and "Mine"\)/ });
-  await t.rejects(loadFormatters(['./no/such/folder'], root), { message: /TALLY_FORMATTERS: \.\/no\/such\/folder does not exist/ });
+  t.throws(() => createRegistry([...builtinFormatters, ...mine]), {
+    message: /Formatter key "junit" is registered twice \("JUnit XML" and "Mine"\)/,
+  });
+  await t.rejects(loadFormatters(['./no/such/folder'], root), {
+    message: /TALLY_FORMATTERS: \.\/no\/such\/folder does not exist/,
+  });
   const empty = await mkdtemp(path.join(os.tmpdir(), 'tally-empty-'));
   t.teardown(() => rm(empty, { recursive: true, force: true }));
   await writeFile(path.join(empty, 'index.mjs'), 'export const nothing = 1;\n');

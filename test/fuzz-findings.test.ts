@@ -15,8 +15,16 @@ const dir = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures', 
 
 t.test('an XML file ending in an unfinished reference, through every XML formatter', async (t) => {
   const input = await readFile(path.join(dir, 'xml-ends-in-unfinished-reference.xml'));
-  for (const f of builtinFormatters.filter((x) => x.extensions.includes('.xml'))) await t.resolves(formatterTarget(f, builtinFormatters, dir).run(input), f.key);
-  await t.resolves(formatterTarget(builtinFormatters.find((x) => x.key === 'junit')!, builtinFormatters, dir).run(Buffer.from('&?x')), 'the input as found');
+  for (const f of builtinFormatters.filter((x) => x.extensions.includes('.xml')))
+    await t.resolves(formatterTarget(f, builtinFormatters, dir).run(input), f.key);
+  await t.resolves(
+    formatterTarget(
+      builtinFormatters.find((x) => x.key === 'junit')!,
+      builtinFormatters,
+      dir,
+    ).run(Buffer.from('&?x')),
+    'the input as found',
+  );
 });
 
 t.test('the head scanner input, through every formatter target', async (t) => {
@@ -31,21 +39,46 @@ for (const kind of storeKinds(t)) {
 
     const json = await readFile(path.join(dir, 'head-json-key-control-char.json'));
     const m = multipart([file('file[]', 'report.json', json)]);
-    const a = await h.send({ path: `/api/v2/profile/${h.profileId}/import`, headers: { 'content-type': m.contentType }, body: m.body });
-    t.equal(a.status, 422, 'a JSON key with a control character: no format matches (not a fault)', { body: a.text.slice(0, 400) });
-    t.equal(a.json.messages.find((x: { severity: string }) => x.severity === 'error')?.code, 'zero_files_matched_formatters');
+    const a = await h.send({
+      path: `/api/v2/profile/${h.profileId}/import`,
+      headers: { 'content-type': m.contentType },
+      body: m.body,
+    });
+    t.equal(a.status, 422, 'a JSON key with a control character: no format matches (not a fault)', {
+      body: a.text.slice(0, 400),
+    });
+    t.equal(
+      a.json.messages.find((x: { severity: string }) => x.severity === 'error')?.code,
+      'zero_files_matched_formatters',
+    );
 
     const cut = await readFile(path.join(dir, 'xml-ends-in-unfinished-reference.xml'));
     const m2 = multipart([file('file[]', 'TEST-cut.xml', cut)]);
-    const c = await h.send({ path: `/api/v2/profile/${h.profileId}/import/junit`, headers: { 'content-type': m2.contentType }, body: m2.body });
-    t.equal(c.status, 422, 'an XML file cut inside a reference: report_validation_error, not a fault', { body: c.text.slice(0, 400) });
+    const c = await h.send({
+      path: `/api/v2/profile/${h.profileId}/import/junit`,
+      headers: { 'content-type': m2.contentType },
+      body: m2.body,
+    });
+    t.equal(c.status, 422, 'an XML file cut inside a reference: report_validation_error, not a fault', {
+      body: c.text.slice(0, 400),
+    });
     t.equal(c.json.messages.find((x: { severity: string }) => x.severity === 'error')?.code, 'report_validation_error');
 
     const form = await readFile(path.join(dir, 'multipart-part-without-name.bin'));
-    const b = await h.send({ path: `/api/v2/profile/${h.profileId}/import/junit`, headers: { 'content-type': 'multipart/form-data; boundary=tallyfuzzboundary' }, body: form });
-    t.equal(b.status, 201, 'parts without a name are unused parameters; the named file imports', { body: b.text.slice(0, 400) });
+    const b = await h.send({
+      path: `/api/v2/profile/${h.profileId}/import/junit`,
+      headers: { 'content-type': 'multipart/form-data; boundary=tallyfuzzboundary' },
+      body: form,
+    });
+    t.equal(b.status, 201, 'parts without a name are unused parameters; the named file imports', {
+      body: b.text.slice(0, 400),
+    });
     t.equal(b.json.report.totals.tests, 1);
-    t.same(b.json.messages.find((x: { code: string | null }) => x.code === null)?.details?.parameters, [''], 'named "" in the unused-parameters warning');
+    t.same(
+      b.json.messages.find((x: { code: string | null }) => x.code === null)?.details?.parameters,
+      [''],
+      'named "" in the unused-parameters warning',
+    );
 
     const after = await h.leftovers();
     t.same(after.tmp, []);

@@ -20,7 +20,10 @@ t.test(`fuzz: every formatter and the front end, ${total} s, seed ${seed}`, asyn
   const formatters = formatterTargets();
   const frontSeconds = Math.max(1, Math.round(total / 5));
   const each = Math.max(1, (total - frontSeconds) / formatters.length);
-  const stats = await runAll([front, ...formatters], { seed, secondsPerTarget: (target) => (target === front ? frontSeconds : each) });
+  const stats = await runAll([front, ...formatters], {
+    seed,
+    secondsPerTarget: (target) => (target === front ? frontSeconds : each),
+  });
   for (const s of stats) {
     t.comment(`${s.target}: ${s.execs} inputs in ${s.seconds.toFixed(1)} s, corpus ${s.corpus}`);
     t.ok(s.execs > 10, `${s.target}: ran (${s.execs} inputs)`);

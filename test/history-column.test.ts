@@ -1,6 +1,17 @@
 /** The packed history column: parts, titles read back one at a time, keys by path. */
 import t from 'tap';
-import { FileHistoryCollector, HistoryColumnBuilder, PART_TESTS, type FileHistory, TESTS_PER_PART, decodeColumn, historyKey, isFlakyFlag, statusOf, type HistoryPart } from '../lib/store/history.js';
+import {
+  FileHistoryCollector,
+  HistoryColumnBuilder,
+  PART_TESTS,
+  type FileHistory,
+  TESTS_PER_PART,
+  decodeColumn,
+  historyKey,
+  isFlakyFlag,
+  statusOf,
+  type HistoryPart,
+} from '../lib/store/history.js';
 import type { ContainerStatus, ContainerType } from '../lib/formatter-api.js';
 
 t.test('a column of several parts reads back whole, titles included', async (t) => {
@@ -12,12 +23,26 @@ t.test('a column of several parts reads back whole, titles included', async (t) 
   const parts: HistoryPart[] = [];
   const n = TESTS_PER_PART * 2 + 17;
   for (let i = 0; i < n; i++) {
-    const part = builder.add({ seq: i + 3, parentSeq: i % 2 ? 2 : 1, title: `test ${i} 🚀`, status: i % 7 ? 'passed' : 'failed', durationMs: i % 5 ? i / 4 : null, flaky: i === 9 });
+    const part = builder.add({
+      seq: i + 3,
+      parentSeq: i % 2 ? 2 : 1,
+      title: `test ${i} 🚀`,
+      status: i % 7 ? 'passed' : 'failed',
+      durationMs: i % 5 ? i / 4 : null,
+      flaky: i === 9,
+    });
     if (part) parts.push(part);
   }
   parts.push(builder.finish()!);
-  t.strictSame(parts.map((p) => p.index), [0, 1, 2], 'full parts come out as they fill');
-  const c = decodeColumn('r', parts.map((p) => p.data));
+  t.strictSame(
+    parts.map((p) => p.index),
+    [0, 1, 2],
+    'full parts come out as they fill',
+  );
+  const c = decodeColumn(
+    'r',
+    parts.map((p) => p.data),
+  );
   t.equal(c.keys.length, n);
   for (const i of [0, 1, 9, TESTS_PER_PART - 1, TESTS_PER_PART, TESTS_PER_PART * 2 + 16]) {
     const path = i % 2 ? ['Suite ü 日本語', 'nested \u0000 odd', `test ${i} 🚀`] : ['Suite ü 日本語', `test ${i} 🚀`];
@@ -38,7 +63,15 @@ t.test('keys', async (t) => {
   t.ok(Number.isSafeInteger(historyKey(['x'.repeat(10_000)])), 'a safe integer');
 });
 
-type Row = { seq: number; parentSeq: number | null; type: ContainerType; title: string; status: ContainerStatus; durationMs: number | null; flaky: boolean };
+type Row = {
+  seq: number;
+  parentSeq: number | null;
+  type: ContainerType;
+  title: string;
+  status: ContainerStatus;
+  durationMs: number | null;
+  flaky: boolean;
+};
 
 /**
  * A file as a formatter emits it: top-level suites one after another, each with an inner suite and
@@ -51,9 +84,23 @@ function fileRows(n: number, ...suiteTitles: string[]): Row[] {
     const top = ++id;
     const inner = ++id;
     const tests: Row[] = [];
-    for (let i = 0; i < n; i++) tests.push({ seq: ++id, parentSeq: i % 3 ? inner : top, type: 'test', title: `t${i}`, status: i % 4 ? 'passed' : 'skipped', durationMs: i % 6 ? i : null, flaky: i % 11 === 0 });
+    for (let i = 0; i < n; i++)
+      tests.push({
+        seq: ++id,
+        parentSeq: i % 3 ? inner : top,
+        type: 'test',
+        title: `t${i}`,
+        status: i % 4 ? 'passed' : 'skipped',
+        durationMs: i % 6 ? i : null,
+        flaky: i % 11 === 0,
+      });
     const late = tests.splice(5, 1)[0]!;
-    rows.push(...tests, late, { seq: inner, parentSeq: top, type: 'suite', title: 'inner', status: 'passed', durationMs: null, flaky: false }, { seq: top, parentSeq: null, type: 'suite', title: suiteTitle, status: 'passed', durationMs: null, flaky: false });
+    rows.push(
+      ...tests,
+      late,
+      { seq: inner, parentSeq: top, type: 'suite', title: 'inner', status: 'passed', durationMs: null, flaky: false },
+      { seq: top, parentSeq: null, type: 'suite', title: suiteTitle, status: 'passed', durationMs: null, flaky: false },
+    );
   }
   return rows;
 }
@@ -95,13 +142,26 @@ t.test('files gathered as they are written give the column read back from their 
   }
   want.push(whole.finish()!);
   t.ok(want.length >= 2, `${want.length} parts`);
-  t.strictSame(got.map((p) => p.index), want.map((p) => p.index));
-  t.ok(got.every((p, i) => p.data.equals(want[i]!.data)), 'byte for byte');
-  const c = decodeColumn('r', got.map((p) => p.data));
-  t.strictSame(c.pathOf(0), ['A', 't0'], 'the first file\'s first test');
-  t.equal(c.keys.length, 30_000 + 45_000 + 40_000, 'every test, those of the third file that repeat paths of the first too');
+  t.strictSame(
+    got.map((p) => p.index),
+    want.map((p) => p.index),
+  );
+  t.ok(
+    got.every((p, i) => p.data.equals(want[i]!.data)),
+    'byte for byte',
+  );
+  const c = decodeColumn(
+    'r',
+    got.map((p) => p.data),
+  );
+  t.strictSame(c.pathOf(0), ['A', 't0'], "the first file's first test");
+  t.equal(
+    c.keys.length,
+    30_000 + 45_000 + 40_000,
+    'every test, those of the third file that repeat paths of the first too',
+  );
   t.equal(c.keys[30_000 + 45_000], c.keys[0], 'same path, same key');
-  t.strictSame(c.pathOf(30_000 + 15_000 + 1), ['C', 'inner', 't1'], 'a test of the second file\'s second suite');
+  t.strictSame(c.pathOf(30_000 + 15_000 + 1), ['C', 'inner', 't1'], "a test of the second file's second suite");
 });
 
 t.test('a suite of more containers than the collector keeps makes it give up', async (t) => {
@@ -120,7 +180,10 @@ t.test('a formatter that announces what it opens lets one enormous suite go in p
   const n = 3 * PART_TESTS + 7;
   const late = fileRows(n, 'Huge');
   // In id order (fileRows sends one test late): a part handed over is never reopened.
-  const rows = [...late.filter((r) => r.type === 'test').sort((a, b) => a.seq - b.seq), ...late.filter((r) => r.type !== 'test')];
+  const rows = [
+    ...late.filter((r) => r.type === 'test').sort((a, b) => a.seq - b.seq),
+    ...late.filter((r) => r.type !== 'test'),
+  ];
   const collect = (announce: boolean, mutate?: (r: Row) => Row, from = rows): (FileHistory | null)[] => {
     const handed: (FileHistory | null)[] = [];
     const c = new FileHistoryCollector(100_000, (h) => handed.push(h));
@@ -143,7 +206,10 @@ t.test('a formatter that announces what it opens lets one enormous suite go in p
   t.equal(whole.length, 1, 'without announcements: one part when the suite closes');
   const parts = collect(true);
   t.ok(parts.length >= 3, `announced: ${parts.length} parts while the suite is open`);
-  t.ok(parts.every((p) => p !== null && p.tests.seqs.length <= PART_TESTS), 'each of at most PART_TESTS tests');
+  t.ok(
+    parts.every((p) => p !== null && p.tests.seqs.length <= PART_TESTS),
+    'each of at most PART_TESTS tests',
+  );
   t.strictSame(build(parts), build(whole), 'the same column either way, byte for byte');
   const renamed = collect(true, (r) => (r.seq === 1 ? { ...r, title: 'Renamed' } : r));
   t.equal(renamed.at(-1), null, 'a suite emitted under another title than announced: give up, the column is read back');

@@ -26,16 +26,33 @@ t.test('the document and the routes agree', async (t) => {
     for (const method of methods) {
       const op = doc.paths[route.path]?.[method];
       t.ok(op, `${method.toUpperCase()} ${route.path} is documented`);
-      const authed = ((route.settings.auth as { strategies?: string[] } | false | undefined) || null)?.strategies?.includes('api-key') ?? false;
-      t.same(op?.security, authed ? [{ apiKey: [] }] : [], `${method.toUpperCase()} ${route.path}: auth as the route has it`);
+      const authed =
+        ((route.settings.auth as { strategies?: string[] } | false | undefined) || null)?.strategies?.includes(
+          'api-key',
+        ) ?? false;
+      t.same(
+        op?.security,
+        authed ? [{ apiKey: [] }] : [],
+        `${method.toUpperCase()} ${route.path}: auth as the route has it`,
+      );
     }
   }
   let operations = 0;
   for (const p of Object.values(doc.paths) as Record<string, unknown>[]) operations += Object.keys(p).length;
-  t.equal(operations, api.reduce((n, route) => n + (route.method === '*' ? OPERATIONS[routeKey(route)]!.methods!.length : 1), 0), 'no operation without a route');
+  t.equal(
+    operations,
+    api.reduce((n, route) => n + (route.method === '*' ? OPERATIONS[routeKey(route)]!.methods!.length : 1), 0),
+    'no operation without a route',
+  );
 
-  const limit = doc.paths['/api/v2/profile/{profile_id}/reports'].get.parameters.find((p: { name: string }) => p.name === 'limit');
-  t.same(limit.schema, { type: 'integer', minimum: 1, maximum: 1000, default: 50 }, 'query parameters come from the joi schema');
+  const limit = doc.paths['/api/v2/profile/{profile_id}/reports'].get.parameters.find(
+    (p: { name: string }) => p.name === 'limit',
+  );
+  t.same(
+    limit.schema,
+    { type: 'integer', minimum: 1, maximum: 1000, default: 50 },
+    'query parameters come from the joi schema',
+  );
 });
 
 t.test('a route without a document, or a document without a route, is reported', async (t) => {

@@ -2,7 +2,11 @@ import t from 'tap';
 import { readHead, baseName } from '../lib/sniff/head.js';
 
 t.test('xml head: root, attributes, children, declaration', async (t) => {
-  const { head } = readHead(Buffer.from('<?xml version="1.0"?>\n<!-- c --><testsuites name="x"><testsuite tests="1"><testcase/>'), 'a/b.xml', false);
+  const { head } = readHead(
+    Buffer.from('<?xml version="1.0"?>\n<!-- c --><testsuites name="x"><testsuite tests="1"><testcase/>'),
+    'a/b.xml',
+    false,
+  );
   t.equal(head.kind, 'xml');
   t.equal(head.hasXmlDeclaration, true);
   t.equal(head.rootElement, 'testsuites');

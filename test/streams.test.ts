@@ -39,10 +39,14 @@ t.test('a store side that keeps up passes every chunk through and is ended', asy
   store.on('data', (c: Buffer) => stored.push(c));
   const ended = new Promise((resolve) => store.once('end', resolve));
   const seen: Buffer[] = [];
-  for await (const c of tee((async function* () {
-    yield Buffer.from('a');
-    yield Buffer.from('b');
-  })(), store)) seen.push(c);
+  for await (const c of tee(
+    (async function* () {
+      yield Buffer.from('a');
+      yield Buffer.from('b');
+    })(),
+    store,
+  ))
+    seen.push(c);
   await ended;
   t.equal(Buffer.concat(seen).toString(), 'ab');
   t.equal(Buffer.concat(stored).toString(), 'ab');

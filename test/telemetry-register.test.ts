@@ -31,10 +31,23 @@ t.test('with an OTLP endpoint, serve exports its spans and flushes them on SIGTE
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'tally-otel-'));
   t.teardown(() => rm(dataDir, { recursive: true, force: true }));
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', '--import', './lib/telemetry/register.ts', path.join(root, 'bin/tally.ts'), 'serve'], {
-    cwd: root,
-    env: { ...process.env, TALLY_DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', MONGODB_URL: '', TALLY_PARSE_WORKERS: '2', OTEL_EXPORTER_OTLP_ENDPOINT: endpoint, OTEL_METRIC_EXPORT_INTERVAL: '600000' },
-  });
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', '--import', './lib/telemetry/register.ts', path.join(root, 'bin/tally.ts'), 'serve'],
+    {
+      cwd: root,
+      env: {
+        ...process.env,
+        TALLY_DATA_DIR: dataDir,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        MONGODB_URL: '',
+        TALLY_PARSE_WORKERS: '2',
+        OTEL_EXPORTER_OTLP_ENDPOINT: endpoint,
+        OTEL_METRIC_EXPORT_INTERVAL: '600000',
+      },
+    },
+  );
   let out = '';
   child.stdout.on('data', (c: Buffer) => (out += c.toString()));
   child.stderr.on('data', (c: Buffer) => (out += c.toString()));
@@ -44,7 +57,11 @@ t.test('with an OTLP endpoint, serve exports its spans and flushes them on SIGTE
   const key = /API key: +(tly_\S+)/.exec(out)?.[1];
   const profile = /profile id: +(\S+)/.exec(out)?.[1];
   const xml = '<?xml version="1.0"?><testsuite name="s" tests="1"><testcase classname="c" name="t"/></testsuite>';
-  const r = await fetch(`http://127.0.0.1:${port}/api/v2/profile/${profile}/import/junit`, { method: 'POST', headers: { 'x-api-key': key!, 'content-type': 'application/xml' }, body: xml });
+  const r = await fetch(`http://127.0.0.1:${port}/api/v2/profile/${profile}/import/junit`, {
+    method: 'POST',
+    headers: { 'x-api-key': key!, 'content-type': 'application/xml' },
+    body: xml,
+  });
   t.equal(r.status, 201, 'an import');
 
   child.kill('SIGTERM');

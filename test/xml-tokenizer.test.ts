@@ -55,7 +55,16 @@ line 2 ✓ résumé</failure><system-out><![CDATA[raw <xml> & ]] ] > stuff]]></s
 
 t.test('every chunking of a document gives the same events', async (t) => {
   const whole = events([DOC]);
-  t.same(whole.slice(0, 4), ['<testsuites {"name":"all & more","time":"1.5","empty":""}>', '#\n  ', '<testsuite {"name":"a>b","tests":"2","gt":"1 > 0"}>', '#\n    '], 'attributes decoded, > inside values');
+  t.same(
+    whole.slice(0, 4),
+    [
+      '<testsuites {"name":"all & more","time":"1.5","empty":""}>',
+      '#\n  ',
+      '<testsuite {"name":"a>b","tests":"2","gt":"1 > 0"}>',
+      '#\n    ',
+    ],
+    'attributes decoded, > inside values',
+  );
   t.ok(whole.includes('#at AB\u0043\nline 2 ✓ résumé'), 'character references and non-ASCII text');
   t.ok(whole.includes('#raw <xml> & ]] ] > stuff'), 'CDATA as it is');
   t.ok(whole.includes(`<ns:extra {"xmlns:ns":"urn:x","ns:a":"'q'"}>`), 'prefixed names kept, &apos;');

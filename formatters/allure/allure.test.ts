@@ -3,7 +3,16 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { FormatError, type Container, type Head } from '../../lib/formatter-api.js';
 import { totalsOf as count } from '../../lib/formatter-check.js';
-import { childrenFirst, expectChunkIndependence, expectFixtureFolder, expectManifestTotals, failure, formatterFixtures, headOf, otherFormatHeads } from '../../test/helpers/formatter-fixtures.js';
+import {
+  childrenFirst,
+  expectChunkIndependence,
+  expectFixtureFolder,
+  expectManifestTotals,
+  failure,
+  formatterFixtures,
+  headOf,
+  otherFormatHeads,
+} from '../../test/helpers/formatter-fixtures.js';
 import { allure } from './index.js';
 import { allure2Handler } from './allure2.js';
 import { allure1Handler } from './allure1.js';
@@ -21,7 +30,9 @@ async function parseText(text: string, fileName: string, maxTextChars = 1000) {
 
 const NS = 'xmlns:ns2="urn:model.allure.qatools.yandex.ru"';
 
-t.test('fixture folder: every file listed, byte-identical to its manifest hash, and in the README', async (t) => expectFixtureFolder(t, fx));
+t.test('fixture folder: every file listed, byte-identical to its manifest hash, and in the README', async (t) =>
+  expectFixtureFolder(t, fx),
+);
 
 t.test('every fixture gives the manifest counts', async (t) =>
   expectManifestTotals(t, fx, ({ containers, producers }, name) => {
@@ -34,8 +45,22 @@ t.test('a container file holds no test but still yields its suite and fixtures',
   const file = 'allure2__04642ae7-159a-4dcd-baef-8db98884d041-container.json';
   const { containers } = await run(readFileSync(path.join(FIXTURES, file)), file);
   const suite = containers[containers.length - 1]!;
-  t.match(suite, { type: 'suite', title: 'All', parentId: null, status: 'passed', durationMs: 45584, startedAt: '2016-11-29T20:16:49.874Z', meta: { uuid: 'b1c94ca2fbc3e78fc30069c8d0f01680', allure: 'container', children: '2' } });
-  t.same(containers.filter((c) => c.type === 'hook').map((c) => [c.title, c.status, c.parentId]), [['mockAuthorization', 'passed', suite.id], ['cleanUpContext', 'passed', suite.id]]);
+  t.match(suite, {
+    type: 'suite',
+    title: 'All',
+    parentId: null,
+    status: 'passed',
+    durationMs: 45584,
+    startedAt: '2016-11-29T20:16:49.874Z',
+    meta: { uuid: 'b1c94ca2fbc3e78fc30069c8d0f01680', allure: 'container', children: '2' },
+  });
+  t.same(
+    containers.filter((c) => c.type === 'hook').map((c) => [c.title, c.status, c.parentId]),
+    [
+      ['mockAuthorization', 'passed', suite.id],
+      ['cleanUpContext', 'passed', suite.id],
+    ],
+  );
   t.equal(containers.filter((c) => c.type === 'step').length, 4, 'fixture steps');
   t.equal(count(containers).tests, 0);
 });
@@ -45,31 +70,72 @@ t.test('sniff: every fixture votes for Allure', async (t) => {
 });
 
 t.test('sniff: every other format scores below the match threshold', async (t) => {
-  for (const [name, text] of otherFormatHeads('allure', 'allure1-xml')) t.ok(allure.sniff(head(text, name.split('/').pop())) < 0.5, name);
+  for (const [name, text] of otherFormatHeads('allure', 'allure1-xml'))
+    t.ok(allure.sniff(head(text, name.split('/').pop())) < 0.5, name);
   const more: [string, string, string][] = [
-    ['allure-results/executor.json', 'executor.json', '{"name":"Jenkins","type":"jenkins","url":"http://ci","buildOrder":7,"buildName":"job#7","reportUrl":"http://ci/7/allure"}'],
+    [
+      'allure-results/executor.json',
+      'executor.json',
+      '{"name":"Jenkins","type":"jenkins","url":"http://ci","buildOrder":7,"buildName":"job#7","reportUrl":"http://ci/7/allure"}',
+    ],
     ['allure-results/categories.json', 'categories.json', '[{"name":"Ignored tests","matchedStatuses":["skipped"]}]'],
     ['allure-results/environment.properties', 'environment.properties', 'Browser=Chrome\nBrowser.Version=120\n'],
     ['a uuid alone', 'x.json', '{"uuid":"a","value":1}'],
-    ['CTRF (tests below results)', 'ctrf.json', '{"results":{"tool":{"name":"jest"},"summary":{"tests":1,"start":1,"stop":2},"tests":[{"name":"a","status":"passed","duration":1}]}}'],
-    ['mochawesome (uuid below results)', 'r.json', '{"stats":{"tests":1},"results":[{"uuid":"x","title":"","suites":[],"tests":[]}],"meta":{"mocha":{}}}'],
+    [
+      'CTRF (tests below results)',
+      'ctrf.json',
+      '{"results":{"tool":{"name":"jest"},"summary":{"tests":1,"start":1,"stop":2},"tests":[{"name":"a","status":"passed","duration":1}]}}',
+    ],
+    [
+      'mochawesome (uuid below results)',
+      'r.json',
+      '{"stats":{"tests":1},"results":[{"uuid":"x","title":"","suites":[],"tests":[]}],"meta":{"mocha":{}}}',
+    ],
     ['an array of results', 'r.json', '[{"uuid":"a","status":"passed","name":"x"}]'],
-    ['NUnit 3 bare test-suite', 'r.xml', '<test-suite type="Assembly" id="0-1005" name="x.dll" runstate="Runnable" testcasecount="1"><test-case id="0-1001" name="A" result="Passed"/></test-suite>'],
-    ['test-suite in another namespace', 'x-testsuite.xml', '<ns2:test-suite xmlns:ns2="urn:example"><name>x</name></ns2:test-suite>'],
+    [
+      'NUnit 3 bare test-suite',
+      'r.xml',
+      '<test-suite type="Assembly" id="0-1005" name="x.dll" runstate="Runnable" testcasecount="1"><test-case id="0-1001" name="A" result="Passed"/></test-suite>',
+    ],
+    [
+      'test-suite in another namespace',
+      'x-testsuite.xml',
+      '<ns2:test-suite xmlns:ns2="urn:example"><name>x</name></ns2:test-suite>',
+    ],
     ['empty', 'x-result.json', ''],
   ];
   for (const [name, file, text] of more) t.ok(allure.sniff(head(text, file)) < 0.5, name);
-  t.equal(allure.sniff(head('{"uuid":"a","start":1}', 'a-result.json')), 0.6, 'a result file name backs a thin key set');
+  t.equal(
+    allure.sniff(head('{"uuid":"a","start":1}', 'a-result.json')),
+    0.6,
+    'a result file name backs a thin key set',
+  );
   t.equal(allure.sniff(head('{"uuid":"a","children":[]}', 'a.json')), 0.9, 'an empty container');
-  t.equal(allure.sniff(head('{"name":"t","status":"passed","steps":[{"name":"s"', 'b-result.json')), 0.75, 'allure-pytest key order, uuid beyond the head');
-  t.equal(allure.sniff(head('{"name":"t","status":"passed","steps":[]}', 'b.json')), 0, 'the same keys without the file name are not enough');
-  t.equal(allure.sniff(head(`<ns0:test-suite xmlns:ns0="urn:model.allure.qatools.yandex.ru"><name>x</name>`, 'x-testsuite.xml')), 0.95, 'any prefix');
+  t.equal(
+    allure.sniff(head('{"name":"t","status":"passed","steps":[{"name":"s"', 'b-result.json')),
+    0.75,
+    'allure-pytest key order, uuid beyond the head',
+  );
+  t.equal(
+    allure.sniff(head('{"name":"t","status":"passed","steps":[]}', 'b.json')),
+    0,
+    'the same keys without the file name are not enough',
+  );
+  t.equal(
+    allure.sniff(
+      head(`<ns0:test-suite xmlns:ns0="urn:model.allure.qatools.yandex.ru"><name>x</name>`, 'x-testsuite.xml'),
+    ),
+    0.95,
+    'any prefix',
+  );
   const broken = { ...head('{"uuid":"a"}'), topLevelKeys: null } as unknown as Head;
   t.equal(allure.sniff(broken), 0, 'a malformed head scores 0 instead of throwing');
 });
 
 // With a small text limit; every fixture also in 1-byte chunks.
-t.test('chunk boundaries do not change the containers', async (t) => expectChunkIndependence(t, fx, { eachInChunksOf: 1 }));
+t.test('chunk boundaries do not change the containers', async (t) =>
+  expectChunkIndependence(t, fx, { eachInChunksOf: 1 }),
+);
 
 t.test('empty, truncated and foreign input reject with FormatError', async (t) => {
   const json = readFileSync(path.join(FIXTURES, 'allure2__7f0aea93-a14c-4e5b-8936-ee5ead7be819-result.json'));
@@ -84,7 +150,11 @@ t.test('empty, truncated and foreign input reject with FormatError', async (t) =
     ['a JSON scalar', 'a-result.json', Buffer.from('"passed"')],
     ['two objects', 'a-result.json', Buffer.from('{"uuid":"a","status":"passed"}\n{"uuid":"b","status":"failed"}')],
     ['an object that is no Allure result', 'x.json', Buffer.from('{"stats":{"tests":1},"tests":[]}')],
-    ['NUnit test-suite root', 'r.xml', Buffer.from('<test-suite type="Assembly" name="x"><test-case name="a" result="Passed"/></test-suite>')],
+    [
+      'NUnit test-suite root',
+      'r.xml',
+      Buffer.from('<test-suite type="Assembly" name="x"><test-case name="a" result="Passed"/></test-suite>'),
+    ],
     ['plain text', 'a.txt', Buffer.from('TAP version 13\nok 1\n')],
   ];
   for (const [name, file, b] of cases) t.type(await failure(run(b, file)), FormatError, name);
@@ -98,7 +168,11 @@ t.test('Allure 2 result: status, failure, suite path from labels, attachments, p
     fullName: 'com.acme.LoginTest.rejects',
     name: 'rejects a bad password',
     status: 'broken',
-    statusDetails: { message: 'NullPointerException', trace: 'java.lang.NullPointerException\n\tat com.acme.Login', flaky: true },
+    statusDetails: {
+      message: 'NullPointerException',
+      trace: 'java.lang.NullPointerException\n\tat com.acme.Login',
+      flaky: true,
+    },
     stage: 'finished',
     start: 1700000000000,
     stop: 1700000001500,
@@ -115,21 +189,53 @@ t.test('Allure 2 result: status, failure, suite path from labels, attachments, p
       { name: 'token', value: 'secret', mode: 'hidden' },
     ],
     links: [{ name: 'JIRA-1', url: 'https://jira/JIRA-1', type: 'issue' }],
-    attachments: [{ name: 'Screenshot', source: 'a1-attachment.png', type: 'image/png' }, { name: 'again', source: 'a1-attachment.png' }],
-    steps: [{ name: 'open page', status: 'passed', start: 1700000000000, stop: 1700000000100, attachments: [{ name: 'page', source: 's1-attachment.html' }], steps: [{ name: 'inner', status: 'passed' }] }],
+    attachments: [
+      { name: 'Screenshot', source: 'a1-attachment.png', type: 'image/png' },
+      { name: 'again', source: 'a1-attachment.png' },
+    ],
+    steps: [
+      {
+        name: 'open page',
+        status: 'passed',
+        start: 1700000000000,
+        stop: 1700000000100,
+        attachments: [{ name: 'page', source: 's1-attachment.html' }],
+        steps: [{ name: 'inner', status: 'passed' }],
+      },
+    ],
   };
   const { containers, producers } = await parseText(JSON.stringify(result, null, 2), 'u-1-result.json');
   t.same(producers, ['allure-junit5']);
   t.ok(childrenFirst(containers), 'children before parents');
-  t.same(containers.map((c) => [c.type, c.title]), [['step', 'inner'], ['step', 'open page'], ['test', 'rejects a bad password'], ['suite', 'Passwords'], ['suite', 'Login'], ['suite', 'Web']]);
+  t.same(
+    containers.map((c) => [c.type, c.title]),
+    [
+      ['step', 'inner'],
+      ['step', 'open page'],
+      ['test', 'rejects a bad password'],
+      ['suite', 'Passwords'],
+      ['suite', 'Login'],
+      ['suite', 'Web'],
+    ],
+  );
   const test = containers[2]!;
   t.match(test, {
     status: 'errored',
     durationMs: 1500,
     startedAt: '2023-11-14T22:13:20.000Z',
-    failure: { message: 'NullPointerException', type: null, stack: 'java.lang.NullPointerException\n\tat com.acme.Login' },
+    failure: {
+      message: 'NullPointerException',
+      type: null,
+      stack: 'java.lang.NullPointerException\n\tat com.acme.Login',
+    },
     attachmentRefs: ['a1-attachment.png'],
-    meta: { uuid: 'u-1', historyId: 'h-1', testCaseId: 'tc-1', fullName: 'com.acme.LoginTest.rejects', allureFlaky: 'true' },
+    meta: {
+      uuid: 'u-1',
+      historyId: 'h-1',
+      testCaseId: 'tc-1',
+      fullName: 'com.acme.LoginTest.rejects',
+      allureFlaky: 'true',
+    },
   });
   t.notOk(test.startedAtNaive, 'epoch milliseconds are UTC');
   t.notOk(test.flaky, 'Allure’s flaky mark is a label of the test, not an observed retry');
@@ -144,17 +250,58 @@ t.test('Allure 2 result: status, failure, suite path from labels, attachments, p
 });
 
 t.test('Allure 2 result: suite path fallbacks, statuses and stages', async (t) => {
-  const one = async (obj: Record<string, unknown>, file = 'x-result.json'): Promise<Container[]> => (await parseText(JSON.stringify(obj), file)).containers;
-  t.same((await one({ uuid: 'a', name: 't', status: 'passed', titlePath: ['tests', 'login.spec.ts', 'Login'] })).filter((c) => c.type === 'suite').map((c) => c.title), ['Login', 'login.spec.ts', 'tests'], 'titlePath when there are no suite labels');
-  t.same((await one({ uuid: 'a', name: 't', status: 'passed', labels: [{ name: 'testClass', value: 'com.acme.T' }] })).map((c) => c.title), ['t', 'com.acme.T'], 'testClass as the last resort');
-  t.same((await one({ uuid: 'a', name: 't', status: 'skipped' })).map((c) => [c.type, c.parentId]), [['test', null]], 'no suite at all');
+  const one = async (obj: Record<string, unknown>, file = 'x-result.json'): Promise<Container[]> =>
+    (await parseText(JSON.stringify(obj), file)).containers;
+  t.same(
+    (await one({ uuid: 'a', name: 't', status: 'passed', titlePath: ['tests', 'login.spec.ts', 'Login'] }))
+      .filter((c) => c.type === 'suite')
+      .map((c) => c.title),
+    ['Login', 'login.spec.ts', 'tests'],
+    'titlePath when there are no suite labels',
+  );
+  t.same(
+    (await one({ uuid: 'a', name: 't', status: 'passed', labels: [{ name: 'testClass', value: 'com.acme.T' }] })).map(
+      (c) => c.title,
+    ),
+    ['t', 'com.acme.T'],
+    'testClass as the last resort',
+  );
+  t.same(
+    (await one({ uuid: 'a', name: 't', status: 'skipped' })).map((c) => [c.type, c.parentId]),
+    [['test', null]],
+    'no suite at all',
+  );
   const staged = (await one({ uuid: 'a', name: 't', stage: 'interrupted' }))[0]!;
   t.match(staged, { status: 'unknown', meta: { stage: 'interrupted' } }, 'no status: unknown (counted as skipped)');
-  const table: [unknown, string][] = [['passed', 'passed'], ['failed', 'failed'], ['broken', 'errored'], ['skipped', 'skipped'], ['unknown', 'unknown'], ['Passed', 'passed'], ['canceled', 'skipped'], ['pending', 'skipped'], ['some-invalid-string', 'unknown'], [undefined, 'unknown'], [3, 'unknown']];
+  const table: [unknown, string][] = [
+    ['passed', 'passed'],
+    ['failed', 'failed'],
+    ['broken', 'errored'],
+    ['skipped', 'skipped'],
+    ['unknown', 'unknown'],
+    ['Passed', 'passed'],
+    ['canceled', 'skipped'],
+    ['pending', 'skipped'],
+    ['some-invalid-string', 'unknown'],
+    [undefined, 'unknown'],
+    [3, 'unknown'],
+  ];
   for (const [raw, want] of table) t.equal(allureStatus(raw), want, String(raw));
-  const long = (await parseText(JSON.stringify({ uuid: 'a', name: 't', status: 'failed', statusDetails: { message: 'm'.repeat(50) } }), 'x-result.json', 10)).containers[0]!;
-  t.match(long.failure!.message, /^m{10}\n\[… truncated by Tally at 10 characters\]$/, 'long text is cut with the marker');
-  const passedWithDetails = (await one({ uuid: 'a', name: 't', status: 'passed', statusDetails: { message: 'retried once', known: true } }))[0]!;
+  const long = (
+    await parseText(
+      JSON.stringify({ uuid: 'a', name: 't', status: 'failed', statusDetails: { message: 'm'.repeat(50) } }),
+      'x-result.json',
+      10,
+    )
+  ).containers[0]!;
+  t.match(
+    long.failure!.message,
+    /^m{10}\n\[… truncated by Tally at 10 characters\]$/,
+    'long text is cut with the marker',
+  );
+  const passedWithDetails = (
+    await one({ uuid: 'a', name: 't', status: 'passed', statusDetails: { message: 'retried once', known: true } })
+  )[0]!;
   t.match(passedWithDetails, { failure: null, meta: { allureKnown: 'true' } });
 });
 
@@ -171,16 +318,27 @@ t.test('Allure 2 container: failed fixtures are visible but not counted', async 
   const { containers, producers } = await parseText(JSON.stringify(container), 'c-1-container.json');
   t.same(producers, ['allure']);
   t.same(count(containers).tests, 0);
-  t.same(containers.map((c) => [c.type, c.title, c.status]), [
-    ['hook', 'startBrowser', 'errored'],
-    ['step', 'close', 'failed'],
-    ['hook', 'cleanUp', 'failed'],
-    ['suite', 'LoginTest', 'errored'],
-  ]);
+  t.same(
+    containers.map((c) => [c.type, c.title, c.status]),
+    [
+      ['hook', 'startBrowser', 'errored'],
+      ['step', 'close', 'failed'],
+      ['hook', 'cleanUp', 'failed'],
+      ['suite', 'LoginTest', 'errored'],
+    ],
+  );
   t.match(containers[0], { failure: { message: 'no display' } });
   t.match(containers[3], { meta: { allure: 'container', children: '2' } });
-  t.same((await parseText('{"uuid":"c-2","children":[]}', 'c-2.json')).containers.map((c) => [c.type, c.title, c.status]), [['suite', 'container c-2', 'passed']], 'an empty container');
-  t.same((await parseText('{"uuid":"c-3","name":"Fixture scope"}', 'c-3-container.json')).containers.map((c) => c.type), ['suite'], 'the file name settles a bare container');
+  t.same(
+    (await parseText('{"uuid":"c-2","children":[]}', 'c-2.json')).containers.map((c) => [c.type, c.title, c.status]),
+    [['suite', 'container c-2', 'passed']],
+    'an empty container',
+  );
+  t.same(
+    (await parseText('{"uuid":"c-3","name":"Fixture scope"}', 'c-3-container.json')).containers.map((c) => c.type),
+    ['suite'],
+    'the file name settles a bare container',
+  );
 });
 
 t.test('Allure 1 XML: statuses, title and name, steps, attachments, labels, parameters', async (t) => {
@@ -219,14 +377,33 @@ t.test('Allure 1 XML: statuses, title and name, steps, attachments, labels, para
     durationMs: 5,
     failure: { message: 'expected 2', type: null, stack: 'java.lang.AssertionError: expected 2' },
     attachmentRefs: ['log-attachment.txt'],
-    properties: [{ name: 'severity', value: 'critical' }, { name: 'parameter:browser', value: 'firefox' }],
+    properties: [
+      { name: 'severity', value: 'critical' },
+      { name: 'parameter:browser', value: 'firefox' },
+    ],
     meta: { name: 'checkout' },
   });
-  t.match(get('open'), { type: 'step', status: 'passed', attachmentRefs: ['abc-attachment.png'], parentId: get('Checkout works').id });
+  t.match(get('open'), {
+    type: 'step',
+    status: 'passed',
+    attachmentRefs: ['abc-attachment.png'],
+    parentId: get('Checkout works').id,
+  });
   t.match(get('inner'), { type: 'step', status: 'failed', parentId: get('open').id });
   t.match(get('b'), { status: 'passed', startedAt: null, durationMs: null });
-  t.match(get('App'), { type: 'suite', parentId: null, status: 'failed', durationMs: 21197, properties: [{ name: 'framework', value: 'TestNG' }], meta: { name: 'my.company.AppTest' } });
-  t.type(await failure(parseText(`<test-suite><name>x</name></test-suite>`, 'x-testsuite.xml')), FormatError, 'a test-suite outside the Allure namespace is refused');
+  t.match(get('App'), {
+    type: 'suite',
+    parentId: null,
+    status: 'failed',
+    durationMs: 21197,
+    properties: [{ name: 'framework', value: 'TestNG' }],
+    meta: { name: 'my.company.AppTest' },
+  });
+  t.type(
+    await failure(parseText(`<test-suite><name>x</name></test-suite>`, 'x-testsuite.xml')),
+    FormatError,
+    'a test-suite outside the Allure namespace is refused',
+  );
 });
 
 t.test('handlers can be driven without the stream shell', async (t) => {
@@ -241,7 +418,13 @@ t.test('handlers can be driven without the stream shell', async (t) => {
   h1.close('test-cases');
   h1.close('ns2:test-suite');
   h1.end();
-  t.same(out.map((c) => [c.type, c.status]), [['test', 'errored'], ['suite', 'errored']]);
+  t.same(
+    out.map((c) => [c.type, c.status]),
+    [
+      ['test', 'errored'],
+      ['suite', 'errored'],
+    ],
+  );
   const h2 = allure2Handler(ctx, (c) => out.push(c));
   t.equal(h2.open!([], 'object'), false);
   h2.value!(['uuid'], 'u');

@@ -73,7 +73,10 @@ export function allure1Handler(ctx: Allure1Context, emit: (container: Container)
   });
 
   const closeNode = (node: Node): void => {
-    const title = value(node.title) ?? value(node.name) ?? (node.type === 'suite' ? ctx.fileName.split(/[\\/]/).pop() || '(unnamed suite)' : `(unnamed ${node.type})`);
+    const title =
+      value(node.title) ??
+      value(node.name) ??
+      (node.type === 'suite' ? ctx.fileName.split(/[\\/]/).pop() || '(unnamed suite)' : `(unnamed ${node.type})`);
     const status = node.type === 'suite' ? worst(node.seen) : node.status;
     const c: Container = {
       id: node.id,
@@ -91,7 +94,8 @@ export function allure1Handler(ctx: Allure1Context, emit: (container: Container)
     // Allure 1 shows the title and keeps the method name apart; the name is worth keeping.
     const name = value(node.name);
     if (name !== null && name !== title) c.meta = { name };
-    if (node.type === 'suite') ctx.setProducer(producerName(node.properties.find((p) => p.name === 'framework')?.value ?? null));
+    if (node.type === 'suite')
+      ctx.setProducer(producerName(node.properties.find((p) => p.name === 'framework')?.value ?? null));
     for (let i = frames.length - 1; i >= 0; i--) {
       const f = frames[i]!;
       if (f.kind !== 'node') continue;
@@ -139,10 +143,12 @@ export function allure1Handler(ctx: Allure1Context, emit: (container: Container)
         case 'step':
           return { kind: 'node', node: openNode('step', node, a) };
         case 'label':
-          if (a['name'] && node.properties.length < MAX_LIST) node.properties.push({ name: a['name'], value: a['value'] ?? '' });
+          if (a['name'] && node.properties.length < MAX_LIST)
+            node.properties.push({ name: a['name'], value: a['value'] ?? '' });
           return IGNORED;
         case 'parameter':
-          if (a['name'] && node.properties.length < MAX_LIST) node.properties.push({ name: `parameter:${a['name']}`, value: a['value'] ?? '' });
+          if (a['name'] && node.properties.length < MAX_LIST)
+            node.properties.push({ name: `parameter:${a['name']}`, value: a['value'] ?? '' });
           return IGNORED;
         case 'attachment': {
           const source = a['source']?.trim();
@@ -159,7 +165,9 @@ export function allure1Handler(ctx: Allure1Context, emit: (container: Container)
       const name = localName(rawName);
       if (!rootSeen) {
         if (name !== 'test-suite' || !Object.values(a).includes(ALLURE1_NAMESPACE)) {
-          throw new FormatError(`The root element is <${rawName}>, not an Allure 1 <test-suite> in namespace ${ALLURE1_NAMESPACE}; choose the formatter for its format or let Tally detect it`);
+          throw new FormatError(
+            `The root element is <${rawName}>, not an Allure 1 <test-suite> in namespace ${ALLURE1_NAMESPACE}; choose the formatter for its format or let Tally detect it`,
+          );
         }
         rootSeen = true;
         frames.push({ kind: 'node', node: openNode('suite', null, a) });
@@ -180,8 +188,12 @@ export function allure1Handler(ctx: Allure1Context, emit: (container: Container)
     },
 
     end() {
-      if (!rootSeen) throw new FormatError('The file has no XML root element (it is empty or holds only a prolog); send an Allure 1 *-testsuite.xml file');
-      if (frames.length > 0) throw new FormatError('The file ends before its root element is closed; the report looks truncated');
+      if (!rootSeen)
+        throw new FormatError(
+          'The file has no XML root element (it is empty or holds only a prolog); send an Allure 1 *-testsuite.xml file',
+        );
+      if (frames.length > 0)
+        throw new FormatError('The file ends before its root element is closed; the report looks truncated');
     },
   };
 }
@@ -199,4 +211,3 @@ function value(buffer: TextBuffer | null): string | null {
   const v = buffer.value().trim();
   return v === '' ? null : v;
 }
-

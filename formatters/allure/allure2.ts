@@ -57,11 +57,23 @@ export function allure2Handler(ctx: Allure2Context, emit: (container: Container)
   const emitStep = (step: Obj, parentId: number, type: 'step' | 'hook'): ContainerStatus => {
     const id = ctx.nextId();
     const childStatuses: ContainerStatus[] = [];
-    if (Array.isArray(step['steps'])) for (const s of step['steps']) if (isObj(s)) childStatuses.push(emitStep(s, id, 'step'));
+    if (Array.isArray(step['steps']))
+      for (const s of step['steps']) if (isObj(s)) childStatuses.push(emitStep(s, id, 'step'));
     // Fixtures often carry no status of their own (allure-java writes it only on their steps).
-    const status = step['status'] === undefined && type === 'hook' && childStatuses.length > 0 ? worst(childStatuses) : allureStatus(step['status']);
+    const status =
+      step['status'] === undefined && type === 'hook' && childStatuses.length > 0
+        ? worst(childStatuses)
+        : allureStatus(step['status']);
     const when = span(step['start'], step['stop']);
-    const c = base(id, parentId, type, text(step['name']) || `(unnamed ${type})`, status, when, status === 'passed' ? null : failureOf(step['statusDetails'], limit));
+    const c = base(
+      id,
+      parentId,
+      type,
+      text(step['name']) || `(unnamed ${type})`,
+      status,
+      when,
+      status === 'passed' ? null : failureOf(step['statusDetails'], limit),
+    );
     for (const p of parameterProperties(step['parameters'])) c.properties.push(p);
     addRefs(c.attachmentRefs, step['attachments']);
     emit(c);
@@ -71,13 +83,15 @@ export function allure2Handler(ctx: Allure2Context, emit: (container: Container)
   const element = (key: string, v: unknown): void => {
     switch (key) {
       case 'labels':
-        if (isObj(v) && typeof v['name'] === 'string' && labels.length < MAX_LIST) labels.push({ name: v['name'], value: text(v['value']) });
+        if (isObj(v) && typeof v['name'] === 'string' && labels.length < MAX_LIST)
+          labels.push({ name: v['name'], value: text(v['value']) });
         return;
       case 'parameters':
         if (properties.length < MAX_LIST) properties.push(...parameterProperties([v]));
         return;
       case 'links':
-        if (isObj(v) && typeof v['url'] === 'string' && properties.length < MAX_LIST) properties.push({ name: `link:${text(v['type']) || 'link'}`, value: v['url'] });
+        if (isObj(v) && typeof v['url'] === 'string' && properties.length < MAX_LIST)
+          properties.push({ name: `link:${text(v['type']) || 'link'}`, value: v['url'] });
         return;
       case 'attachments':
         addRef(refs, v);
@@ -100,7 +114,11 @@ export function allure2Handler(ctx: Allure2Context, emit: (container: Container)
     ctx.setProducer(producerName(label('framework')));
     // The suite tree exists only across files; each result names its own path to the root.
     let path = SUITE_LABELS.map(label).filter((s): s is string => s !== null);
-    if (path.length === 0) path = titlePath.length > 0 ? [...titlePath] : [label('testClass') ?? label('package')].filter((s): s is string => s !== null);
+    if (path.length === 0)
+      path =
+        titlePath.length > 0
+          ? [...titlePath]
+          : [label('testClass') ?? label('package')].filter((s): s is string => s !== null);
     const suiteIds = path.map(() => ctx.nextId());
     const when = span(fields['start'], fields['stop']);
     const failure = status === 'passed' ? null : failureOf(details, limit);
@@ -115,7 +133,18 @@ export function allure2Handler(ctx: Allure2Context, emit: (container: Container)
     if (details?.['known'] === true) meta['allureKnown'] = 'true';
     if (Object.keys(meta).length > 0) test.meta = meta;
     emit(test);
-    for (let i = path.length - 1; i >= 0; i--) emit(base(suiteIds[i]!, i > 0 ? suiteIds[i - 1]! : null, 'suite', path[i]!, status, { startedAt: null, durationMs: null }, null));
+    for (let i = path.length - 1; i >= 0; i--)
+      emit(
+        base(
+          suiteIds[i]!,
+          i > 0 ? suiteIds[i - 1]! : null,
+          'suite',
+          path[i]!,
+          status,
+          { startedAt: null, durationMs: null },
+          null,
+        ),
+      );
   };
 
   const finishContainer = (id: number): void => {
@@ -129,7 +158,10 @@ export function allure2Handler(ctx: Allure2Context, emit: (container: Container)
   return {
     open(path, kind) {
       if (path.length === 0) {
-        if (kind !== 'object' || rootId !== null) throw new FormatError('An Allure 2 result file holds one JSON object (a result or a container); this one does not');
+        if (kind !== 'object' || rootId !== null)
+          throw new FormatError(
+            'An Allure 2 result file holds one JSON object (a result or a container); this one does not',
+          );
         rootId = ctx.nextId();
         return false;
       }
@@ -138,7 +170,10 @@ export function allure2Handler(ctx: Allure2Context, emit: (container: Container)
     },
 
     value(path: JsonPath, v: unknown) {
-      if (path.length === 0) throw new FormatError('An Allure 2 result file holds one JSON object (a result or a container); this one holds a single value');
+      if (path.length === 0)
+        throw new FormatError(
+          'An Allure 2 result file holds one JSON object (a result or a container); this one holds a single value',
+        );
       const key = String(path[0]);
       if (path.length === 1) {
         if (key === 'statusDetails') details = isObj(v) ? v : null;
@@ -165,22 +200,38 @@ export function allure2Handler(ctx: Allure2Context, emit: (container: Container)
       if (rootId === null || done) return;
       done = true;
       // Every Allure 2 writer sets `uuid`; a bare name and status is the least a result can be.
-      if (fields['uuid'] === undefined && !(fields['name'] !== undefined && fields['status'] !== undefined) && !hasChildren) {
-        throw new FormatError('The JSON object has no `uuid`: it is not an Allure 2 result or container file; choose the formatter for its format or let Tally detect it');
+      if (
+        fields['uuid'] === undefined &&
+        !(fields['name'] !== undefined && fields['status'] !== undefined) &&
+        !hasChildren
+      ) {
+        throw new FormatError(
+          'The JSON object has no `uuid`: it is not an Allure 2 result or container file; choose the formatter for its format or let Tally detect it',
+        );
       }
       // A container is known by what it holds; `*-container.json` in the name settles an empty one.
-      const container = hasChildren || fixtureStatuses.length > 0 || (fields['status'] === undefined && /container\.json$/i.test(ctx.fileName));
+      const container =
+        hasChildren ||
+        fixtureStatuses.length > 0 ||
+        (fields['status'] === undefined && /container\.json$/i.test(ctx.fileName));
       if (container) {
         // A container file groups fixtures; its tests live in result files.
         ctx.declareNoTests?.();
         finishContainer(rootId);
-      }
-      else finishResult(rootId);
+      } else finishResult(rootId);
     },
   };
 }
 
-function base(id: number, parentId: number | null, type: Container['type'], title: string, status: ContainerStatus, when: ReturnType<typeof span>, failure: FailureInfo | null): Container {
+function base(
+  id: number,
+  parentId: number | null,
+  type: Container['type'],
+  title: string,
+  status: ContainerStatus,
+  when: ReturnType<typeof span>,
+  failure: FailureInfo | null,
+): Container {
   return {
     id,
     parentId,

@@ -2,7 +2,14 @@
  * Allure results: Allure 2 `*-result.json` / `*-container.json` (usually a zipped `allure-results`
  * folder, one file at a time) and Allure 1 `*-testsuite.xml`. See README.md beside this file.
  */
-import { FormatError, parseJson, parseXml, type ContainerSink, type Formatter, type ParseContext } from '../../lib/formatter-api.js';
+import {
+  FormatError,
+  parseJson,
+  parseXml,
+  type ContainerSink,
+  type Formatter,
+  type ParseContext,
+} from '../../lib/formatter-api.js';
 import { allure1Handler } from './allure1.js';
 import { allure2Handler } from './allure2.js';
 import { sniff } from './sniff.js';
@@ -22,8 +29,13 @@ async function parse(input: AsyncIterable<string>, out: ContainerSink, ctx: Pars
     handler.end();
     return;
   }
-  if (first === null) throw new FormatError('The file is empty; send an Allure 2 *-result.json / *-container.json or an Allure 1 *-testsuite.xml file');
-  throw new FormatError('The file is neither JSON nor XML: an Allure file starts with `{` (Allure 2) or `<` (Allure 1 XML)');
+  if (first === null)
+    throw new FormatError(
+      'The file is empty; send an Allure 2 *-result.json / *-container.json or an Allure 1 *-testsuite.xml file',
+    );
+  throw new FormatError(
+    'The file is neither JSON nor XML: an Allure file starts with `{` (Allure 2) or `<` (Allure 1 XML)',
+  );
 }
 
 /**

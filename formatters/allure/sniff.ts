@@ -9,7 +9,17 @@
 import type { Head } from '../../lib/formatter-api.js';
 import { ALLURE1_NAMESPACE } from './allure1.js';
 
-const RESULT_KEYS = ['historyId', 'testCaseId', 'fullName', 'labels', 'start', 'stop', 'name', 'steps', 'statusDetails'];
+const RESULT_KEYS = [
+  'historyId',
+  'testCaseId',
+  'fullName',
+  'labels',
+  'start',
+  'stop',
+  'name',
+  'steps',
+  'statusDetails',
+];
 const CONTAINER_KEYS = ['children', 'befores', 'afters'];
 
 export function sniff(head: Head): number {
@@ -27,7 +37,8 @@ function sniffJson(head: Head): number {
   if (!/^\s*\{/.test(head.text)) return 0;
   const keys = new Set(head.topLevelKeys);
   // allure-pytest writes `uuid` after `steps`: a long step list can push it past the head.
-  if (!keys.has('uuid')) return /-result\.json$/i.test(head.fileName) && keys.has('status') && keys.has('name') ? 0.75 : 0;
+  if (!keys.has('uuid'))
+    return /-result\.json$/i.test(head.fileName) && keys.has('status') && keys.has('name') ? 0.75 : 0;
   if (CONTAINER_KEYS.some((k) => keys.has(k))) return 0.9;
   if ((keys.has('status') || keys.has('stage')) && RESULT_KEYS.some((k) => keys.has(k))) return 0.9;
   if (/-(result|container)\.json$/i.test(head.fileName)) return 0.6;

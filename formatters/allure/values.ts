@@ -49,6 +49,9 @@ export function worst(seen: Iterable<ContainerStatus>): ContainerStatus {
 
 /** The producer as `allure-<framework>` from the `framework` label adapters write, else `allure`. */
 export function producerName(framework: string | null): string {
-  const f = framework?.trim().toLowerCase().replace(/[^a-z0-9.+-]+/g, '-');
+  const f = framework
+    ?.trim()
+    .toLowerCase()
+    .replace(/[^a-z0-9.+-]+/g, '-');
   return f ? `allure-${f}` : 'allure';
 }

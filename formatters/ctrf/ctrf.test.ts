@@ -7,16 +7,33 @@ import { ctrf as formatter } from './index.js';
 const KEY = 'ctrf';
 const fx = formatterFixtures(formatter, import.meta.url);
 const { run } = fx;
-const parseText = async (text: string, maxTextChars = 100_000) => (await run(Buffer.from(text), 'r.json', 65536, maxTextChars)).containers;
+const parseText = async (text: string, maxTextChars = 100_000) =>
+  (await run(Buffer.from(text), 'r.json', 65536, maxTextChars)).containers;
 
-const report = (tests: unknown[], extra = '') => `{${extra}"results":{"tool":{"name":"playwright","version":"1.49.0"},"summary":{"tests":${tests.length},"passed":0,"failed":0,"skipped":0,"pending":0,"other":0,"start":1714557600000,"stop":1714557660000},"tests":${JSON.stringify(tests)}}}`;
+const report = (tests: unknown[], extra = '') =>
+  `{${extra}"results":{"tool":{"name":"playwright","version":"1.49.0"},"summary":{"tests":${tests.length},"passed":0,"failed":0,"skipped":0,"pending":0,"other":0,"start":1714557600000,"stop":1714557660000},"tests":${JSON.stringify(tests)}}}`;
 
 t.test('state machine: statuses, suites from `suite` or `filePath`, the run date', async (t) => {
   const { containers: out, producers } = await run(
     Buffer.from(
       report([
-        { name: 'a', status: 'passed', duration: 5, suite: ['login.spec.ts', 'Login', 'form'], start: 1714557601000, stop: 1714557601005 },
-        { name: 'b', status: 'failed', duration: 6, suite: 'login.spec.ts > Login', message: '\u001b[31mError: expected 1\u001b[39m', trace: 'Error: expected 1\n    at login.spec.ts:9:3', line: 9 },
+        {
+          name: 'a',
+          status: 'passed',
+          duration: 5,
+          suite: ['login.spec.ts', 'Login', 'form'],
+          start: 1714557601000,
+          stop: 1714557601005,
+        },
+        {
+          name: 'b',
+          status: 'failed',
+          duration: 6,
+          suite: 'login.spec.ts > Login',
+          message: '\u001b[31mError: expected 1\u001b[39m',
+          trace: 'Error: expected 1\n    at login.spec.ts:9:3',
+          line: 9,
+        },
         { name: 'c', status: 'skipped', duration: 0, filePath: 'tests/other.spec.ts' },
         { name: 'd', status: 'pending', duration: 0, filePath: 'tests/other.spec.ts' },
         { name: 'e', status: 'other', rawStatus: 'interrupted', duration: 0 },
@@ -28,14 +45,32 @@ t.test('state machine: statuses, suites from `suite` or `filePath`, the run date
   t.same(producers, ['playwright']);
   t.same(count(out), { tests: 6, passed: 1, failed: 1, errored: 0, skipped: 4 });
   const byTitle = Object.fromEntries(out.map((c) => [c.title, c]));
-  t.match(byTitle, { a: { status: 'passed', startedAt: '2024-05-01T10:00:01.000Z', durationMs: 5 }, c: { status: 'skipped' }, d: { status: 'pending' }, e: { status: 'unknown', parentId: null, meta: { rawStatus: 'interrupted' } }, f: { status: 'unknown', meta: { status: 'weird' } } });
-  t.match(byTitle['b'], { failure: { message: 'Error: expected 1', type: 'Error', stack: 'Error: expected 1\n    at login.spec.ts:9:3' }, meta: { line: '9', suite: 'login.spec.ts > Login' } });
+  t.match(byTitle, {
+    a: { status: 'passed', startedAt: '2024-05-01T10:00:01.000Z', durationMs: 5 },
+    c: { status: 'skipped' },
+    d: { status: 'pending' },
+    e: { status: 'unknown', parentId: null, meta: { rawStatus: 'interrupted' } },
+    f: { status: 'unknown', meta: { status: 'weird' } },
+  });
+  t.match(byTitle['b'], {
+    failure: { message: 'Error: expected 1', type: 'Error', stack: 'Error: expected 1\n    at login.spec.ts:9:3' },
+    meta: { line: '9', suite: 'login.spec.ts > Login' },
+  });
   t.equal(byTitle['a']!.parentId, byTitle['form']!.id);
   t.equal(byTitle['form']!.parentId, byTitle['Login']!.id);
   t.equal(byTitle['b']!.parentId, byTitle['Login']!.id, 'the string and the array form give the same suite');
   t.equal(byTitle['c']!.parentId, byTitle['tests/other.spec.ts']!.id, 'without `suite`, the file groups');
-  t.match(byTitle['login.spec.ts'], { type: 'suite', parentId: null, status: 'failed', startedAt: '2024-05-01T10:00:01.000Z' });
-  t.match(byTitle['tests/other.spec.ts'], { type: 'suite', parentId: null, status: 'skipped', startedAt: '2024-05-01T10:00:00.000Z' }, 'dated by summary.start');
+  t.match(byTitle['login.spec.ts'], {
+    type: 'suite',
+    parentId: null,
+    status: 'failed',
+    startedAt: '2024-05-01T10:00:01.000Z',
+  });
+  t.match(
+    byTitle['tests/other.spec.ts'],
+    { type: 'suite', parentId: null, status: 'skipped', startedAt: '2024-05-01T10:00:00.000Z' },
+    'dated by summary.start',
+  );
 });
 
 t.test('state machine: retry attempts, flaky, attachments, output, steps', async (t) => {
@@ -49,7 +84,14 @@ t.test('state machine: retry attempts, flaky, attachments, output, steps', async
           retries: 2,
           flaky: true,
           retryAttempts: [
-            { attempt: 1, status: 'failed', duration: 100, message: 'timeout', trace: 'TimeoutError: timeout\n    at x', attachments: [{ name: 'screenshot', contentType: 'image/png', path: 'test-results/retried-1.png' }] },
+            {
+              attempt: 1,
+              status: 'failed',
+              duration: 100,
+              message: 'timeout',
+              trace: 'TimeoutError: timeout\n    at x',
+              attachments: [{ name: 'screenshot', contentType: 'image/png', path: 'test-results/retried-1.png' }],
+            },
             { attempt: 2, status: 'failed', start: 1000, stop: 1040, message: 'again' },
           ],
           attachments: [
@@ -67,7 +109,13 @@ t.test('state machine: retry attempts, flaky, attachments, output, steps', async
           ],
         },
         { name: 'reported flaky without attempts', status: 'passed', duration: 1, flaky: true, retries: 1 },
-        { name: 'failed every time', status: 'failed', duration: 1, message: 'no', retryAttempts: [{ status: 'failed', duration: 1 }] },
+        {
+          name: 'failed every time',
+          status: 'failed',
+          duration: 1,
+          message: 'no',
+          retryAttempts: [{ status: 'failed', duration: 1 }],
+        },
       ],
       '"reportFormat":"CTRF","specVersion":"0.0.0","timestamp":"2024-05-01T09:00:00Z",',
     ),
@@ -76,9 +124,18 @@ t.test('state machine: retry attempts, flaky, attachments, output, steps', async
   const [step1, step2, retried, reported, failedAll] = out;
   t.match(step1, { type: 'step', title: 'open page', status: 'passed', parentId: retried!.id });
   t.match(step2, { type: 'step', title: 'click', status: 'failed', parentId: retried!.id });
-  t.match(retried, { status: 'passed', flaky: true, meta: { retries: '2' }, output: { stdout: 'line 1\nline 2', stderr: 'oops' } });
+  t.match(retried, {
+    status: 'passed',
+    flaky: true,
+    meta: { retries: '2' },
+    output: { stdout: 'line 1\nline 2', stderr: 'oops' },
+  });
   t.same(retried!.attempts, [
-    { status: 'failed', durationMs: 100, failure: { message: 'timeout', type: 'TimeoutError', stack: 'TimeoutError: timeout\n    at x' } },
+    {
+      status: 'failed',
+      durationMs: 100,
+      failure: { message: 'timeout', type: 'TimeoutError', stack: 'TimeoutError: timeout\n    at x' },
+    },
     { status: 'failed', durationMs: 40, failure: { message: 'again', type: null, stack: null } },
     { status: 'passed', durationMs: 50, failure: null },
   ]);
@@ -91,11 +148,15 @@ t.test('state machine: retry attempts, flaky, attachments, output, steps', async
   ]);
   t.match(reported, { flaky: true, attempts: undefined }, 'the reporter’s own flaky flag is kept');
   t.match(failedAll, { status: 'failed', flaky: false });
-  t.same(failedAll!.attempts!.map((a) => a.status), ['failed', 'failed']);
+  t.same(
+    failedAll!.attempts!.map((a) => a.status),
+    ['failed', 'failed'],
+  );
 });
 
 t.test('newer reports: reportFormat, top-level timestamp; suites get the run date', async (t) => {
-  const text = '{"reportFormat":"CTRF","specVersion":"0.0.0","timestamp":"2024-05-01T09:00:00Z","results":{"tool":{"name":"jest"},"summary":{"tests":1,"passed":1,"failed":0,"skipped":0,"pending":0,"other":0},"tests":[{"name":"a","status":"passed","duration":1,"suite":["s"]}]}}';
+  const text =
+    '{"reportFormat":"CTRF","specVersion":"0.0.0","timestamp":"2024-05-01T09:00:00Z","results":{"tool":{"name":"jest"},"summary":{"tests":1,"passed":1,"failed":0,"skipped":0,"pending":0,"other":0},"tests":[{"name":"a","status":"passed","duration":1,"suite":["s"]}]}}';
   const out = await parseText(text);
   t.match(out[1], { type: 'suite', title: 's', startedAt: '2024-05-01T09:00:00.000Z' });
   t.type(await failure(parseText('{"reportFormat":"CTRF","results":[]}')), FormatError, '`results` must be an object');

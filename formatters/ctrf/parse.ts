@@ -63,7 +63,14 @@ export function ctrfHandler(ctx: CtrfContext, emit: (container: Container) => vo
       let s = suites.get(key);
       if (!s) {
         // Held to the end of the file: owned copies, not slices that keep the parser's chunk alive.
-        s = { id: ctx.nextId(), parentId: node?.id ?? null, title: own(title), depth, seen: new Set(), startedAt: null };
+        s = {
+          id: ctx.nextId(),
+          parentId: node?.id ?? null,
+          title: own(title),
+          depth,
+          seen: new Set(),
+          startedAt: null,
+        };
         suites.set(own(key), s);
       }
       node = s;
@@ -108,7 +115,14 @@ export function ctrfHandler(ctx: CtrfContext, emit: (container: Container) => vo
       if (path.length === 1 && path[0] === 'timestamp' && typeof v === 'string') reportTime = parseTimestamp(v);
       if (path[0] !== 'results') return;
       if (path.length === 3 && path[1] === 'tests') onTest(v);
-      else if (path.length === 3 && path[1] === 'tool' && path[2] === 'name' && typeof v === 'string' && v.trim() && !producer) {
+      else if (
+        path.length === 3 &&
+        path[1] === 'tool' &&
+        path[2] === 'name' &&
+        typeof v === 'string' &&
+        v.trim() &&
+        !producer
+      ) {
         // The tool whose CTRF reporter wrote the file (jest, playwright, cypress, …).
         producer = true;
         ctx.setProducer(v.trim());
@@ -129,7 +143,19 @@ export function ctrfHandler(ctx: CtrfContext, emit: (container: Container) => vo
         }
         // Tests without a start of their own are dated by the run (`summary.start`).
         const run = runStart ?? reportTime;
-        const container: Container = { id: s.id, parentId: s.parentId, type: 'suite', title: s.title, status, durationMs: null, startedAt: s.startedAt, failure: null, output: null, properties: [], attachmentRefs: [] };
+        const container: Container = {
+          id: s.id,
+          parentId: s.parentId,
+          type: 'suite',
+          title: s.title,
+          status,
+          durationMs: null,
+          startedAt: s.startedAt,
+          failure: null,
+          output: null,
+          properties: [],
+          attachmentRefs: [],
+        };
         if (!container.startedAt && s.parentId === null && run) {
           container.startedAt = run.iso;
           if (run.naive) container.startedAtNaive = true;
@@ -160,12 +186,14 @@ function readTest(raw: Record<string, unknown>, id: number, parentId: number | n
   const started = fromEpochMs(num(raw['start']));
 
   const properties: Property[] = [];
-  if (Array.isArray(raw['tags'])) for (const tag of raw['tags']) if (typeof tag === 'string') properties.push({ name: 'tag', value: tag });
+  if (Array.isArray(raw['tags']))
+    for (const tag of raw['tags']) if (typeof tag === 'string') properties.push({ name: 'tag', value: tag });
   for (const key of ['labels', 'parameters'] as const) {
     const bag = raw[key];
     if (!isObject(bag)) continue;
     for (const [name, value] of Object.entries(bag)) {
-      if (value !== null && value !== undefined) properties.push({ name, value: cap(typeof value === 'string' ? value : JSON.stringify(value), limit) });
+      if (value !== null && value !== undefined)
+        properties.push({ name, value: cap(typeof value === 'string' ? value : JSON.stringify(value), limit) });
     }
   }
 
@@ -207,7 +235,8 @@ function readTest(raw: Record<string, unknown>, id: number, parentId: number | n
     }));
     container.attempts = [...earlier, { status, durationMs: container.durationMs, failure }];
   }
-  const failedBefore = container.attempts?.slice(0, -1).some((a) => a.status === 'failed' || a.status === 'errored') ?? false;
+  const failedBefore =
+    container.attempts?.slice(0, -1).some((a) => a.status === 'failed' || a.status === 'errored') ?? false;
   // `flaky: true` is the reporter's own verdict; retry attempts that failed before a pass say the same.
   if (raw['flaky'] === true || (status === 'passed' && failedBefore)) container.flaky = true;
   else if (raw['flaky'] === false || container.attempts) container.flaky = false;
@@ -242,14 +271,20 @@ function readFailure(raw: Record<string, unknown>, limit: number): FailureInfo |
   const trace = str(raw['trace']);
   if (message === null && trace === null) return null;
   const clean = (t: string | null): string | null => (t === null ? null : cap(stripAnsi(t), limit));
-  const type = /^((?:[A-Za-z_$][\w$.]*)?(?:Error|Exception))(?: \[[^\]\n]*\])?:/.exec(stripAnsi(trace ?? message ?? ''))?.[1] ?? null;
+  const type =
+    /^((?:[A-Za-z_$][\w$.]*)?(?:Error|Exception))(?: \[[^\]\n]*\])?:/.exec(stripAnsi(trace ?? message ?? ''))?.[1] ??
+    null;
   return { message: clean(message), type, stack: clean(trace) };
 }
 
 /** `stdout`/`stderr` are arrays of lines in the schema; a plain string is taken as well. */
 function readOutput(raw: Record<string, unknown>, limit: number): Container['output'] {
   const join = (v: unknown): string | null => {
-    const lines = Array.isArray(v) ? v.filter((l): l is string => typeof l === 'string') : typeof v === 'string' ? [v] : [];
+    const lines = Array.isArray(v)
+      ? v.filter((l): l is string => typeof l === 'string')
+      : typeof v === 'string'
+        ? [v]
+        : [];
     if (lines.length === 0) return null;
     const b = new TextBuffer(limit);
     lines.forEach((l, i) => b.append(i === 0 ? l : `\n${l}`));
@@ -276,7 +311,9 @@ function span(a: Record<string, unknown>): number | null {
 }
 
 function notCtrf(why: string): FormatError {
-  return new FormatError(`This is not a CTRF report (${why}); send a Common Test Report Format JSON file or choose the formatter for its format`);
+  return new FormatError(
+    `This is not a CTRF report (${why}); send a Common Test Report Format JSON file or choose the formatter for its format`,
+  );
 }
 
 function stripAnsi(text: string): string {

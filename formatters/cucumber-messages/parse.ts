@@ -239,7 +239,16 @@ export function messagesHandler(ctx: MessagesContext, emit: (container: Containe
       testCase.id = ctx.nextId();
       testCase.startedAt = startedAt;
     }
-    runs.set(id, { testCaseId, startedAt, finishedAt: null, results: new Map(), stdout: null, refs: [], inline: [], willBeRetried: false });
+    runs.set(id, {
+      testCaseId,
+      startedAt,
+      finishedAt: null,
+      results: new Map(),
+      stdout: null,
+      refs: [],
+      inline: [],
+      willBeRetried: false,
+    });
   };
 
   const onTestStepFinished = (f: Record<string, unknown>): void => {
@@ -249,7 +258,11 @@ export function messagesHandler(ctx: MessagesContext, emit: (container: Containe
     if (!run || !stepId || !r) return;
     // Messages before 17 put willBeRetried on the step result, not on testCaseFinished.
     if (r['willBeRetried'] === true) run.willBeRetried = true;
-    run.results.set(stepId, { status: (str(r['status']) ?? 'UNKNOWN').toUpperCase(), durationMs: duration(r['duration']), failure: resultFailure(r, limit) });
+    run.results.set(stepId, {
+      status: (str(r['status']) ?? 'UNKNOWN').toUpperCase(),
+      durationMs: duration(r['duration']),
+      failure: resultFailure(r, limit),
+    });
   };
 
   const onAttachment = (a: Record<string, unknown>, external: boolean): void => {
@@ -306,7 +319,10 @@ export function messagesHandler(ctx: MessagesContext, emit: (container: Containe
       if (result?.durationMs != null) total = round((total ?? 0) + result.durationMs);
     }
     const status = SCENARIO_STATUS[rank]!;
-    const failure = decisive ? (run.results.get(decisive.id)?.failure ?? fallbackFailure(status, run.results.get(decisive.id)?.status ?? 'UNKNOWN', stepTitle(testCase, decisive))) : null;
+    const failure = decisive
+      ? (run.results.get(decisive.id)?.failure ??
+        fallbackFailure(status, run.results.get(decisive.id)?.status ?? 'UNKNOWN', stepTitle(testCase, decisive)))
+      : null;
     const durationMs = total ?? elapsed(run.startedAt, run.finishedAt);
     return { status, failure, durationMs };
   };
@@ -330,7 +346,8 @@ export function messagesHandler(ctx: MessagesContext, emit: (container: Containe
       const hook = step.hookId !== null ? hooks.get(step.hookId) : undefined;
       if (hook?.location) meta['location'] = hook.location;
       if (step.pickleStepId !== null && pickle?.steps.get(step.pickleStepId)?.background) meta['background'] = 'true';
-      if (result && !['PASSED', 'FAILED', 'SKIPPED'].includes(result.status)) meta['status'] = result.status.toLowerCase();
+      if (result && !['PASSED', 'FAILED', 'SKIPPED'].includes(result.status))
+        meta['status'] = result.status.toLowerCase();
       const c: Container = {
         id: ctx.nextId(),
         parentId: id,
@@ -350,7 +367,9 @@ export function messagesHandler(ctx: MessagesContext, emit: (container: Containe
     const { status: own, failure: ownFailure, durationMs } = outcome(testCase, run);
     // Counting rule (as for Go and Dart): a test case that started and never finished is errored.
     const status: ContainerStatus = unfinished ? 'errored' : own;
-    const failure = unfinished ? { message: 'The test case started but the stream ended before its testCaseFinished', type: null, stack: null } : ownFailure;
+    const failure = unfinished
+      ? { message: 'The test case started but the stream ended before its testCaseFinished', type: null, stack: null }
+      : ownFailure;
     const meta: Record<string, string> = {};
     if (pickle?.uri) meta['file'] = pickle.uri;
     if (pickle?.line != null) meta['line'] = String(pickle.line);
@@ -375,7 +394,8 @@ export function messagesHandler(ctx: MessagesContext, emit: (container: Containe
     };
     if (testCase.earlier.length > 0) {
       container.attempts = [...testCase.earlier, { status, durationMs, failure }];
-      container.flaky = status === 'passed' && testCase.earlier.some((a) => a.status === 'failed' || a.status === 'errored');
+      container.flaky =
+        status === 'passed' && testCase.earlier.some((a) => a.status === 'failed' || a.status === 'errored');
     }
     suite.seen.add(status);
     emit(container);
@@ -394,7 +414,11 @@ export function messagesHandler(ctx: MessagesContext, emit: (container: Containe
     const kind = HOOK_TITLES.get(hook?.type ?? '') ?? 'Run hook';
     const meta: Record<string, string> = { synthetic: 'run-hook' };
     if (hook?.location) meta['location'] = hook.location;
-    runLevelError(hook?.name ? `${kind}: ${hook.name}` : kind, resultFailure(r, limit) ?? { message: `${kind} hook failed`, type: null, stack: null }, meta);
+    runLevelError(
+      hook?.name ? `${kind}: ${hook.name}` : kind,
+      resultFailure(r, limit) ?? { message: `${kind} hook failed`, type: null, stack: null },
+      meta,
+    );
   };
 
   const dispatch = (key: string, v: unknown): void => {
@@ -409,7 +433,12 @@ export function messagesHandler(ctx: MessagesContext, emit: (container: Containe
         return onTestCase(m);
       case 'hook': {
         const id = str(m['id']);
-        if (id) hooks.set(id, { type: str(m['type']), name: str(m['name']), location: sourceReference(m['sourceReference']) });
+        if (id)
+          hooks.set(id, {
+            type: str(m['type']),
+            name: str(m['name']),
+            location: sourceReference(m['sourceReference']),
+          });
         return;
       }
       case 'testCaseStarted':
@@ -437,13 +466,26 @@ export function messagesHandler(ctx: MessagesContext, emit: (container: Containe
         const meta: Record<string, string> = { synthetic: 'parse-error' };
         if (uri) meta['file'] = uri;
         if (line !== null) meta['line'] = String(line);
-        return runLevelError(`Parse error: ${uri || 'feature file'}`, { message: cap(str(m['message']) ?? 'The feature file could not be parsed', limit), type: 'parseError', stack: null }, meta);
+        return runLevelError(
+          `Parse error: ${uri || 'feature file'}`,
+          {
+            message: cap(str(m['message']) ?? 'The feature file could not be parsed', limit),
+            type: 'parseError',
+            stack: null,
+          },
+          meta,
+        );
       }
       case 'testRunFinished': {
         if (m['success'] !== false) return;
         const x = record(m['exception']);
         const message = str(x?.['message']) ?? str(m['message']);
-        if (x || message) runFailure = { message: message === null ? null : cap(message, limit), type: str(x?.['type']), stack: str(x?.['stackTrace']) ? cap(str(x?.['stackTrace'])!, limit) : null };
+        if (x || message)
+          runFailure = {
+            message: message === null ? null : cap(message, limit),
+            type: str(x?.['type']),
+            stack: str(x?.['stackTrace']) ? cap(str(x?.['stackTrace'])!, limit) : null,
+          };
         return;
       }
     }
@@ -493,7 +535,10 @@ export function messagesHandler(ctx: MessagesContext, emit: (container: Containe
       }
     },
     end() {
-      if (envelopes === 0) throw new FormatError('No Cucumber Messages envelope (`{"meta": …}`, `{"pickle": …}`, `{"testCaseStarted": …}` …) found: this is not a Cucumber Messages NDJSON file');
+      if (envelopes === 0)
+        throw new FormatError(
+          'No Cucumber Messages envelope (`{"meta": …}`, `{"pickle": …}`, `{"testCaseStarted": …}` …) found: this is not a Cucumber Messages NDJSON file',
+        );
       for (const run of runs.values()) {
         const testCase = testCases.get(run.testCaseId);
         if (testCase) finishTestCase(run.testCaseId, testCase, run, true);
@@ -578,8 +623,18 @@ function stepStatus(status: string | null): ContainerStatus {
 }
 
 function fallbackFailure(status: ContainerStatus, raw: string, title: string): FailureInfo | null {
-  if (status === 'failed') return { message: `${raw === 'AMBIGUOUS' ? 'Ambiguous' : 'Failed'}: ${title}`, type: raw.toLowerCase(), stack: null };
-  if (status === 'pending') return { message: `${raw === 'UNDEFINED' ? 'Undefined' : 'Pending'} step: ${title}`, type: raw.toLowerCase(), stack: null };
+  if (status === 'failed')
+    return {
+      message: `${raw === 'AMBIGUOUS' ? 'Ambiguous' : 'Failed'}: ${title}`,
+      type: raw.toLowerCase(),
+      stack: null,
+    };
+  if (status === 'pending')
+    return {
+      message: `${raw === 'UNDEFINED' ? 'Undefined' : 'Pending'} step: ${title}`,
+      type: raw.toLowerCase(),
+      stack: null,
+    };
   return null;
 }
 
@@ -590,11 +645,19 @@ function resultFailure(r: Record<string, unknown>, limit: number): FailureInfo |
   if (x) {
     const xMessage = str(x['message']);
     const stack = str(x['stackTrace']) ?? message;
-    return { message: xMessage === null ? null : cap(xMessage.trim(), limit), type: str(x['type']), stack: stack === null ? null : cap(stack, limit) };
+    return {
+      message: xMessage === null ? null : cap(xMessage.trim(), limit),
+      type: str(x['type']),
+      stack: stack === null ? null : cap(stack, limit),
+    };
   }
   if (!message || message.trim() === '') return null;
   const frame = /\n[ \t]*(?:(?:at|from) \S|[\w./\\-]+:\d+:in )/.exec(message);
-  return { message: cap((frame ? message.slice(0, frame.index) : message).trim(), limit), type: null, stack: cap(message, limit) };
+  return {
+    message: cap((frame ? message.slice(0, frame.index) : message).trim(), limit),
+    type: null,
+    stack: cap(message, limit),
+  };
 }
 
 function tagProperties(v: unknown): Property[] {

@@ -58,5 +58,7 @@ function envelopeKey(line: string, cut: boolean): string | null | undefined {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return null;
   const keys = Object.keys(v);
   const body: unknown = keys.length === 1 ? (v as Record<string, unknown>)[keys[0]!] : null;
-  return ENVELOPES.has(keys[0] ?? '') && body !== null && typeof body === 'object' && !Array.isArray(body) ? keys[0]! : null;
+  return ENVELOPES.has(keys[0] ?? '') && body !== null && typeof body === 'object' && !Array.isArray(body)
+    ? keys[0]!
+    : null;
 }

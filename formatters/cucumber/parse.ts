@@ -70,7 +70,12 @@ export function cucumberHandler(ctx: CucumberContext, emit: (container: Containe
     ctx.setProducer(name);
   };
 
-  const readStep = (raw: unknown, type: 'step' | 'hook', hookTitle: string | null, background: boolean): Step | null => {
+  const readStep = (
+    raw: unknown,
+    type: 'step' | 'hook',
+    hookTitle: string | null,
+    background: boolean,
+  ): Step | null => {
     const s = record(raw);
     if (!s) return null;
     const result = record(s['result']);
@@ -96,7 +101,10 @@ export function cucumberHandler(ctx: CucumberContext, emit: (container: Containe
       meta,
       hooks: [],
     };
-    for (const [key, title] of [['before', 'BeforeStep'], ['after', 'AfterStep']] as const) {
+    for (const [key, title] of [
+      ['before', 'BeforeStep'],
+      ['after', 'AfterStep'],
+    ] as const) {
       for (const h of list(s[key])) {
         const hook = readStep(h, 'hook', title, background);
         if (hook) step.hooks.push(hook);
@@ -190,7 +198,10 @@ export function cucumberHandler(ctx: CucumberContext, emit: (container: Containe
   };
 
   const closeFeature = (f: Feature): void => {
-    if (f.cucumberKeys === 0) throw new FormatError('An entry of the top-level array has no `elements`, `uri` or `keyword`: this is not a Cucumber JSON report');
+    if (f.cucumberKeys === 0)
+      throw new FormatError(
+        'An entry of the top-level array has no `elements`, `uri` or `keyword`: this is not a Cucumber JSON report',
+      );
     const meta: Record<string, string> = {};
     if (f.fields['uri']) meta['file'] = f.fields['uri'];
     if (f.fields['id']) meta['id'] = f.fields['id'];
@@ -216,12 +227,14 @@ export function cucumberHandler(ctx: CucumberContext, emit: (container: Containe
   return {
     open(path, kind) {
       if (path.length === 0) {
-        if (kind !== 'array') throw new FormatError('The JSON is an object, not an array of features: this is not a Cucumber JSON report');
+        if (kind !== 'array')
+          throw new FormatError('The JSON is an object, not an array of features: this is not a Cucumber JSON report');
         rootSeen = true;
         return false;
       }
       if (path.length === 1) {
-        if (kind !== 'object') throw new FormatError('An entry of the top-level array is not an object: this is not a Cucumber JSON report');
+        if (kind !== 'object')
+          throw new FormatError('An entry of the top-level array is not an object: this is not a Cucumber JSON report');
         feature = { id: ctx.nextId(), fields: {}, tags: [], seen: new Set(), cucumberKeys: 0, background: [] };
         return false;
       }
@@ -231,14 +244,16 @@ export function cucumberHandler(ctx: CucumberContext, emit: (container: Containe
       return isElement(path) || (path.length === 2 && path[1] === 'tags');
     },
     value(path, v) {
-      if (path.length === 1) throw new FormatError('An entry of the top-level array is not an object: this is not a Cucumber JSON report');
+      if (path.length === 1)
+        throw new FormatError('An entry of the top-level array is not an object: this is not a Cucumber JSON report');
       if (!feature) return;
       if (isElement(path)) return element(v);
       if (path.length !== 2) return;
       const key = String(path[1]);
       if (FEATURE_KEYS.has(key)) feature.cucumberKeys++;
       if (key === 'tags') feature.tags = tags(v);
-      else if (FEATURE_FIELDS.has(key) && (typeof v === 'string' || typeof v === 'number')) feature.fields[key] = String(v);
+      else if (FEATURE_FIELDS.has(key) && (typeof v === 'string' || typeof v === 'number'))
+        feature.fields[key] = String(v);
     },
     close(path, kind) {
       if (path.length === 1 && kind === 'object' && feature) {
@@ -322,8 +337,14 @@ function stepContainer(id: number, parentId: number, s: Step, limit: number): Co
 
 function scenarioFailure(s: Step, status: ContainerStatus, limit: number): FailureInfo | null {
   if (s.error) return errorInfo(s.error, limit);
-  if (status === 'failed') return { message: `${s.raw === 'ambiguous' ? 'Ambiguous' : 'Failed'} ${s.type}: ${s.title}`, type: s.raw, stack: null };
-  if (status === 'pending') return { message: `${s.raw === 'undefined' ? 'Undefined' : 'Pending'} step: ${s.title}`, type: s.raw, stack: null };
+  if (status === 'failed')
+    return {
+      message: `${s.raw === 'ambiguous' ? 'Ambiguous' : 'Failed'} ${s.type}: ${s.title}`,
+      type: s.raw,
+      stack: null,
+    };
+  if (status === 'pending')
+    return { message: `${s.raw === 'undefined' ? 'Undefined' : 'Pending'} step: ${s.title}`, type: s.raw, stack: null };
   return null;
 }
 

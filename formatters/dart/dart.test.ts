@@ -4,7 +4,16 @@ import path from 'node:path';
 import type { Container, Head } from '../../lib/formatter-api.js';
 import { totalsOf as count } from '../../lib/formatter-check.js';
 import { readHead } from '../../lib/sniff/head.js';
-import { driveHandler, expectChunkIndependence, expectFixtureFolder, expectFormatErrors, expectManifestTotals, foreignHeads, formatterFixtures, headOf } from '../../test/helpers/formatter-fixtures.js';
+import {
+  driveHandler,
+  expectChunkIndependence,
+  expectFixtureFolder,
+  expectFormatErrors,
+  expectManifestTotals,
+  foreignHeads,
+  formatterFixtures,
+  headOf,
+} from '../../test/helpers/formatter-fixtures.js';
 import { dart } from './index.js';
 import { dartHandler } from './parse.js';
 
@@ -25,15 +34,46 @@ function drive(events: Record<string, unknown>[], maxTextChars = 1000): Containe
 
 const start = { protocolVersion: '0.1.1', runnerVersion: '1.25.3', pid: 1, type: 'start', time: 0 };
 const suite = (id: number, path: string) => ({ suite: { id, platform: 'vm', path }, type: 'suite', time: 0 });
-const group = (id: number, suiteID: number, parentID: number | null, name: string | null) => ({ group: { id, suiteID, parentID, name, metadata: { skip: false, skipReason: null }, testCount: 1, line: 3, column: 3, url: 'file:///p/test/a_test.dart' }, type: 'group', time: 1 });
-const testStart = (id: number, name: string, suiteID: number, groupIDs: number[], time = 10, metadata: Record<string, unknown> = { skip: false, skipReason: null }) => ({
+const group = (id: number, suiteID: number, parentID: number | null, name: string | null) => ({
+  group: {
+    id,
+    suiteID,
+    parentID,
+    name,
+    metadata: { skip: false, skipReason: null },
+    testCount: 1,
+    line: 3,
+    column: 3,
+    url: 'file:///p/test/a_test.dart',
+  },
+  type: 'group',
+  time: 1,
+});
+const testStart = (
+  id: number,
+  name: string,
+  suiteID: number,
+  groupIDs: number[],
+  time = 10,
+  metadata: Record<string, unknown> = { skip: false, skipReason: null },
+) => ({
   test: { id, name, suiteID, groupIDs, metadata, line: 5, column: 5, url: 'file:///p/test/a_test.dart' },
   type: 'testStart',
   time,
 });
-const done = (testID: number, result: string, time = 20, extra: Record<string, unknown> = {}) => ({ testID, result, skipped: false, hidden: false, type: 'testDone', time, ...extra });
+const done = (testID: number, result: string, time = 20, extra: Record<string, unknown> = {}) => ({
+  testID,
+  result,
+  skipped: false,
+  hidden: false,
+  type: 'testDone',
+  time,
+  ...extra,
+});
 
-t.test('fixture folder: every file listed, byte-identical to its manifest hash, and in the README', async (t) => expectFixtureFolder(t, fx));
+t.test('fixture folder: every file listed, byte-identical to its manifest hash, and in the README', async (t) =>
+  expectFixtureFolder(t, fx),
+);
 
 t.test('every fixture gives the manifest counts', async (t) => expectManifestTotals(t, fx));
 
@@ -43,7 +83,8 @@ t.test('producer: dart test, or flutter test from flutter_test locations', async
     ['dorny__empty-dart-json.json', 'dart-test'],
     ['dorny__provider-test-results.json', 'flutter-test'],
   ];
-  for (const [file, want] of cases) t.same((await run(readFileSync(path.join(FIXTURES, file)), file)).producers, [want], file);
+  for (const [file, want] of cases)
+    t.same((await run(readFileSync(path.join(FIXTURES, file)), file)).producers, [want], file);
 });
 
 t.test('a fixture in full: suites, nested groups with short titles, statuses, failure text', async (t) => {
@@ -51,7 +92,12 @@ t.test('a fixture in full: suites, nested groups with short titles, statuses, fa
   const by = (title: string) => containers.find((c) => c.title === title)!;
   const main = by('test\\main_test.dart');
   const second = by('test\\second_test.dart');
-  t.match(main, { type: 'suite', parentId: null, status: 'errored', meta: { file: 'test\\main_test.dart', platform: 'vm' } });
+  t.match(main, {
+    type: 'suite',
+    parentId: null,
+    status: 'errored',
+    meta: { file: 'test\\main_test.dart', platform: 'vm' },
+  });
   t.match(by('Test 1'), { type: 'suite', parentId: main.id, status: 'errored' });
   t.match(by('Test 1.1'), { type: 'suite', parentId: by('Test 1').id });
   t.match(by('Failing test'), {
@@ -59,14 +105,25 @@ t.test('a fixture in full: suites, nested groups with short titles, statuses, fa
     parentId: by('Test 1.1').id,
     status: 'failed',
     durationMs: 20,
-    failure: { message: 'Expected: <2>\n  Actual: <1>', stack: 'package:test_api          expect\ntest\\main_test.dart 13:9  main.<fn>.<fn>.<fn>' },
-    meta: { fullName: 'Test 1 Test 1.1 Failing test', file: 'file:///C:/Users/Michal/Workspace/dorny/test-check/reports/dart/test/main_test.dart', line: '12' },
+    failure: {
+      message: 'Expected: <2>\n  Actual: <1>',
+      stack: 'package:test_api          expect\ntest\\main_test.dart 13:9  main.<fn>.<fn>.<fn>',
+    },
+    meta: {
+      fullName: 'Test 1 Test 1.1 Failing test',
+      file: 'file:///C:/Users/Michal/Workspace/dorny/test-check/reports/dart/test/main_test.dart',
+      line: '12',
+    },
   });
   t.match(by('Timeout test'), { parentId: second.id, status: 'errored', failure: { message: /^TimeoutException/ } });
   t.match(by('Skipped test'), { status: 'skipped', failure: { message: 'skipped test' } });
-  t.notOk(containers.some((c) => c.title.startsWith('loading ')), 'hidden loading tests are not containers');
+  t.notOk(
+    containers.some((c) => c.title.startsWith('loading ')),
+    'hidden loading tests are not containers',
+  );
   const ids = new Map(containers.map((c, i) => [c.id, i]));
-  for (const c of containers) if (c.parentId !== null) t.ok(ids.get(c.parentId)! > ids.get(c.id)!, `${c.title} is emitted before its parent`);
+  for (const c of containers)
+    if (c.parentId !== null) t.ok(ids.get(c.parentId)! > ids.get(c.id)!, `${c.title} is emitted before its parent`);
 });
 
 t.test('sniff: every fixture votes above the match threshold', async (t) => {
@@ -74,7 +131,8 @@ t.test('sniff: every fixture votes above the match threshold', async (t) => {
 });
 
 t.test('sniff: other formats stay below the match threshold', async (t) => {
-  for (const [format, file, text] of foreignHeads('dart-json')) t.ok(dart.sniff(head(text, file)) < 0.5, `${format}: ${file}`);
+  for (const [format, file, text] of foreignHeads('dart-json'))
+    t.ok(dart.sniff(head(text, file)) < 0.5, `${format}: ${file}`);
   const others: [string, string][] = [
     ['empty', ''],
     ['one object with a type', '{"type":"start","name":"x"}'],
@@ -87,8 +145,14 @@ t.test('sniff: other formats stay below the match threshold', async (t) => {
 t.test('sniff: Dart streams without a start line, cut heads, and never throws', async (t) => {
   const lines = readFileSync(path.join(FIXTURES, 'dorny__dart-json.json'), 'utf8').split('\n');
   t.ok(dart.sniff(head(lines.slice(1).join('\n'))) >= 0.5, 'a stream whose start line was lost');
-  t.ok(dart.sniff(readHead(Buffer.from(lines.join('\n').slice(0, 700)), 'r.json', false).head) >= 0.9, 'a head cut inside a line');
-  t.ok(dart.sniff(head(`[{"event":"test.startedProcess","params":{}}]\n${lines.join('\n')}`)) >= 0.9, 'a flutter daemon line first');
+  t.ok(
+    dart.sniff(readHead(Buffer.from(lines.join('\n').slice(0, 700)), 'r.json', false).head) >= 0.9,
+    'a head cut inside a line',
+  );
+  t.ok(
+    dart.sniff(head(`[{"event":"test.startedProcess","params":{}}]\n${lines.join('\n')}`)) >= 0.9,
+    'a flutter daemon line first',
+  );
   const broken = { ...head('{"type":"start","protocolVersion":"0.1.1"}'), text: null } as unknown as Head;
   t.equal(dart.sniff(broken), 0, 'a malformed head scores 0 instead of throwing');
 });
@@ -103,24 +167,48 @@ t.test('empty, truncated and foreign input reject with FormatError', async (t) =
     ['empty', Buffer.alloc(0)],
     ['whitespace only', Buffer.from('\n\n')],
     ['truncated inside a line', Buffer.from(text.slice(0, cut))],
-    ['JSON that is not a Dart event', Buffer.from('{"Time":"2022-01-01T00:00:00Z","Action":"run","Package":"p","Test":"TestA"}\n')],
+    [
+      'JSON that is not a Dart event',
+      Buffer.from('{"Time":"2022-01-01T00:00:00Z","Action":"run","Package":"p","Test":"TestA"}\n'),
+    ],
   ]);
 });
 
 t.test('text lines among the events (a CI log around the stream) are skipped', async (t) => {
   const text = readFileSync(path.join(FIXTURES, 'dorny__dart-json.json'), 'utf8');
   const lines = text.split('\n');
-  const noisy = [lines[0], 'Running tests…', ...lines.slice(1, 4), '00:01 +1: some progress text', ...lines.slice(4)].join('\n');
+  const noisy = [
+    lines[0],
+    'Running tests…',
+    ...lines.slice(1, 4),
+    '00:01 +1: some progress text',
+    ...lines.slice(4),
+  ].join('\n');
   const clean = await fx.run(Buffer.from(text), 'dart.json');
   const withNoise = await fx.run(Buffer.from(noisy), 'dart.json');
   t.same(count(withNoise.containers), count(clean.containers), 'the same tests');
 });
 
 t.test('state machine: a stream that stops at a line end leaves running tests errored', async (t) => {
-  const out = drive([start, suite(0, 'test/a_test.dart'), testStart(1, 'loading test/a_test.dart', 0, [], 0), done(1, 'success', 5, { hidden: true }), group(2, 0, null, null), testStart(3, 'finishes', 0, [2]), done(3, 'success', 12), testStart(4, 'hangs', 0, [2], 13)]);
+  const out = drive([
+    start,
+    suite(0, 'test/a_test.dart'),
+    testStart(1, 'loading test/a_test.dart', 0, [], 0),
+    done(1, 'success', 5, { hidden: true }),
+    group(2, 0, null, null),
+    testStart(3, 'finishes', 0, [2]),
+    done(3, 'success', 12),
+    testStart(4, 'hangs', 0, [2], 13),
+  ]);
   t.same(count(out), { tests: 2, passed: 1, failed: 0, errored: 1, skipped: 0 });
-  t.match(out.find((c) => c.title === 'hangs'), { status: 'errored', durationMs: null, failure: { message: /never|ended before its testDone/ } });
-  t.match(out.find((c) => c.type === 'suite'), { title: 'test/a_test.dart', status: 'errored' });
+  t.match(
+    out.find((c) => c.title === 'hangs'),
+    { status: 'errored', durationMs: null, failure: { message: /never|ended before its testDone/ } },
+  );
+  t.match(
+    out.find((c) => c.type === 'suite'),
+    { title: 'test/a_test.dart', status: 'errored' },
+  );
 });
 
 t.test('state machine: hidden tests are not counted, a failed load is', async (t) => {
@@ -128,7 +216,14 @@ t.test('state machine: hidden tests are not counted, a failed load is', async (t
     start,
     suite(0, 'test/broken_test.dart'),
     testStart(1, 'loading test/broken_test.dart', 0, [], 1),
-    { testID: 1, error: "Failed to load \"test/broken_test.dart\": Error: Can't find ')'", stackTrace: '', isFailure: false, type: 'error', time: 40 },
+    {
+      testID: 1,
+      error: "Failed to load \"test/broken_test.dart\": Error: Can't find ')'",
+      stackTrace: '',
+      isFailure: false,
+      type: 'error',
+      time: 40,
+    },
     done(1, 'error', 41),
     suite(2, 'test/ok_test.dart'),
     testStart(3, 'loading test/ok_test.dart', 2, [], 1),
@@ -141,7 +236,12 @@ t.test('state machine: hidden tests are not counted, a failed load is', async (t
     { success: false, type: 'done', time: 50 },
   ]);
   t.same(count(out), { tests: 2, passed: 1, failed: 0, errored: 1, skipped: 0 });
-  t.match(out[0], { title: 'loading test/broken_test.dart', status: 'errored', durationMs: 40, failure: { message: /^Failed to load/, stack: null } });
+  t.match(out[0], {
+    title: 'loading test/broken_test.dart',
+    status: 'errored',
+    durationMs: 40,
+    failure: { message: /^Failed to load/, stack: null },
+  });
   t.notOk(out.some((c) => c.title === '(setUpAll)'));
 });
 
@@ -169,15 +269,35 @@ t.test('state machine: output, skip reasons, several errors, unknown results', a
   ] as Record<string, unknown>[]);
   const [adds, skips, weird, mathGroup, file] = out;
   t.equal(out.length, 5, 'events after done are ignored');
-  t.match(adds, { title: 'adds', parentId: mathGroup!.id, status: 'failed', output: { stdout: 'line one\nline two\n', stderr: null }, failure: { message: 'Expected: <1>\n\nBad state: late', type: null, stack: 'a_test.dart 5:3' }, meta: { fullName: 'math adds' } });
+  t.match(adds, {
+    title: 'adds',
+    parentId: mathGroup!.id,
+    status: 'failed',
+    output: { stdout: 'line one\nline two\n', stderr: null },
+    failure: { message: 'Expected: <1>\n\nBad state: late', type: null, stack: 'a_test.dart 5:3' },
+    meta: { fullName: 'math adds' },
+  });
   t.match(skips, { status: 'skipped', failure: { message: 'not on CI' }, output: null });
-  t.match(weird, { status: 'unknown', meta: { result: 'toString' } }, 'an unknown result, even one named like an Object method');
+  t.match(
+    weird,
+    { status: 'unknown', meta: { result: 'toString' } },
+    'an unknown result, even one named like an Object method',
+  );
   t.match(mathGroup, { type: 'suite', title: 'math', parentId: file!.id, status: 'failed' });
   t.match(file, { type: 'suite', parentId: null, status: 'failed' });
   t.same(count(out), { tests: 3, passed: 0, failed: 1, errored: 0, skipped: 2 });
 });
 
 t.test('state machine: long output is cut with a marker', async (t) => {
-  const out = drive([start, suite(0, 'a.dart'), testStart(1, 'noisy', 0, []), { testID: 1, messageType: 'print', message: 'x'.repeat(50), type: 'print', time: 11 }, done(1, 'success')], 10);
+  const out = drive(
+    [
+      start,
+      suite(0, 'a.dart'),
+      testStart(1, 'noisy', 0, []),
+      { testID: 1, messageType: 'print', message: 'x'.repeat(50), type: 'print', time: 11 },
+      done(1, 'success'),
+    ],
+    10,
+  );
   t.match(out[0]!.output!.stdout, /^x{10}\n\[… truncated by Tally at 10 characters\]$/);
 });

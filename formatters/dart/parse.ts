@@ -73,7 +73,14 @@ export function dartHandler(ctx: DartContext, emit: (container: Container) => vo
   };
 
   const open = (parent: Node | null, title: string, fullName: string, meta: Record<string, string>): Node => {
-    const node: Node = { id: ctx.nextId(), parentId: parent ? parent.id : null, title, fullName, meta, seen: new Set() };
+    const node: Node = {
+      id: ctx.nextId(),
+      parentId: parent ? parent.id : null,
+      title,
+      fullName,
+      meta,
+      seen: new Set(),
+    };
     nodes.push(node);
     byId.set(node.id, node);
     return node;
@@ -96,7 +103,8 @@ export function dartHandler(ctx: DartContext, emit: (container: Container) => vo
     const id = num(g?.['id']);
     if (!g || id === null || groups.has(id)) return;
     const parentGroup = num(g['parentID']);
-    const parent = (parentGroup !== null ? groups.get(parentGroup) : undefined) ?? suites.get(num(g['suiteID']) ?? -1) ?? null;
+    const parent =
+      (parentGroup !== null ? groups.get(parentGroup) : undefined) ?? suites.get(num(g['suiteID']) ?? -1) ?? null;
     const name = str(g['name']);
     // The root group of each file has no name: it is the suite itself, not a level of its own.
     if (!name) {
@@ -150,7 +158,11 @@ export function dartHandler(ctx: DartContext, emit: (container: Container) => vo
     if (!test) return;
     // Several errors can hit one test (an async error after the first); keep a few, not all.
     if (test.errors.length >= 20) return;
-    test.errors.push({ message: cap(str(e['error']) ?? '', limit), stack: str(e['stackTrace']) ? cap(str(e['stackTrace'])!, limit) : null, isFailure: e['isFailure'] === true });
+    test.errors.push({
+      message: cap(str(e['error']) ?? '', limit),
+      stack: str(e['stackTrace']) ? cap(str(e['stackTrace'])!, limit) : null,
+      isFailure: e['isFailure'] === true,
+    });
   };
 
   const finishTest = (test: OpenTest, status: ContainerStatus, endTime: number | null, unfinished: boolean): void => {
@@ -169,7 +181,8 @@ export function dartHandler(ctx: DartContext, emit: (container: Container) => vo
     } else if (status === 'skipped' && test.skipReason) {
       failure = { message: test.skipReason, type: null, stack: null };
     }
-    const duration = test.startTime !== null && endTime !== null && endTime >= test.startTime ? endTime - test.startTime : null;
+    const duration =
+      test.startTime !== null && endTime !== null && endTime >= test.startTime ? endTime - test.startTime : null;
     const stdout = test.stdout && !test.stdout.empty ? test.stdout.value() : null;
     test.parent?.seen.add(status);
     emit({
@@ -273,7 +286,10 @@ export function dartHandler(ctx: DartContext, emit: (container: Container) => vo
       if (path.length === 1) event(v);
     },
     end() {
-      if (dartEvents === 0) throw new FormatError('No Dart test event (`"type": "start" | "suite" | "testStart" | …`) found: this is not the output of `dart test --reporter json` or `flutter test --machine`');
+      if (dartEvents === 0)
+        throw new FormatError(
+          'No Dart test event (`"type": "start" | "suite" | "testStart" | …`) found: this is not the output of `dart test --reporter json` or `flutter test --machine`',
+        );
       close();
       guessProducer('dart-test');
     },

@@ -3,7 +3,16 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Container, Head } from '../../lib/formatter-api.js';
 import { totalsOf as count } from '../../lib/formatter-check.js';
-import { byTitle, driveHandler, expectChunkIndependence, expectFixtureFolder, expectFormatErrors, expectManifestTotals, formatterFixtures, headOf } from '../../test/helpers/formatter-fixtures.js';
+import {
+  byTitle,
+  driveHandler,
+  expectChunkIndependence,
+  expectFixtureFolder,
+  expectFormatErrors,
+  expectManifestTotals,
+  formatterFixtures,
+  headOf,
+} from '../../test/helpers/formatter-fixtures.js';
 import { golang } from './index.js';
 import { goHandler, seconds, type GoEvent } from './parse.js';
 
@@ -18,11 +27,19 @@ function drive(events: GoEvent[], maxTextChars = 1000): Container[] {
 }
 
 const P = 'example.com/m/pkg';
-const ev = (Action: string, Test?: string, extra: Partial<GoEvent> = {}): GoEvent => ({ Time: '2024-05-01T10:00:00.5+02:00', Action, Package: P, ...(Test ? { Test } : {}), ...extra });
+const ev = (Action: string, Test?: string, extra: Partial<GoEvent> = {}): GoEvent => ({
+  Time: '2024-05-01T10:00:00.5+02:00',
+  Action,
+  Package: P,
+  ...(Test ? { Test } : {}),
+  ...extra,
+});
 const out = (Test: string | undefined, Output: string): GoEvent => ev('output', Test, { Output });
 const head = (text: string, fileName = 'r.json'): Head => headOf(text, fileName);
 
-t.test('fixture folder: every file listed, byte-identical to its manifest hash, and in the README', async (t) => expectFixtureFolder(t, fx));
+t.test('fixture folder: every file listed, byte-identical to its manifest hash, and in the README', async (t) =>
+  expectFixtureFolder(t, fx),
+);
 
 t.test('every fixture gives the manifest counts', async (t) =>
   expectManifestTotals(t, fx, ({ containers, producers }, name) => {
@@ -30,10 +47,12 @@ t.test('every fixture gives the manifest counts', async (t) =>
     // Children are emitted before their parents, and every parent is emitted.
     const seen = new Set<number>();
     for (const c of containers) {
-      for (const other of containers) if (other.parentId === c.id) t.ok(seen.has(other.id), `${name}: child ${other.title} before ${c.title}`);
+      for (const other of containers)
+        if (other.parentId === c.id) t.ok(seen.has(other.id), `${name}: child ${other.title} before ${c.title}`);
       seen.add(c.id);
     }
-    for (const c of containers) if (c.parentId !== null) t.ok(seen.has(c.parentId), `${name}: parent of ${c.title} emitted`);
+    for (const c of containers)
+      if (c.parentId !== null) t.ok(seen.has(c.parentId), `${name}: parent of ${c.title} emitted`);
   }),
 );
 
@@ -43,18 +62,58 @@ t.test('sniff: every fixture votes above the match threshold', async (t) => {
 
 t.test('sniff: other formats score below the match threshold', async (t) => {
   const others: [string, string, string][] = [
-    ['JUnit', 'r.xml', '<?xml version="1.0" encoding="UTF-8"?>\n<testsuite name="a.B" time="0.041" tests="9"><testcase name="x"/>'],
-    ['NUnit 3', 'r.xml', '<?xml version="1.0" encoding="utf-8" standalone="no"?>\n<test-run id="0" runstate="Runnable" testcasecount="9" result="Failed">'],
-    ['TRX', 'r.trx', '<?xml version="1.0" encoding="UTF-8"?>\n<TestRun id="37bd" xmlns="http://microsoft.com/schemas/VisualStudio/TeamTest/2010"><Times creation="2017-09-11T07:32:55.5710479+00:00"/>'],
-    ['Dart JSON reporter', 'r.json', '{"protocolVersion":"0.1.1","runnerVersion":"1.15.4","pid":7504,"type":"start","time":0}\n{"suite":{"id":0,"platform":"vm","path":"test\\\\main_test.dart"},"type":"suite","time":0}\n{"test":{"id":1,"name":"loading test","suiteID":0,"groupIDs":[]},"type":"testStart","time":1}\n'],
-    ['Cucumber Messages', 'r.ndjson', '{"meta":{"protocolVersion":"22.0.0","implementation":{"name":"cucumber-js"}}}\n{"source":{"uri":"a.feature","data":"Feature: x","mediaType":"text/x.cucumber.gherkin+plain"}}\n{"testCaseStarted":{"id":"1","testCaseId":"2","attempt":0}}\n'],
-    ['Cucumber JSON', 'r.json', '[{"keyword":"Feature","uri":"a.feature","id":"a","elements":[{"type":"scenario","steps":[]}]}]'],
+    [
+      'JUnit',
+      'r.xml',
+      '<?xml version="1.0" encoding="UTF-8"?>\n<testsuite name="a.B" time="0.041" tests="9"><testcase name="x"/>',
+    ],
+    [
+      'NUnit 3',
+      'r.xml',
+      '<?xml version="1.0" encoding="utf-8" standalone="no"?>\n<test-run id="0" runstate="Runnable" testcasecount="9" result="Failed">',
+    ],
+    [
+      'TRX',
+      'r.trx',
+      '<?xml version="1.0" encoding="UTF-8"?>\n<TestRun id="37bd" xmlns="http://microsoft.com/schemas/VisualStudio/TeamTest/2010"><Times creation="2017-09-11T07:32:55.5710479+00:00"/>',
+    ],
+    [
+      'Dart JSON reporter',
+      'r.json',
+      '{"protocolVersion":"0.1.1","runnerVersion":"1.15.4","pid":7504,"type":"start","time":0}\n{"suite":{"id":0,"platform":"vm","path":"test\\\\main_test.dart"},"type":"suite","time":0}\n{"test":{"id":1,"name":"loading test","suiteID":0,"groupIDs":[]},"type":"testStart","time":1}\n',
+    ],
+    [
+      'Cucumber Messages',
+      'r.ndjson',
+      '{"meta":{"protocolVersion":"22.0.0","implementation":{"name":"cucumber-js"}}}\n{"source":{"uri":"a.feature","data":"Feature: x","mediaType":"text/x.cucumber.gherkin+plain"}}\n{"testCaseStarted":{"id":"1","testCaseId":"2","attempt":0}}\n',
+    ],
+    [
+      'Cucumber JSON',
+      'r.json',
+      '[{"keyword":"Feature","uri":"a.feature","id":"a","elements":[{"type":"scenario","steps":[]}]}]',
+    ],
     ['Cucumber JSON, empty', 'r.json', '[\n]'],
-    ['Jest JSON', 'r.json', '{"numFailedTestSuites":1,"numFailedTests":7,"numPassedTestSuites":5,"numTotalTests":15,"testResults":[]}'],
-    ['mocha JSON', 'r.json', '{\n  "stats": {\n    "suites": 0,\n    "tests": 0\n  },\n  "tests": [],\n  "pending": [],\n  "failures": [],\n  "passes": []\n}'],
-    ['CTRF', 'r.json', '{\n\t"results": {\n\t\t"tool": {\n\t\t\t"name": "jest"\n\t\t},\n\t\t"summary": {"tests": 1},\n\t\t"tests": []\n\t}\n}'],
+    [
+      'Jest JSON',
+      'r.json',
+      '{"numFailedTestSuites":1,"numFailedTests":7,"numPassedTestSuites":5,"numTotalTests":15,"testResults":[]}',
+    ],
+    [
+      'mocha JSON',
+      'r.json',
+      '{\n  "stats": {\n    "suites": 0,\n    "tests": 0\n  },\n  "tests": [],\n  "pending": [],\n  "failures": [],\n  "passes": []\n}',
+    ],
+    [
+      'CTRF',
+      'r.json',
+      '{\n\t"results": {\n\t\t"tool": {\n\t\t\t"name": "jest"\n\t\t},\n\t\t"summary": {"tests": 1},\n\t\t"tests": []\n\t}\n}',
+    ],
     ['Allure result', 'x-result.json', '{"uuid":"1","historyId":"2","status":"passed","start":1,"stop":2,"labels":[]}'],
-    ['Playwright JSON', 'r.json', '{\n  "config": {\n    "rootDir": "/project"\n  },\n  "suites": [],\n  "errors": []\n}'],
+    [
+      'Playwright JSON',
+      'r.json',
+      '{\n  "config": {\n    "rootDir": "/project"\n  },\n  "suites": [],\n  "errors": []\n}',
+    ],
     ['RSpec JSON', 'r.json', '{\n  "version": "3.13.0",\n  "examples": []\n}'],
     ['TAP', 'r.tap', 'TAP version 13\n1..2\nok 1 - passes\nnot ok 2 - fails\n'],
     ['go test plain text', 'r.txt', '=== RUN   TestA\n--- PASS: TestA (0.00s)\nPASS\nok  \texample.com/m\t0.002s\n'],
@@ -67,17 +126,36 @@ t.test('sniff: other formats score below the match threshold', async (t) => {
 
 t.test('sniff: Go streams in their real shapes, and never throws', async (t) => {
   const positive: [string, string][] = [
-    ['go 1.24 build events first', '{"ImportPath":"m/broken [m/broken.test]","Action":"build-output","Output":"# m/broken\\n"}\n{"ImportPath":"m/broken [m/broken.test]","Action":"build-fail"}\n'],
-    ['go downloading lines before the events', 'go: downloading github.com/x/y v1.2.3\n{"Time":"2024-01-01T00:00:00Z","Action":"start","Package":"m"}\n'],
-    ['cached result without Time', '{"Action":"output","Package":"m","Output":"ok  \\tm\\t(cached)\\n"}\n{"Action":"pass","Package":"m","Elapsed":0}\n'],
+    [
+      'go 1.24 build events first',
+      '{"ImportPath":"m/broken [m/broken.test]","Action":"build-output","Output":"# m/broken\\n"}\n{"ImportPath":"m/broken [m/broken.test]","Action":"build-fail"}\n',
+    ],
+    [
+      'go downloading lines before the events',
+      'go: downloading github.com/x/y v1.2.3\n{"Time":"2024-01-01T00:00:00Z","Action":"start","Package":"m"}\n',
+    ],
+    [
+      'cached result without Time',
+      '{"Action":"output","Package":"m","Output":"ok  \\tm\\t(cached)\\n"}\n{"Action":"pass","Package":"m","Elapsed":0}\n',
+    ],
   ];
   for (const [name, text] of positive) t.ok(golang.sniff(head(text)) >= 0.8, name);
-  t.ok(golang.sniff(head('{"Time":"2024-01-01T00:00:00Z","Action":"run","Package":"m","Test":"TestA"}\n{"Time":"2024-01-01T0', 'r.json')) >= 0.9, 'a head cut inside the second line');
+  t.ok(
+    golang.sniff(
+      head(
+        '{"Time":"2024-01-01T00:00:00Z","Action":"run","Package":"m","Test":"TestA"}\n{"Time":"2024-01-01T0',
+        'r.json',
+      ),
+    ) >= 0.9,
+    'a head cut inside the second line',
+  );
   const broken = { ...head('{"Action":"run"}'), text: null } as unknown as Head;
   t.equal(golang.sniff(broken), 0, 'a malformed head scores 0 instead of throwing');
 });
 
-t.test('chunk boundaries do not change the containers', async (t) => expectChunkIndependence(t, fx, { eachInChunksOf: 7 }));
+t.test('chunk boundaries do not change the containers', async (t) =>
+  expectChunkIndependence(t, fx, { eachInChunksOf: 7 }),
+);
 
 t.test('empty, truncated and foreign input reject with FormatError', async (t) => {
   const bytes = readFileSync(path.join(FIXTURES, 'go-junit-report__101-fail.gojson.txt'));
@@ -92,7 +170,11 @@ t.test('empty, truncated and foreign input reject with FormatError', async (t) =
   ]);
   // Cut at a line end, the stream is complete as far as it goes: the open test is errored.
   const atLine = bytes.subarray(0, bytes.indexOf('\n', bytes.indexOf('"Test":"TestTwo"')) + 1);
-  t.same(count((await run(atLine, 'go.json')).containers), { tests: 2, passed: 0, failed: 1, errored: 1, skipped: 0 }, 'cut at a line end');
+  t.same(
+    count((await run(atLine, 'go.json')).containers),
+    { tests: 2, passed: 0, failed: 1, errored: 1, skipped: 0 },
+    'cut at a line end',
+  );
 });
 
 t.test('non-JSON lines are skipped, not fatal', async (t) => {
@@ -127,11 +209,19 @@ t.test('state machine: -count=2 rerun in one package run is one flaky test', asy
     out(undefined, 'FAIL\n'),
     ev('fail', undefined, { Elapsed: 0.1 }),
   ]);
-  t.same(count(cs), { tests: 1, passed: 1, failed: 0, errored: 0, skipped: 0 }, 'the failed package is explained by the failed attempt: no rule-4 test');
+  t.same(
+    count(cs),
+    { tests: 1, passed: 1, failed: 0, errored: 0, skipped: 0 },
+    'the failed package is explained by the failed attempt: no rule-4 test',
+  );
   const test = byTitle(cs, 'TestFlaky');
   t.match(test, { status: 'passed', flaky: true, durationMs: 20, failure: null });
   t.same(test.attempts, [
-    { status: 'failed', durationMs: 10, failure: { message: 'a_test.go:4: first time fails', type: null, stack: '    a_test.go:4: first time fails' } },
+    {
+      status: 'failed',
+      durationMs: 10,
+      failure: { message: 'a_test.go:4: first time fails', type: null, stack: '    a_test.go:4: first time fails' },
+    },
     { status: 'passed', durationMs: 20, failure: null },
   ]);
   t.match(cs[cs.length - 1], { type: 'suite', title: P, status: 'failed', parentId: null });
@@ -158,7 +248,10 @@ t.test('state machine: gotestsum --rerun-fails appends a later package run', asy
   t.same(count(cs), { tests: 3, passed: 3, failed: 0, errored: 0, skipped: 0 });
   const sub = byTitle(cs, 'sub');
   t.match(sub, { status: 'passed', flaky: true, parentId: byTitle(cs, 'TestB').id, meta: { fullName: 'TestB/sub' } });
-  t.same(sub.attempts!.map((a) => a.status), ['failed', 'passed']);
+  t.same(
+    sub.attempts!.map((a) => a.status),
+    ['failed', 'passed'],
+  );
   t.ok(cs.indexOf(sub) < cs.indexOf(byTitle(cs, 'TestB')), 'child before parent');
   t.match(cs[cs.length - 1], { type: 'suite', status: 'passed' });
 });
@@ -178,19 +271,37 @@ t.test('state machine: counting rule 4 for failed packages', async (t) => {
     title: P,
     status: 'errored',
     meta: { synthetic: 'package-failure' },
-    failure: { message: `Build failed: ${P} [${P}.test] (pkg/x_test.go:3:27: undefined: y)`, type: 'build failure', stack: /undefined: y[\s\S]*\[build failed\]/ },
+    failure: {
+      message: `Build failed: ${P} [${P}.test] (pkg/x_test.go:3:27: undefined: y)`,
+      type: 'build failure',
+      stack: /undefined: y[\s\S]*\[build failed\]/,
+    },
   });
   t.match(build[1], { type: 'suite', status: 'errored' });
 
-  const testMain = drive([out(undefined, 'TestMain failed, returning early\n'), out(undefined, `FAIL\t${P}\t0.001s\n`), ev('fail', undefined, { Elapsed: 0.001 })]);
+  const testMain = drive([
+    out(undefined, 'TestMain failed, returning early\n'),
+    out(undefined, `FAIL\t${P}\t0.001s\n`),
+    ev('fail', undefined, { Elapsed: 0.001 }),
+  ]);
   t.match(testMain[0], { status: 'errored', failure: { message: 'TestMain failed, returning early', type: null } });
 
-  const latePanic = drive([ev('run', 'TestOne'), ev('pass', 'TestOne'), out(undefined, 'PASS\n'), out(undefined, 'panic: late\n'), ev('fail')]);
+  const latePanic = drive([
+    ev('run', 'TestOne'),
+    ev('pass', 'TestOne'),
+    out(undefined, 'PASS\n'),
+    out(undefined, 'panic: late\n'),
+    ev('fail'),
+  ]);
   t.same(count(latePanic), { tests: 2, passed: 1, failed: 0, errored: 1, skipped: 0 });
   t.match(byTitle(latePanic, P), { type: 'test', failure: { message: 'panic: late', type: 'panic' } });
 
   const failedTest = drive([ev('run', 'TestOne'), ev('fail', 'TestOne'), ev('fail')]);
-  t.same(count(failedTest), { tests: 1, passed: 0, failed: 1, errored: 0, skipped: 0 }, 'a failed test explains the package failure');
+  t.same(
+    count(failedTest),
+    { tests: 1, passed: 0, failed: 1, errored: 0, skipped: 0 },
+    'a failed test explains the package failure',
+  );
 
   const noTests = drive([out(undefined, `?   \t${P}\t[no test files]\n`), ev('skip')]);
   t.same(count(noTests), { tests: 0, passed: 0, failed: 0, errored: 0, skipped: 0 });
@@ -205,37 +316,60 @@ t.test('state machine: tests without a terminal action are errored', async (t) =
     out(undefined, `FAIL\t${P}\t1.003s\n`),
     ev('fail', undefined, { Elapsed: 1.003 }),
   ]);
-  t.same(count(timeout), { tests: 1, passed: 0, failed: 0, errored: 1, skipped: 0 }, 'the errored test explains the package failure');
-  t.match(timeout[0], { title: 'TestHang', status: 'errored', failure: { message: /no pass, fail or skip event/, stack: 'panic: test timed out after 1s' } });
+  t.same(
+    count(timeout),
+    { tests: 1, passed: 0, failed: 0, errored: 1, skipped: 0 },
+    'the errored test explains the package failure',
+  );
+  t.match(timeout[0], {
+    title: 'TestHang',
+    status: 'errored',
+    failure: { message: /no pass, fail or skip event/, stack: 'panic: test timed out after 1s' },
+  });
 
-  const bench = drive([ev('run', 'BenchmarkX'), out('BenchmarkX', 'BenchmarkX-8   \t1000\t  2945 ns/op\n'), ev('pass', undefined, { Elapsed: 0.01 })]);
-  t.same(count(bench), { tests: 1, passed: 0, failed: 0, errored: 1, skipped: 0 }, 'counting rules: started without a terminal action');
+  const bench = drive([
+    ev('run', 'BenchmarkX'),
+    out('BenchmarkX', 'BenchmarkX-8   \t1000\t  2945 ns/op\n'),
+    ev('pass', undefined, { Elapsed: 0.01 }),
+  ]);
+  t.same(
+    count(bench),
+    { tests: 1, passed: 0, failed: 0, errored: 1, skipped: 0 },
+    'counting rules: started without a terminal action',
+  );
   t.match(bench[0], { failure: { message: /benchmarks/ } });
 
   const cutOff = drive([ev('run', 'TestA'), ev('run', 'TestA/sub')]);
   t.same(count(cutOff), { tests: 2, passed: 0, failed: 0, errored: 2, skipped: 0 }, 'the file ends while tests run');
-  t.same(cutOff.map((c) => c.title), ['sub', 'TestA', P], 'children first even when nothing ended');
+  t.same(
+    cutOff.map((c) => c.title),
+    ['sub', 'TestA', P],
+    'children first even when nothing ended',
+  );
   t.match(cutOff[2], { type: 'suite', status: 'errored' });
 });
 
 t.test('state machine: subtest names, output, properties and times', async (t) => {
-  const cs = drive([
-    ev('run', 'TestCases'),
-    ev('run', 'TestCases/1_/_2_=_1'),
-    ev('attr', 'TestCases/1_/_2_=_1', { Key: 'issue', Value: 'GH-12' }),
-    ev('artifacts', 'TestCases/1_/_2_=_1', { Path: '/tmp/out/_artifacts/123' }),
-    out('TestCases/1_/_2_=_1', '=== RUN   TestCases/1_/_2_=_1\n'),
-    out('TestCases/1_/_2_=_1', '    calc_test.go:67: expected 1 / 2 = 1, got 0\n'),
-    out('TestCases/1_/_2_=_1', '    --- FAIL: TestCases/1_/_2_=_1 (0.92s)\n'),
-    ev('fail', 'TestCases/1_/_2_=_1', { Elapsed: 0.92 }),
-    { Action: 'run', Package: P, Test: 'TestCached' },
-    { Action: 'output', Package: P, Test: 'TestCached', Output: 'x'.repeat(50) },
-    { Action: 'pass', Package: P, Test: 'TestCached' },
-    { Time: '2024-05-01T10:00:00', Action: 'run', Package: P, Test: 'TestNaive' },
-    { Time: '2024-05-01T10:00:01', Action: 'skip', Package: P, Test: 'TestNaive', Elapsed: 1.7e-5 },
-    ev('fail', 'TestCases'),
-    ev('fail'),
-  ], 10);
+  const cs = drive(
+    [
+      ev('run', 'TestCases'),
+      ev('run', 'TestCases/1_/_2_=_1'),
+      ev('attr', 'TestCases/1_/_2_=_1', { Key: 'issue', Value: 'GH-12' }),
+      ev('artifacts', 'TestCases/1_/_2_=_1', { Path: '/tmp/out/_artifacts/123' }),
+      out('TestCases/1_/_2_=_1', '=== RUN   TestCases/1_/_2_=_1\n'),
+      out('TestCases/1_/_2_=_1', '    calc_test.go:67: expected 1 / 2 = 1, got 0\n'),
+      out('TestCases/1_/_2_=_1', '    --- FAIL: TestCases/1_/_2_=_1 (0.92s)\n'),
+      ev('fail', 'TestCases/1_/_2_=_1', { Elapsed: 0.92 }),
+      { Action: 'run', Package: P, Test: 'TestCached' },
+      { Action: 'output', Package: P, Test: 'TestCached', Output: 'x'.repeat(50) },
+      { Action: 'pass', Package: P, Test: 'TestCached' },
+      { Time: '2024-05-01T10:00:00', Action: 'run', Package: P, Test: 'TestNaive' },
+      { Time: '2024-05-01T10:00:01', Action: 'skip', Package: P, Test: 'TestNaive', Elapsed: 1.7e-5 },
+      ev('fail', 'TestCases'),
+      ev('fail'),
+    ],
+    10,
+  );
   const sub = byTitle(cs, '1_/_2_=_1');
   t.match(sub, {
     parentId: byTitle(cs, 'TestCases').id,
@@ -245,21 +379,36 @@ t.test('state machine: subtest names, output, properties and times', async (t) =
     meta: { fullName: 'TestCases/1_/_2_=_1', artifacts: '/tmp/out/_artifacts/123' },
     failure: { message: 'calc_t' }, // cut at 10 characters before the first line is read
   });
-  t.match(byTitle(cs, 'TestCached'), { startedAt: null, durationMs: null, output: { stdout: /^x{10}\n\[… truncated by Tally at 10 characters\]$/ } });
-  t.match(byTitle(cs, 'TestNaive'), { status: 'skipped', startedAt: '2024-05-01T10:00:00.000Z', startedAtNaive: true, durationMs: 0.017 });
-  t.equal(byTitle(cs, 'TestCases').failure, null, 'a parent that failed only through a subtest has no failure text of its own');
+  t.match(byTitle(cs, 'TestCached'), {
+    startedAt: null,
+    durationMs: null,
+    output: { stdout: /^x{10}\n\[… truncated by Tally at 10 characters\]$/ },
+  });
+  t.match(byTitle(cs, 'TestNaive'), {
+    status: 'skipped',
+    startedAt: '2024-05-01T10:00:00.000Z',
+    startedAtNaive: true,
+    durationMs: 0.017,
+  });
+  t.equal(
+    byTitle(cs, 'TestCases').failure,
+    null,
+    'a parent that failed only through a subtest has no failure text of its own',
+  );
   t.same(count(cs), { tests: 4, passed: 1, failed: 2, errored: 0, skipped: 1 });
 });
 
 t.test('state machine: a package run with very many tests is emitted as it goes', async (t) => {
   const events: GoEvent[] = [];
   for (let i = 0; i < 10_050; i++) events.push(ev('run', `Test${i}`), ev(i === 7 ? 'fail' : 'pass', `Test${i}`));
-  let emittedBeforeEnd = 0;
   let id = 0;
   const out: Container[] = [];
-  const h = goHandler({ fileName: 'go.json', nextId: () => ++id, limits: { maxTextChars: 100 }, setProducer: () => {} }, (c) => out.push(c));
+  const h = goHandler(
+    { fileName: 'go.json', nextId: () => ++id, limits: { maxTextChars: 100 }, setProducer: () => {} },
+    (c) => out.push(c),
+  );
   for (const e of events) h.event(e);
-  emittedBeforeEnd = out.length;
+  const emittedBeforeEnd = out.length;
   h.event(ev('fail'));
   h.end();
   t.ok(emittedBeforeEnd >= 10_000, 'ended tests are not all held until the package ends');

@@ -2,7 +2,13 @@
  * Go `go test -json` / `go tool test2json` event streams (also gotestsum `--jsonfile`). See
  * README.md beside this file.
  */
-import { FormatError, forEachLine, type ContainerSink, type Formatter, type ParseContext } from '../../lib/formatter-api.js';
+import {
+  FormatError,
+  forEachLine,
+  type ContainerSink,
+  type Formatter,
+  type ParseContext,
+} from '../../lib/formatter-api.js';
 import { assertEvents, goHandler, type GoEvent } from './parse.js';
 import { sniff } from './sniff.js';
 
@@ -30,7 +36,11 @@ async function parse(input: AsyncIterable<string>, out: ContainerSink, ctx: Pars
   // Non-JSON lines are go's own build output and are skipped, but a last line that opens a JSON
   // object and never closes it is a file cut short.
   if (brokenLine > 0 && brokenLine === lines && !endsWithNewline) {
-    throw new FormatError('The last line is an unfinished JSON event: the go test -json output looks truncated', lines, null);
+    throw new FormatError(
+      'The last line is an unfinished JSON event: the go test -json output looks truncated',
+      lines,
+      null,
+    );
   }
   assertEvents(events);
   handler.end();

@@ -62,10 +62,13 @@ const MAX_ENDED_PER_RUN = 10_000;
 // test2json frames each test's output with these lines; they are not the test's own output.
 const FRAMING = /^\s*(?:=== (?:RUN|PAUSE|CONT|NAME|ATTR|ARTIFACTS)\b|--- (?:PASS|FAIL|SKIP|BENCH): )/;
 // Package trailer lines (and the `# pkg` header of build output) that say nothing about why a package failed.
-const TRAILER = /^(?:PASS|FAIL|ok|# .*|exit status \d+|FAIL\t\S+.*|ok\s+\t?\S+.*|coverage: .*|testing: warning: no tests to run)$/;
+const TRAILER =
+  /^(?:PASS|FAIL|ok|# .*|exit status \d+|FAIL\t\S+.*|ok\s+\t?\S+.*|coverage: .*|testing: warning: no tests to run)$/;
 
-const NO_RESULT = 'The test started but has no pass, fail or skip event: its package crashed, timed out or exited while it ran, or the file ends early.';
-const NO_RESULT_BENCH = 'The benchmark has no pass, fail or skip event (Go 1.20+ writes none for benchmarks that pass).';
+const NO_RESULT =
+  'The test started but has no pass, fail or skip event: its package crashed, timed out or exited while it ran, or the file ends early.';
+const NO_RESULT_BENCH =
+  'The benchmark has no pass, fail or skip event (Go 1.20+ writes none for benchmarks that pass).';
 
 interface Run {
   /** null while the attempt is running. */
@@ -266,7 +269,9 @@ export function goHandler(ctx: GoContext, emit: (container: Container) => void):
     if (failedBuild !== null) builds.delete(failedBuild);
     const cause = firstMeaningfulLine(buildText ?? runText, true);
     const buildFailed = failedBuild !== null || /\[build failed\]|\[setup failed\]/.test(runText ?? '');
-    const message = buildFailed ? `Build failed${failedBuild ? `: ${failedBuild}` : ''}${cause ? ` (${cause})` : ''}` : (cause ?? 'The package failed outside any test.');
+    const message = buildFailed
+      ? `Build failed${failedBuild ? `: ${failedBuild}` : ''}${cause ? ` (${cause})` : ''}`
+      : (cause ?? 'The package failed outside any test.');
     const stack = [buildText, runText].filter((s) => s !== null).join('\n') || null;
     pkg.synthetic = true;
     pkg.seen.add('errored');
@@ -278,7 +283,11 @@ export function goHandler(ctx: GoContext, emit: (container: Container) => void):
       status: 'errored',
       durationMs: null,
       startedAt: null,
-      failure: { message, type: buildFailed ? 'build failure' : /^panic: /m.test(runText ?? '') ? 'panic' : null, stack },
+      failure: {
+        message,
+        type: buildFailed ? 'build failure' : /^panic: /m.test(runText ?? '') ? 'panic' : null,
+        stack,
+      },
       output: null,
       properties: [],
       attachmentRefs: [],
@@ -292,7 +301,11 @@ export function goHandler(ctx: GoContext, emit: (container: Container) => void):
       case 'failed':
         // A parent that failed only through its subtests prints nothing of its own.
         if (text === null) return null;
-        return { message: firstMeaningfulLine(text), type: /^panic: /m.test(text) ? 'panic' : null, stack: text.trimEnd() };
+        return {
+          message: firstMeaningfulLine(text),
+          type: /^panic: /m.test(text) ? 'panic' : null,
+          stack: text.trimEnd(),
+        };
       case 'errored': {
         const bench = t.parentId === t.pkg.id && t.name.startsWith('Benchmark') && t.pkg.result === 'pass';
         return { message: bench ? NO_RESULT_BENCH : NO_RESULT, type: null, stack: text?.trimEnd() ?? null };
@@ -306,7 +319,13 @@ export function goHandler(ctx: GoContext, emit: (container: Container) => void):
     }
   };
 
-  const terminal = (pkg: PackageState, name: string, status: ContainerStatus, e: GoEvent, time: Instant | null): void => {
+  const terminal = (
+    pkg: PackageState,
+    name: string,
+    status: ContainerStatus,
+    e: GoEvent,
+    time: Instant | null,
+  ): void => {
     const t = tests.get(keyOf(pkg.name, name)) ?? openTest(pkg, name, time);
     // Last terminal action wins: a second one without a new `run` updates the same attempt.
     if (t.run.status === null) pkg.ended++;
@@ -318,7 +337,8 @@ export function goHandler(ctx: GoContext, emit: (container: Container) => void):
 
   const rerun = (t: TestState): void => {
     if (t.run.status === null) return;
-    if (t.earlier.length < MAX_ATTEMPTS) t.earlier.push({ status: t.run.status, durationMs: t.run.durationMs, failure: failureOf(t, t.run) });
+    if (t.earlier.length < MAX_ATTEMPTS)
+      t.earlier.push({ status: t.run.status, durationMs: t.run.durationMs, failure: failureOf(t, t.run) });
     else t.droppedAttempts++;
     t.run = newRun();
   };
@@ -426,9 +446,22 @@ export function goHandler(ctx: GoContext, emit: (container: Container) => void):
 }
 
 function suiteOf(pkg: PackageState): Container {
-  const fromResult: ContainerStatus | null = pkg.synthetic ? 'errored' : pkg.result === 'fail' ? 'failed' : pkg.result === 'pass' ? 'passed' : pkg.result === 'skip' ? 'skipped' : null;
+  const fromResult: ContainerStatus | null = pkg.synthetic
+    ? 'errored'
+    : pkg.result === 'fail'
+      ? 'failed'
+      : pkg.result === 'pass'
+        ? 'passed'
+        : pkg.result === 'skip'
+          ? 'skipped'
+          : null;
   const worst = worstOf(pkg.seen);
-  const status = fromResult === null ? (worst ?? 'unknown') : worst !== null && RANK.indexOf(worst) < RANK.indexOf(fromResult) ? worst : fromResult;
+  const status =
+    fromResult === null
+      ? (worst ?? 'unknown')
+      : worst !== null && RANK.indexOf(worst) < RANK.indexOf(fromResult)
+        ? worst
+        : fromResult;
   const stdout = textOrNull(pkg.stdout);
   const container: Container = {
     id: pkg.id,
@@ -490,5 +523,8 @@ function firstMeaningfulLine(text: string | null, packageOutput = false): string
 }
 
 export function assertEvents(count: number): void {
-  if (count === 0) throw new FormatError('The file holds no go test -json event (a JSON line with an "Action"); send the output of `go test -json` or `go tool test2json`');
+  if (count === 0)
+    throw new FormatError(
+      'The file holds no go test -json event (a JSON line with an "Action"); send the output of `go test -json` or `go tool test2json`',
+    );
 }

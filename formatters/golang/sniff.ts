@@ -6,7 +6,21 @@
  */
 import type { Head } from '../../lib/formatter-api.js';
 
-const ACTIONS = new Set(['start', 'run', 'pause', 'cont', 'pass', 'bench', 'fail', 'output', 'skip', 'attr', 'artifacts', 'build-output', 'build-fail']);
+const ACTIONS = new Set([
+  'start',
+  'run',
+  'pause',
+  'cont',
+  'pass',
+  'bench',
+  'fail',
+  'output',
+  'skip',
+  'attr',
+  'artifacts',
+  'build-output',
+  'build-fail',
+]);
 /** Lines looked at; a stream whose first event comes later is not recognised. */
 const MAX_LINES = 64;
 

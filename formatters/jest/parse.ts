@@ -91,11 +91,15 @@ export function jestHandler(ctx: JestContext, emit: (container: Container) => vo
     f.assertions++;
     // Vitest's reporter adds `meta` to every assertion result; Jest never writes it.
     guess('meta' in raw ? 'vitest' : 'jest');
-    const ancestors = Array.isArray(raw['ancestorTitles']) ? raw['ancestorTitles'].filter((a): a is string => typeof a === 'string') : [];
+    const ancestors = Array.isArray(raw['ancestorTitles'])
+      ? raw['ancestorTitles'].filter((a): a is string => typeof a === 'string')
+      : [];
     const describe = describeFor(f, ancestors);
     const rawStatus = str(raw['status']) ?? '';
     const status = STATUS[rawStatus] ?? 'unknown';
-    const messages = Array.isArray(raw['failureMessages']) ? raw['failureMessages'].filter((m): m is string => typeof m === 'string') : [];
+    const messages = Array.isArray(raw['failureMessages'])
+      ? raw['failureMessages'].filter((m): m is string => typeof m === 'string')
+      : [];
     const meta: Record<string, string> = {};
     const fullName = str(raw['fullName']);
     if (fullName !== null) meta['fullName'] = fullName;
@@ -123,9 +127,15 @@ export function jestHandler(ctx: JestContext, emit: (container: Container) => vo
       meta,
     };
     // jest.retryTimes: one result with the failures of the earlier runs in `retryReasons`.
-    const reasons = Array.isArray(raw['retryReasons']) ? raw['retryReasons'].filter((m): m is string => typeof m === 'string') : [];
+    const reasons = Array.isArray(raw['retryReasons'])
+      ? raw['retryReasons'].filter((m): m is string => typeof m === 'string')
+      : [];
     if (reasons.length > 0) {
-      const earlier: Attempt[] = reasons.map((r) => ({ status: 'failed', durationMs: null, failure: failureFromMessages([r], limit) }));
+      const earlier: Attempt[] = reasons.map((r) => ({
+        status: 'failed',
+        durationMs: null,
+        failure: failureFromMessages([r], limit),
+      }));
       container.attempts = [...earlier, { status, durationMs: container.durationMs, failure: container.failure }];
       container.flaky = status === 'passed';
     }
@@ -193,7 +203,18 @@ export function jestHandler(ctx: JestContext, emit: (container: Container) => vo
         return false;
       }
       if (path.length === 2 && kind === 'object') {
-        file = { id: ctx.nextId(), name: null, status: null, message: new TextBuffer(limit), execError: null, startTime: null, endTime: null, assertions: 0, describes: new Map(), seen: new Set() };
+        file = {
+          id: ctx.nextId(),
+          name: null,
+          status: null,
+          message: new TextBuffer(limit),
+          execError: null,
+          startTime: null,
+          endTime: null,
+          assertions: 0,
+          describes: new Map(),
+          seen: new Set(),
+        };
         return false;
       }
       // One assertion result at a time; a file's own exec error is small.
@@ -256,12 +277,33 @@ export function jestHandler(ctx: JestContext, emit: (container: Container) => vo
   };
 }
 
-function suite(id: number, parentId: number | null, title: string, status: ContainerStatus, durationMs: number | null, startedAt: string | null): Container {
-  return { id, parentId, type: 'suite', title, status, durationMs, startedAt, failure: null, output: null, properties: [], attachmentRefs: [] };
+function suite(
+  id: number,
+  parentId: number | null,
+  title: string,
+  status: ContainerStatus,
+  durationMs: number | null,
+  startedAt: string | null,
+): Container {
+  return {
+    id,
+    parentId,
+    type: 'suite',
+    title,
+    status,
+    durationMs,
+    startedAt,
+    failure: null,
+    output: null,
+    properties: [],
+    attachmentRefs: [],
+  };
 }
 
 function notJest(why: string): FormatError {
-  return new FormatError(`This is not a Jest/Vitest JSON report (${why}); send the output of \`jest --json\` or \`vitest --reporter=json\`, or choose the formatter for its format`);
+  return new FormatError(
+    `This is not a Jest/Vitest JSON report (${why}); send the output of \`jest --json\` or \`vitest --reporter=json\`, or choose the formatter for its format`,
+  );
 }
 
 function cap(text: string, limit: number): string {

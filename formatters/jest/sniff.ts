@@ -5,7 +5,17 @@
  */
 import type { Head } from '../../lib/formatter-api.js';
 
-const COUNTERS = ['numTotalTests', 'numFailedTests', 'numPassedTests', 'numPendingTests', 'numTotalTestSuites', 'numFailedTestSuites', 'numPassedTestSuites', 'numRuntimeErrorTestSuites', 'numTodoTests'];
+const COUNTERS = [
+  'numTotalTests',
+  'numFailedTests',
+  'numPassedTests',
+  'numPendingTests',
+  'numTotalTestSuites',
+  'numFailedTestSuites',
+  'numPassedTestSuites',
+  'numRuntimeErrorTestSuites',
+  'numTodoTests',
+];
 /** Jest's reporter writes one line; a preamble (npm banner, console output) may precede it. */
 const AFTER_PREAMBLE = /(?:^|\n)\{\s*"num(?:Failed|Passed|Pending|Total|RuntimeError|Todo)Test\w*"\s*:\s*\d/;
 

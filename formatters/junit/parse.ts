@@ -22,7 +22,13 @@ import {
   localName,
 } from '../../lib/formatter-api.js';
 import { MarkerScanner, attachmentProperty } from './attachments.js';
-import { producerFromCase, producerFromProperty, producerFromRetry, producerFromRoot, producerFromSuite } from './producer.js';
+import {
+  producerFromCase,
+  producerFromProperty,
+  producerFromRetry,
+  producerFromRoot,
+  producerFromSuite,
+} from './producer.js';
 import { parseSeconds } from './values.js';
 
 type Attrs = Record<string, string>;
@@ -96,7 +102,11 @@ export interface JunitHandler extends XmlHandler {
 
 export type JunitContext = Pick<ParseContext, 'fileName' | 'nextId' | 'limits' | 'setProducer'>;
 
-export function junitHandler(ctx: JunitContext, emit: (container: Container) => void, opened?: (container: OpenedContainer) => void): JunitHandler {
+export function junitHandler(
+  ctx: JunitContext,
+  emit: (container: Container) => void,
+  opened?: (container: OpenedContainer) => void,
+): JunitHandler {
   const limit = ctx.limits.maxTextChars;
   const frames: Frame[] = [];
   const containers: Open[] = [];
@@ -117,7 +127,10 @@ export function junitHandler(ctx: JunitContext, emit: (container: Container) => 
       id: ctx.nextId(),
       parentId: parent ? parent.id : null,
       type,
-      title: type === 'suite' ? suiteTitle(a, parent === null, ctx.fileName) : (a['name'] || a['classname'] || '(unnamed test)'),
+      title:
+        type === 'suite'
+          ? suiteTitle(a, parent === null, ctx.fileName)
+          : a['name'] || a['classname'] || '(unnamed test)',
       durationMs: parseSeconds(a['time']),
       startedAt,
       meta: pick(a, type === 'suite' ? SUITE_META : TEST_META),
@@ -127,7 +140,8 @@ export function junitHandler(ctx: JunitContext, emit: (container: Container) => 
       refs: [],
       outcomes: {},
       retries: [],
-      skippedByAttribute: type === 'test' && (SKIP_STATUS.has(lower(a['status'])) || SKIP_RESULT.has(lower(a['result']))),
+      skippedByAttribute:
+        type === 'test' && (SKIP_STATUS.has(lower(a['status'])) || SKIP_RESULT.has(lower(a['result']))),
       testChildren: 0,
       seen: new Set(),
     };
@@ -253,7 +267,9 @@ export function junitHandler(ctx: JunitContext, emit: (container: Container) => 
       const name = localName(rawName);
       if (!rootSeen) {
         if (name !== 'testsuites' && name !== 'testsuite') {
-          throw new FormatError(`The root element is <${rawName}>, not <testsuites> or <testsuite>: this is not a JUnit XML file; choose the formatter for its format or let Tally detect it`);
+          throw new FormatError(
+            `The root element is <${rawName}>, not <testsuites> or <testsuite>: this is not a JUnit XML file; choose the formatter for its format or let Tally detect it`,
+          );
         }
         rootSeen = true;
         guess(producerFromRoot(name, a));
@@ -320,8 +336,16 @@ export function junitHandler(ctx: JunitContext, emit: (container: Container) => 
     },
 
     end() {
-      if (!rootSeen) throw new FormatError('The file has no XML root element (it is empty or holds only a prolog); send a JUnit XML report');
-      if (frames.length > 0) throw new FormatError('The file ends before its root element is closed; the report looks truncated', null, null);
+      if (!rootSeen)
+        throw new FormatError(
+          'The file has no XML root element (it is empty or holds only a prolog); send a JUnit XML report',
+        );
+      if (frames.length > 0)
+        throw new FormatError(
+          'The file ends before its root element is closed; the report looks truncated',
+          null,
+          null,
+        );
     },
   };
 }
@@ -358,7 +382,12 @@ function outputFrame(owner: Open, stream: 'stdout' | 'stderr', limit: number, fo
 }
 
 function addOutcome(owner: Open, name: OutcomeName, a: Attrs, limit: number): Outcome {
-  const outcome = (owner.outcomes[name] ??= { count: 0, message: new TextBuffer(limit), type: null, stack: new TextBuffer(limit) });
+  const outcome = (owner.outcomes[name] ??= {
+    count: 0,
+    message: new TextBuffer(limit),
+    type: null,
+    stack: new TextBuffer(limit),
+  });
   outcome.count++;
   // jest-junit writes one <failure> per failed expectation: join them, do not keep only the first.
   const message = a['message'];
@@ -380,7 +409,8 @@ function outcomeInfo(o: Outcome): FailureInfo | null {
 
 function retryAttempt(r: Retry): Attempt {
   const stack = (r.stackTrace && trimmedOrNull(r.stackTrace)) ?? trimmedOrNull(r.text);
-  const failure = r.message === null && r.type === null && stack === null ? null : { message: r.message, type: r.type, stack };
+  const failure =
+    r.message === null && r.type === null && stack === null ? null : { message: r.message, type: r.type, stack };
   return { status: r.status, durationMs: r.durationMs, failure };
 }
 

@@ -15,7 +15,8 @@ export function sniff(head: Head): number {
     // vocabulary, and no JUnit emitter writes one.
     if (prefixedRoot(head.text)) return 0.2;
     let score = 0.85;
-    if (SUMMARY_ATTRIBUTES.some((a) => a in head.rootAttributes) || head.childElements.some((c) => CHILDREN.has(c))) score = 0.95;
+    if (SUMMARY_ATTRIBUTES.some((a) => a in head.rootAttributes) || head.childElements.some((c) => CHILDREN.has(c)))
+      score = 0.95;
     return score;
   } catch {
     return 0;
@@ -24,7 +25,11 @@ export function sniff(head: Head): number {
 
 /** The raw name of the first element after the prolog carries a namespace prefix. */
 function prefixedRoot(text: string): boolean {
-  const body = text.slice(0, 8192).replace(/<\?[\s\S]*?\?>/g, '').replace(/<!--[\s\S]*?-->/g, '').replace(/<!DOCTYPE[^[>]*(\[[\s\S]*?\])?\s*>/i, '');
+  const body = text
+    .slice(0, 8192)
+    .replace(/<\?[\s\S]*?\?>/g, '')
+    .replace(/<!--[\s\S]*?-->/g, '')
+    .replace(/<!DOCTYPE[^[>]*(\[[\s\S]*?\])?\s*>/i, '');
   const m = /<([A-Za-z_][\w.:-]*)/.exec(body);
   return m !== null && m[1]!.includes(':');
 }

@@ -84,13 +84,26 @@ export function mochaHandler(ctx: MochaContext, emit: (container: Container) => 
     const key = `d\u0000${entry.file ?? ''}\u0000${path}`;
     let suite = suites.get(key);
     if (!suite) {
-      suite = { id: ctx.nextId(), parentId: parent?.id ?? null, title: path, file: entry.file, seen: new Set(), depth: 1 };
+      suite = {
+        id: ctx.nextId(),
+        parentId: parent?.id ?? null,
+        title: path,
+        file: entry.file,
+        seen: new Set(),
+        depth: 1,
+      };
       suites.set(key, suite);
     }
     return suite;
   };
 
-  const emitTest = (entry: Entry, id: number, parent: Suite | null, status: ContainerStatus, synthetic?: string): void => {
+  const emitTest = (
+    entry: Entry,
+    id: number,
+    parent: Suite | null,
+    status: ContainerStatus,
+    synthetic?: string,
+  ): void => {
     const meta: Record<string, string> = { fullTitle: entry.fullTitle };
     if (entry.file !== null) meta['file'] = entry.file;
     if (entry.currentRetry > 0) meta['currentRetry'] = String(entry.currentRetry);
@@ -131,7 +144,13 @@ export function mochaHandler(ctx: MochaContext, emit: (container: Container) => 
   const onHookFailure = (entry: Entry): void => {
     const parent = suiteFor(entry);
     // Counting rule 4: a hook that failed is one errored test.
-    emitTest({ ...entry, failure: entry.failure ?? { message: null, type: null, stack: null } }, ctx.nextId(), parent, 'errored', 'hook');
+    emitTest(
+      { ...entry, failure: entry.failure ?? { message: null, type: null, stack: null } },
+      ctx.nextId(),
+      parent,
+      'errored',
+      'hook',
+    );
   };
 
   const onFailure = (raw: unknown): void => {
@@ -236,7 +255,9 @@ export function mochaHandler(ctx: MochaContext, emit: (container: Container) => 
 }
 
 function notMocha(why: string): FormatError {
-  return new FormatError(`This is not a Mocha JSON report (${why}); send the output of \`mocha --reporter json\` or choose the formatter for its format`);
+  return new FormatError(
+    `This is not a Mocha JSON report (${why}); send the output of \`mocha --reporter json\` or choose the formatter for its format`,
+  );
 }
 
 /**

@@ -5,7 +5,17 @@
  */
 import type { Head } from '../../lib/formatter-api.js';
 
-const FOREIGN_KEYS = ['results', 'meta', 'suites', 'allTests', 'copyrightYear', 'config', 'testResults', 'examples', 'uuid'];
+const FOREIGN_KEYS = [
+  'results',
+  'meta',
+  'suites',
+  'allTests',
+  'copyrightYear',
+  'config',
+  'testResults',
+  'examples',
+  'uuid',
+];
 const MOCHAWESOME_STATS = /"(?:passPercent|pendingPercent|testsRegistered|hasOther|hasSkipped|other)"\s*:/;
 const SECTIONS = ['tests', 'pending', 'failures', 'passes'];
 /** The reporter's own layout: `{` alone on a line, then `"stats": {` (JSON.stringify with 2 spaces). */
@@ -13,7 +23,8 @@ const AFTER_PREAMBLE = /(?:^|\n)\{\s*"stats"\s*:\s*\{\s*"suites"\s*:\s*\d+\s*,\s
 
 export function sniff(head: Head): number {
   try {
-    if (head.kind === 'text') return AFTER_PREAMBLE.test(head.text) && !MOCHAWESOME_STATS.test(statsText(head.text)) ? 0.75 : 0;
+    if (head.kind === 'text')
+      return AFTER_PREAMBLE.test(head.text) && !MOCHAWESOME_STATS.test(statsText(head.text)) ? 0.75 : 0;
     if (head.kind !== 'json') return 0;
     const keys = head.topLevelKeys;
     if (!keys.includes('stats') || FOREIGN_KEYS.some((k) => keys.includes(k))) return 0;

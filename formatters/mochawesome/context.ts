@@ -20,7 +20,8 @@ export function readContext(raw: unknown, limit: number): { properties: Property
   }
   for (const item of Array.isArray(value) ? value : [value]) {
     const titled = typeof item === 'object' && item !== null && !Array.isArray(item) && 'value' in item;
-    const name = titled && typeof (item as { title?: unknown }).title === 'string' ? (item as { title: string }).title : 'context';
+    const name =
+      titled && typeof (item as { title?: unknown }).title === 'string' ? (item as { title: string }).title : 'context';
     const v = titled ? (item as { value: unknown }).value : item;
     if (v === undefined || v === null) continue;
     const text = typeof v === 'string' ? v : JSON.stringify(v);
@@ -41,7 +42,7 @@ export function readContext(raw: unknown, limit: number): { properties: Property
 export function attachmentRef(value: string): string | null {
   const v = value.trim();
   if (v === '' || v.length > 2048 || /[\r\n]/.test(v)) return null;
-  if (/^data:/i.test(v) || /^[a-z][a-z0-9+.-]*:\/\//i.test(v) && !/^file:\/\//i.test(v)) return null;
+  if (/^data:/i.test(v) || (/^[a-z][a-z0-9+.-]*:\/\//i.test(v) && !/^file:\/\//i.test(v))) return null;
   const path = v.replace(/^file:\/\//i, '');
   if (!/\.[A-Za-z0-9]{1,8}$/.test(path)) return null;
   if (/[\\/]/.test(path) || !/\s/.test(path)) return path;

@@ -51,14 +51,27 @@ export function mochawesomeHandler(ctx: MochawesomeContext, emit: (container: Co
 
   const isSuite = (path: JsonPath): boolean => {
     const top = stack[stack.length - 1];
-    if (!top) return (path.length === 2 && path[0] === 'results' && typeof path[1] === 'number') || (path.length === 1 && path[0] === 'suites');
+    if (!top)
+      return (
+        (path.length === 2 && path[0] === 'results' && typeof path[1] === 'number') ||
+        (path.length === 1 && path[0] === 'suites')
+      );
     return path.length === top.depth + 2 && path[top.depth] === 'suites' && typeof path[top.depth + 1] === 'number';
   };
 
   const openSuite = (path: JsonPath): void => {
     const parent = stack[stack.length - 1] ?? null;
     treeSeen = true;
-    stack.push({ id: ctx.nextId(), parentId: parent?.id ?? null, depth: path.length, title: '', file: null, fullFile: null, durationMs: null, seen: new Set() });
+    stack.push({
+      id: ctx.nextId(),
+      parentId: parent?.id ?? null,
+      depth: path.length,
+      title: '',
+      file: null,
+      fullFile: null,
+      durationMs: null,
+      seen: new Set(),
+    });
   };
 
   const closeSuite = (): void => {
@@ -66,7 +79,8 @@ export function mochawesomeHandler(ctx: MochawesomeContext, emit: (container: Co
     const status = worst(s.seen);
     stack[stack.length - 1]?.seen.add(status);
     // A spec file's root suite has an empty title; the file names it.
-    const title = s.title || s.file || s.fullFile || (s.parentId === null ? baseName(ctx.fileName) : '(untitled suite)');
+    const title =
+      s.title || s.file || s.fullFile || (s.parentId === null ? baseName(ctx.fileName) : '(untitled suite)');
     const meta: Record<string, string> = {};
     if (s.file) meta['file'] = s.file;
     if (s.fullFile) meta['fullFile'] = s.fullFile;
@@ -150,7 +164,13 @@ export function mochawesomeHandler(ctx: MochawesomeContext, emit: (container: Co
       }
       const top = stack[stack.length - 1];
       // One test or hook at a time, whole: its `err` and `context` belong to it.
-      return kind === 'object' && top !== undefined && path.length === top.depth + 2 && ENTRY_LISTS.has(path[top.depth] as string) && typeof path[top.depth + 1] === 'number';
+      return (
+        kind === 'object' &&
+        top !== undefined &&
+        path.length === top.depth + 2 &&
+        ENTRY_LISTS.has(path[top.depth] as string) &&
+        typeof path[top.depth + 1] === 'number'
+      );
     },
 
     value(path, v) {
@@ -196,7 +216,9 @@ export function mochawesomeHandler(ctx: MochawesomeContext, emit: (container: Co
 }
 
 function notMochawesome(why: string): FormatError {
-  return new FormatError(`This is not a mochawesome JSON report (${why}); send mochawesome's .json output or choose the formatter for its format`);
+  return new FormatError(
+    `This is not a mochawesome JSON report (${why}); send mochawesome's .json output or choose the formatter for its format`,
+  );
 }
 
 /** `err` is `{}` on tests that passed; `message` is `"<ErrorName>: <text>"`, `estack` the stack. */
@@ -207,7 +229,8 @@ function readErr(err: unknown, limit: number, properties: Property[]): FailureIn
   const message = str(err['message']) ?? str(err['_message']) ?? messageFromStack(stack);
   const diff = str(err['diff']);
   if (diff) properties.push({ name: 'diff', value: cap(diff, limit)! });
-  const type = /^((?:[A-Za-z_$][\w$.]*)?(?:Error|Exception))(?: \[[^\]\n]*\])?:/.exec(stack ?? message ?? '')?.[1] ?? null;
+  const type =
+    /^((?:[A-Za-z_$][\w$.]*)?(?:Error|Exception))(?: \[[^\]\n]*\])?:/.exec(stack ?? message ?? '')?.[1] ?? null;
   return { message: cap(message, limit), type, stack: cap(stack, limit) };
 }
 

@@ -3,7 +3,18 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Container, Head } from '../../lib/formatter-api.js';
 import { totalsOf as count } from '../../lib/formatter-check.js';
-import { driveHandler, expectChunkIndependence, expectFixtureFolder, expectFormatErrors, expectManifestTotals, feedXml, formatterFixtures, headOf, neighbourHeads, type XmlEvent } from '../../test/helpers/formatter-fixtures.js';
+import {
+  driveHandler,
+  expectChunkIndependence,
+  expectFixtureFolder,
+  expectFormatErrors,
+  expectManifestTotals,
+  feedXml,
+  formatterFixtures,
+  headOf,
+  neighbourHeads,
+  type XmlEvent,
+} from '../../test/helpers/formatter-fixtures.js';
 import { nunit } from './index.js';
 import { nunit2Status, nunit3Status, nunitHandler } from './parse.js';
 import { parseSeconds } from './values.js';
@@ -17,7 +28,9 @@ function drive(events: XmlEvent[], maxTextChars = 1000): { out: Container[]; pro
 
 const head = (text: string, fileName = 'r.xml'): Head => headOf(text, fileName);
 
-t.test('fixture folder: every file listed, byte-identical to its manifest hash, and in the README', async (t) => expectFixtureFolder(t, fx));
+t.test('fixture folder: every file listed, byte-identical to its manifest hash, and in the README', async (t) =>
+  expectFixtureFolder(t, fx),
+);
 
 t.test('every fixture gives the manifest counts', async (t) => expectManifestTotals(t, fx));
 
@@ -31,7 +44,18 @@ t.test('producer', async (t) => {
     const { producers } = await run(readFileSync(path.join(FIXTURES, file)), file);
     t.same(producers, [want], file);
   }
-  const pester = drive([['open', 'test-results', { 'xmlns:xsi': 'http://www.w3.org/2001/XMLSchema-instance', 'xsi:noNamespaceSchemaLocation': 'nunit_schema_2.5.xsd', name: 'Pester' }], ['close', 'test-results']]);
+  const pester = drive([
+    [
+      'open',
+      'test-results',
+      {
+        'xmlns:xsi': 'http://www.w3.org/2001/XMLSchema-instance',
+        'xsi:noNamespaceSchemaLocation': 'nunit_schema_2.5.xsd',
+        name: 'Pester',
+      },
+    ],
+    ['close', 'test-results'],
+  ]);
   t.same(pester.producers, ['pester']);
 });
 
@@ -54,15 +78,26 @@ t.test('sniff: other formats score below the match threshold', async (t) => {
 
 t.test('sniff: NUnit roots', async (t) => {
   const positive: [string, string][] = [
-    ['NUnit 3 test-run', '\ufeff<?xml version="1.0" encoding="utf-8" standalone="no"?>\n<test-run id="2" testcasecount="19" result="Failed(Child)" total="19">'],
-    ['NUnit 3 bare suite', '<test-suite type="Assembly" id="0-1005" name="x.dll" runstate="Runnable" testcasecount="1"><test-case id="0-1001"/>'],
-    ['NUnit 2 (Pester)', '<?xml version="1.0" encoding="utf-8" standalone="no"?>\n<test-results xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xsi:noNamespaceSchemaLocation="nunit_schema_2.5.xsd" name="Pester" total="2" errors="0" failures="1" not-run="0" inconclusive="0" ignored="0" skipped="0" invalid="0" date="2024-01-01" time="10:00:00"><environment user="u"/>'],
+    [
+      'NUnit 3 test-run',
+      '\ufeff<?xml version="1.0" encoding="utf-8" standalone="no"?>\n<test-run id="2" testcasecount="19" result="Failed(Child)" total="19">',
+    ],
+    [
+      'NUnit 3 bare suite',
+      '<test-suite type="Assembly" id="0-1005" name="x.dll" runstate="Runnable" testcasecount="1"><test-case id="0-1001"/>',
+    ],
+    [
+      'NUnit 2 (Pester)',
+      '<?xml version="1.0" encoding="utf-8" standalone="no"?>\n<test-results xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xsi:noNamespaceSchemaLocation="nunit_schema_2.5.xsd" name="Pester" total="2" errors="0" failures="1" not-run="0" inconclusive="0" ignored="0" skipped="0" invalid="0" date="2024-01-01" time="10:00:00"><environment user="u"/>',
+    ],
   ];
   for (const [name, text] of positive) t.ok(nunit.sniff(head(text)) >= 0.9, name);
 });
 
 // With a small text limit, every fixture also in 7-byte chunks.
-t.test('chunk boundaries do not change the containers', async (t) => expectChunkIndependence(t, fx, { eachInChunksOf: 7 }));
+t.test('chunk boundaries do not change the containers', async (t) =>
+  expectChunkIndependence(t, fx, { eachInChunksOf: 7 }),
+);
 
 t.test('empty, truncated and foreign input reject with FormatError', async (t) => {
   const bytes = readFileSync(path.join(FIXTURES, 'dorny__dotnet-nunit.xml'));
@@ -72,7 +107,10 @@ t.test('empty, truncated and foreign input reject with FormatError', async (t) =
     ['prolog only', Buffer.from('<?xml version="1.0" encoding="utf-8"?>\n')],
     ['truncated in the middle', bytes.subarray(0, Math.floor(bytes.length / 2))],
     ['truncated in a tag', Buffer.from('<test-run id="0"><test-suite type="Assembly"><test-ca')],
-    ['Allure 1 root', Buffer.from('<ns2:test-suite xmlns:ns2="urn:model.allure.qatools.yandex.ru"><name>a</name></ns2:test-suite>')],
+    [
+      'Allure 1 root',
+      Buffer.from('<ns2:test-suite xmlns:ns2="urn:model.allure.qatools.yandex.ru"><name>a</name></ns2:test-suite>'),
+    ],
     ['JUnit root', Buffer.from('<testsuites><testsuite name="a"/></testsuites>')],
     ['JSON', Buffer.from('{"stats":{}}')],
   ]);
@@ -116,13 +154,29 @@ t.test('status tables', async (t) => {
 t.test('state machine: NUnit 3 test in full, attachments, properties, output', async (t) => {
   const { out } = drive([
     ['open', 'test-run', { id: '0', testcasecount: '1', 'start-time': '2024-03-01 10:00:00Z' }],
-    ['open', 'test-suite', { type: 'Assembly', name: 'App.Tests.dll', fullname: 'C:\\ci\\App.Tests.dll', result: 'Failed', site: 'Child' }],
+    [
+      'open',
+      'test-suite',
+      { type: 'Assembly', name: 'App.Tests.dll', fullname: 'C:\\ci\\App.Tests.dll', result: 'Failed', site: 'Child' },
+    ],
     ['open', 'failure'],
     ['open', 'message'],
     ['text', 'One or more child tests had errors'],
     ['close', 'message'],
     ['close', 'failure'],
-    ['open', 'test-case', { name: 'Shows(1)', fullname: 'App.Tests.Page.Shows(1)', classname: 'App.Tests.Page', methodname: 'Shows', result: 'Failed', 'start-time': '2024-03-01T10:00:01.5000000Z', duration: '0,25' }],
+    [
+      'open',
+      'test-case',
+      {
+        name: 'Shows(1)',
+        fullname: 'App.Tests.Page.Shows(1)',
+        classname: 'App.Tests.Page',
+        methodname: 'Shows',
+        result: 'Failed',
+        'start-time': '2024-03-01T10:00:01.5000000Z',
+        duration: '0,25',
+      },
+    ],
     ['open', 'properties'],
     ['open', 'property', { name: 'Category', value: 'UI' }],
     ['close', 'property'],
@@ -178,14 +232,25 @@ t.test('state machine: NUnit 3 test in full, attachments, properties, output', a
   t.same(test!.properties, [{ name: 'Category', value: 'UI' }], '_-prefixed properties are NUnit bookkeeping');
   t.same(test!.attachmentRefs, ['C:\\ci\\shots\\page.png']);
   t.notOk(test!.startedAtNaive);
-  t.match(suite, { type: 'suite', title: 'App.Tests.dll', status: 'failed', failure: null, startedAt: '2024-03-01T10:00:00.000Z', meta: { type: 'Assembly', fullname: 'C:\\ci\\App.Tests.dll' } });
+  t.match(suite, {
+    type: 'suite',
+    title: 'App.Tests.dll',
+    status: 'failed',
+    failure: null,
+    startedAt: '2024-03-01T10:00:00.000Z',
+    meta: { type: 'Assembly', fullname: 'C:\\ci\\App.Tests.dll' },
+  });
 });
 
 t.test('state machine: rule 4 for suites that failed on their own', async (t) => {
   const alone = drive([
     ['open', 'test-run'],
     ['open', 'test-suite', { type: 'Assembly', name: 'App.dll', result: 'Failed', site: 'Child' }],
-    ['open', 'test-suite', { type: 'TestFixture', name: 'Broken', result: 'Failed', label: 'Error', site: 'SetUp', testcasecount: '0' }],
+    [
+      'open',
+      'test-suite',
+      { type: 'TestFixture', name: 'Broken', result: 'Failed', label: 'Error', site: 'SetUp', testcasecount: '0' },
+    ],
     ['open', 'failure'],
     ['open', 'message'],
     ['text', 'OneTimeSetUp: System.Exception : boom'],
@@ -197,7 +262,14 @@ t.test('state machine: rule 4 for suites that failed on their own', async (t) =>
   ]).out;
   t.equal(alone.length, 3);
   const [synthetic, fixture, assembly] = alone;
-  t.match(synthetic, { type: 'test', title: 'Broken', status: 'errored', parentId: fixture!.id, failure: { message: 'OneTimeSetUp: System.Exception : boom', type: 'Error' }, meta: { synthetic: 'suite-error' } });
+  t.match(synthetic, {
+    type: 'test',
+    title: 'Broken',
+    status: 'errored',
+    parentId: fixture!.id,
+    failure: { message: 'OneTimeSetUp: System.Exception : boom', type: 'Error' },
+    meta: { synthetic: 'suite-error' },
+  });
   t.match(fixture, { type: 'suite', status: 'errored', failure: null });
   t.match(assembly, { type: 'suite', status: 'errored' });
   t.same(count(alone), { tests: 1, passed: 0, failed: 0, errored: 1, skipped: 0 });
@@ -219,11 +291,19 @@ t.test('state machine: rule 4 for suites that failed on their own', async (t) =>
     ['close', 'test-run'],
   ]).out;
   t.same(count(propagated), { tests: 1, passed: 0, failed: 1, errored: 0, skipped: 0 });
-  t.match(propagated[2], { title: 'Bad', status: 'skipped', failure: { message: 'No suitable constructor was found', type: 'Invalid' } });
+  t.match(propagated[2], {
+    title: 'Bad',
+    status: 'skipped',
+    failure: { message: 'No suitable constructor was found', type: 'Invalid' },
+  });
 
   // A teardown failure with tests present stays on the suite.
   const teardown = drive([
-    ['open', 'test-suite', { type: 'TestFixture', name: 'T', result: 'Failed', label: 'Error', site: 'TearDown', testcasecount: '1' }],
+    [
+      'open',
+      'test-suite',
+      { type: 'TestFixture', name: 'T', result: 'Failed', label: 'Error', site: 'TearDown', testcasecount: '1' },
+    ],
     ['open', 'test-case', { name: 'a', result: 'Passed' }],
     ['close', 'test-case'],
     ['open', 'failure'],
@@ -242,9 +322,24 @@ t.test('state machine: NUnit 2 run date, results wrapper, categories', async (t)
     ['open', 'test-results', { name: '/ci/ws-123/Tests.dll', total: '2', date: '2007-07-27', time: '11:18:43' }],
     ['open', 'environment', { 'nunit-version': '2.5.8.0' }],
     ['close', 'environment'],
-    ['open', 'test-suite', { type: 'Assembly', name: '/ci/ws-123/Tests.dll', executed: 'True', result: 'Failure', success: 'False', time: '0.404' }],
+    [
+      'open',
+      'test-suite',
+      {
+        type: 'Assembly',
+        name: '/ci/ws-123/Tests.dll',
+        executed: 'True',
+        result: 'Failure',
+        success: 'False',
+        time: '0.404',
+      },
+    ],
     ['open', 'results'],
-    ['open', 'test-suite', { type: 'TestFixture', name: 'MainClassTest', executed: 'True', result: 'Failure', success: 'False' }],
+    [
+      'open',
+      'test-suite',
+      { type: 'TestFixture', name: 'MainClassTest', executed: 'True', result: 'Failure', success: 'False' },
+    ],
     ['open', 'categories'],
     ['open', 'category', { name: 'Slow' }],
     ['close', 'category'],
@@ -257,7 +352,11 @@ t.test('state machine: NUnit 2 run date, results wrapper, categories', async (t)
     ['close', 'message'],
     ['close', 'reason'],
     ['close', 'test-case'],
-    ['open', 'test-case', { name: 'UnitTests.MainClassTest.B', executed: 'True', result: 'Failure', success: 'False', time: '0.001' }],
+    [
+      'open',
+      'test-case',
+      { name: 'UnitTests.MainClassTest.B', executed: 'True', result: 'Failure', success: 'False', time: '0.001' },
+    ],
     ['close', 'test-case'],
     ['close', 'results'],
     ['close', 'test-suite'],
@@ -270,7 +369,14 @@ t.test('state machine: NUnit 2 run date, results wrapper, categories', async (t)
   t.match(failed, { status: 'failed', durationMs: 1 });
   t.same(fixture!.properties, [{ name: 'Category', value: 'Slow' }]);
   t.match(fixture, { status: 'failed', parentId: assembly!.id, startedAt: null });
-  t.match(assembly, { title: 'Tests.dll', meta: { fullname: '/ci/ws-123/Tests.dll' }, startedAt: '2007-07-27T11:18:43.000Z', startedAtNaive: true, durationMs: 404, parentId: null });
+  t.match(assembly, {
+    title: 'Tests.dll',
+    meta: { fullname: '/ci/ws-123/Tests.dll' },
+    startedAt: '2007-07-27T11:18:43.000Z',
+    startedAtNaive: true,
+    durationMs: 404,
+    parentId: null,
+  });
 });
 
 t.test('durations', async (t) => {

@@ -108,7 +108,13 @@ export function nunitHandler(ctx: NunitContext, emit: (container: Container) => 
       parentId: parent ? parent.id : null,
       type,
       title,
-      outcome: { result: a['result'], label: a['label'], site: a['site'], executed: a['executed'], success: a['success'] },
+      outcome: {
+        result: a['result'],
+        label: a['label'],
+        site: a['site'],
+        executed: a['executed'],
+        success: a['success'],
+      },
       // NUnit 3 writes `duration`; NUnit 2 and early NUnit 3 betas write `time`.
       durationMs: parseSeconds(a['duration'] ?? a['time']),
       startedAt,
@@ -246,7 +252,8 @@ export function nunitHandler(ctx: NunitContext, emit: (container: Container) => 
         return true;
       case 'test-suite':
         // Allure 1 also writes a `test-suite` root, always in its own namespace.
-        if (rawName.includes(':') || a['xmlns'] !== undefined || Object.values(a).some((v) => /allure/i.test(v))) return false;
+        if (rawName.includes(':') || a['xmlns'] !== undefined || Object.values(a).some((v) => /allure/i.test(v)))
+          return false;
         dialect = a['executed'] !== undefined || a['success'] !== undefined ? 'nunit2' : 'nunit3';
         return true;
     }
@@ -258,7 +265,9 @@ export function nunitHandler(ctx: NunitContext, emit: (container: Container) => 
       const name = localName(rawName);
       if (dialect === null) {
         if (!openRoot(rawName, name, a)) {
-          throw new FormatError(`The root element is <${rawName}>, not NUnit's <test-run>, <test-results> or <test-suite>: this is not an NUnit result file; choose the formatter for its format or let Tally detect it`);
+          throw new FormatError(
+            `The root element is <${rawName}>, not NUnit's <test-run>, <test-results> or <test-suite>: this is not an NUnit result file; choose the formatter for its format or let Tally detect it`,
+          );
         }
         if (name !== 'test-suite') return;
       }
@@ -285,8 +294,12 @@ export function nunitHandler(ctx: NunitContext, emit: (container: Container) => 
     },
 
     end() {
-      if (dialect === null) throw new FormatError('The file has no XML root element (it is empty or holds only a prolog); send an NUnit result file');
-      if (frames.length > 0) throw new FormatError('The file ends before its root element is closed; the report looks truncated');
+      if (dialect === null)
+        throw new FormatError(
+          'The file has no XML root element (it is empty or holds only a prolog); send an NUnit result file',
+        );
+      if (frames.length > 0)
+        throw new FormatError('The file ends before its root element is closed; the report looks truncated');
       ctx.setProducer(producer);
     },
   };

@@ -7,10 +7,31 @@ import type { Head } from '../../lib/formatter-api.js';
 
 const NUNIT3_ATTRIBUTES = ['testcasecount', 'engine-version', 'runstate', 'clr-version', 'start-time', 'inconclusive'];
 const NUNIT3_CHILDREN = new Set(['command-line', 'filter', 'test-suite', 'test-case']);
-const NUNIT2_ATTRIBUTES = ['not-run', 'ignored', 'inconclusive', 'invalid', 'date', 'time', 'failures', 'errors', 'total'];
+const NUNIT2_ATTRIBUTES = [
+  'not-run',
+  'ignored',
+  'inconclusive',
+  'invalid',
+  'date',
+  'time',
+  'failures',
+  'errors',
+  'total',
+];
 const NUNIT2_CHILDREN = new Set(['environment', 'culture-info', 'test-suite']);
 const SUITE_ATTRIBUTES = ['testcasecount', 'runstate', 'fullname', 'executed', 'success'];
-const SUITE_CHILDREN = new Set(['test-suite', 'test-case', 'properties', 'environment', 'settings', 'results', 'failure', 'reason', 'output', 'categories']);
+const SUITE_CHILDREN = new Set([
+  'test-suite',
+  'test-case',
+  'properties',
+  'environment',
+  'settings',
+  'results',
+  'failure',
+  'reason',
+  'output',
+  'categories',
+]);
 /** First children of an Allure 1 `test-suite`. */
 const ALLURE1_CHILDREN = new Set(['name', 'title', 'test-cases', 'labels', 'description']);
 
@@ -48,7 +69,11 @@ function foreign(head: Head): boolean {
 
 /** The raw name of the first element after the prolog carries a namespace prefix. */
 function prefixedRoot(text: string): boolean {
-  const body = text.slice(0, 8192).replace(/<\?[\s\S]*?\?>/g, '').replace(/<!--[\s\S]*?-->/g, '').replace(/<!DOCTYPE[^[>]*(\[[\s\S]*?\])?\s*>/i, '');
+  const body = text
+    .slice(0, 8192)
+    .replace(/<\?[\s\S]*?\?>/g, '')
+    .replace(/<!--[\s\S]*?-->/g, '')
+    .replace(/<!DOCTYPE[^[>]*(\[[\s\S]*?\])?\s*>/i, '');
   const m = /<([A-Za-z_][\w.:-]*)/.exec(body);
   return m !== null && m[1]!.includes(':');
 }

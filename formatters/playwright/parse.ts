@@ -95,7 +95,8 @@ export function playwrightHandler(ctx: PlaywrightContext, emit: (container: Cont
       if (!isObject(test)) continue;
       const container = readTest(spec, test, suite.id, ctx.nextId(), limit);
       suite.seen.add(container.status);
-      if (container.startedAt && (!suite.startedAt || container.startedAt < suite.startedAt)) suite.startedAt = container.startedAt;
+      if (container.startedAt && (!suite.startedAt || container.startedAt < suite.startedAt))
+        suite.startedAt = container.startedAt;
       emit(container);
     }
   };
@@ -104,7 +105,11 @@ export function playwrightHandler(ctx: PlaywrightContext, emit: (container: Cont
     if (!isObject(raw)) return;
     runErrors++;
     const failure = readError(raw, limit);
-    const firstLine = failure?.message?.split('\n').find((l) => l.trim() !== '')?.trim().slice(0, 200);
+    const firstLine = failure?.message
+      ?.split('\n')
+      .find((l) => l.trim() !== '')
+      ?.trim()
+      .slice(0, 200);
     const meta: Record<string, string> = { synthetic: 'run-error' };
     const location = raw['location'];
     if (isObject(location) && typeof location['file'] === 'string') {
@@ -139,7 +144,16 @@ export function playwrightHandler(ctx: PlaywrightContext, emit: (container: Cont
       if (path.length === 1 && path[0] === 'suites' && kind === 'array') suitesSeen = true;
       if (kind === 'object' && isSuite(path)) {
         const parent = stack[stack.length - 1] ?? null;
-        stack.push({ id: ctx.nextId(), parentId: parent?.id ?? null, depth: path.length, title: '', file: null, line: null, seen: new Set(), startedAt: null });
+        stack.push({
+          id: ctx.nextId(),
+          parentId: parent?.id ?? null,
+          depth: path.length,
+          title: '',
+          file: null,
+          line: null,
+          seen: new Set(),
+          startedAt: null,
+        });
         return false;
       }
       const top = stack[stack.length - 1];
@@ -184,7 +198,13 @@ export function playwrightHandler(ctx: PlaywrightContext, emit: (container: Cont
   };
 }
 
-function readTest(spec: Record<string, unknown>, test: Record<string, unknown>, parentId: number, id: number, limit: number): Container {
+function readTest(
+  spec: Record<string, unknown>,
+  test: Record<string, unknown>,
+  parentId: number,
+  id: number,
+  limit: number,
+): Container {
   const results = Array.isArray(test['results']) ? test['results'].filter(isObject) : [];
   const attempts: Attempt[] = results.map((r) => ({
     status: ATTEMPT[str(r['status']) ?? ''] ?? 'unknown',
@@ -237,10 +257,12 @@ function readTest(spec: Record<string, unknown>, test: Record<string, unknown>, 
   }
 
   const properties: Property[] = [];
-  if (Array.isArray(spec['tags'])) for (const tag of spec['tags']) if (typeof tag === 'string') properties.push({ name: 'tag', value: tag });
+  if (Array.isArray(spec['tags']))
+    for (const tag of spec['tags']) if (typeof tag === 'string') properties.push({ name: 'tag', value: tag });
   if (Array.isArray(test['annotations'])) {
     for (const a of test['annotations']) {
-      if (isObject(a) && typeof a['type'] === 'string') properties.push({ name: a['type'], value: cap(str(a['description']) ?? '', limit) });
+      if (isObject(a) && typeof a['type'] === 'string')
+        properties.push({ name: a['type'], value: cap(str(a['description']) ?? '', limit) });
     }
   }
 
@@ -266,7 +288,10 @@ function readTest(spec: Record<string, unknown>, test: Record<string, unknown>, 
     durationMs: last?.durationMs ?? null,
     startedAt,
     failure,
-    output: stdout.empty && stderr.empty ? null : { stdout: stdout.empty ? null : stdout.value(), stderr: stderr.empty ? null : stderr.value() },
+    output:
+      stdout.empty && stderr.empty
+        ? null
+        : { stdout: stdout.empty ? null : stdout.value(), stderr: stderr.empty ? null : stderr.value() },
     properties,
     attachmentRefs: refs,
     meta,
@@ -276,20 +301,31 @@ function readTest(spec: Record<string, unknown>, test: Record<string, unknown>, 
     container.attempts = attempts;
     // Flaky: a failed attempt before the one that passed (Playwright's own `flaky`).
     const passedAt = attempts.findIndex((a) => a.status === 'passed');
-    container.flaky = status === 'passed' && passedAt > 0 && attempts.slice(0, passedAt).some((a) => a.status === 'failed' || a.status === 'errored');
+    container.flaky =
+      status === 'passed' &&
+      passedAt > 0 &&
+      attempts.slice(0, passedAt).some((a) => a.status === 'failed' || a.status === 'errored');
   } else if (str(test['status']) === 'flaky') container.flaky = true;
   return container;
 }
 
 /** `error` (newer: also `errors[]`) of one attempt, or a run-level error entry. */
 function readError(r: Record<string, unknown>, limit: number): FailureInfo | null {
-  const e = isObject(r['error']) ? r['error'] : Array.isArray(r['errors']) && isObject(r['errors'][0]) ? r['errors'][0] : 'message' in r || 'stack' in r ? r : null;
+  const e = isObject(r['error'])
+    ? r['error']
+    : Array.isArray(r['errors']) && isObject(r['errors'][0])
+      ? r['errors'][0]
+      : 'message' in r || 'stack' in r
+        ? r
+        : null;
   if (!e) return null;
   const message = str(e['message']);
   const stack = str(e['stack']);
   if (message === null && stack === null) return null;
   const clean = (t: string | null): string | null => (t === null ? null : cap(stripAnsi(t), limit));
-  const type = /^((?:[A-Za-z_$][\w$.]*)?(?:Error|Exception))(?: \[[^\]\n]*\])?:/.exec(stripAnsi(stack ?? message ?? ''))?.[1] ?? null;
+  const type =
+    /^((?:[A-Za-z_$][\w$.]*)?(?:Error|Exception))(?: \[[^\]\n]*\])?:/.exec(stripAnsi(stack ?? message ?? ''))?.[1] ??
+    null;
   return { message: clean(message), type, stack: clean(stack) };
 }
 
@@ -299,12 +335,15 @@ function appendOutput(into: TextBuffer, entries: unknown): void {
   for (const e of entries) {
     if (typeof e === 'string') into.append(e);
     else if (isObject(e) && typeof e['text'] === 'string') into.append(e['text']);
-    else if (isObject(e) && typeof e['buffer'] === 'string') into.append(Buffer.from(e['buffer'], 'base64').toString('utf8'));
+    else if (isObject(e) && typeof e['buffer'] === 'string')
+      into.append(Buffer.from(e['buffer'], 'base64').toString('utf8'));
   }
 }
 
 function notPlaywright(why: string): FormatError {
-  return new FormatError(`This is not a Playwright JSON report (${why}); send the output of Playwright's \`json\` reporter or choose the formatter for its format`);
+  return new FormatError(
+    `This is not a Playwright JSON report (${why}); send the output of Playwright's \`json\` reporter or choose the formatter for its format`,
+  );
 }
 
 function stripAnsi(text: string): string {

@@ -62,7 +62,8 @@ export function screenshotNames(text: string): string[] {
 export function fileRef(raw: string, link: boolean): string | null {
   let ref = raw.trim();
   if (ref === '' || ref.length > MAX_VALUE || ref.startsWith('#')) return null;
-  if (/^file:/i.test(ref)) ref = decodeUriPath(ref.replace(/^file:(\/\/[^/]*)?/i, '')).replace(/^\/([a-z]:[\\/])/i, '$1');
+  if (/^file:/i.test(ref))
+    ref = decodeUriPath(ref.replace(/^file:(\/\/[^/]*)?/i, '')).replace(/^\/([a-z]:[\\/])/i, '$1');
   else if (/^[a-z][a-z0-9+.-]*:/i.test(ref) && !/^[a-z]:[\\/]/i.test(ref)) return null;
   ref = ref.replace(/[?#].*$/, '');
   if (ref === '') return null;

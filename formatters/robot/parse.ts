@@ -76,7 +76,23 @@ type Frame =
   | { kind: 'ignored' };
 
 /** Elements that make up a test or keyword body, across RF versions (RF ≤ 3 only has `kw`). */
-const BODY = new Set(['kw', 'for', 'iter', 'if', 'branch', 'try', 'while', 'group', 'variable', 'error', 'return', 'break', 'continue', 'setup', 'teardown']);
+const BODY = new Set([
+  'kw',
+  'for',
+  'iter',
+  'if',
+  'branch',
+  'try',
+  'while',
+  'group',
+  'variable',
+  'error',
+  'return',
+  'break',
+  'continue',
+  'setup',
+  'teardown',
+]);
 const IGNORED: Frame = { kind: 'ignored' };
 const BODY_FRAME: Frame = { kind: 'body' };
 /** Screenshot names are looked for in the start of plain-text messages only. */
@@ -111,7 +127,11 @@ export function robotHandler(ctx: RobotContext, emit: (container: Container) => 
       kind,
       id: ctx.nextId(),
       parentId: parent ? parent.id : null,
-      title: a['name'] || (kind === 'suite' && parent === null ? ctx.fileName.split(/[\\/]/).pop() || '(unnamed suite)' : `(unnamed ${kind})`),
+      title:
+        a['name'] ||
+        (kind === 'suite' && parent === null
+          ? ctx.fileName.split(/[\\/]/).pop() || '(unnamed suite)'
+          : `(unnamed ${kind})`),
       meta,
       properties: [],
       refs: [],
@@ -162,7 +182,9 @@ export function robotHandler(ctx: RobotContext, emit: (container: Container) => 
   const closeItem = (item: Item): void => {
     const status = item.status;
     const value = status?.value ?? 'unknown';
-    const message = (status ? messageOf(status) : null) ?? (item.failMessage && !item.failMessage.empty ? item.failMessage.value().trim() : null);
+    const message =
+      (status ? messageOf(status) : null) ??
+      (item.failMessage && !item.failMessage.empty ? item.failMessage.value().trim() : null);
     const c: Container = {
       id: item.id,
       parentId: item.parentId,
@@ -183,11 +205,24 @@ export function robotHandler(ctx: RobotContext, emit: (container: Container) => 
 
   const openItem = (parent: Scope, type: 'step' | 'hook', name: string, a: Attrs): Frame => {
     const teardown = type === 'hook' && parent.kind === 'suite' && hookKind(name, a) === 'teardown';
-    item = { id: ctx.nextId(), parentId: parent.id, type, title: itemTitle(name, a), status: null, teardownOf: teardown ? parent : null, failMessage: null };
+    item = {
+      id: ctx.nextId(),
+      parentId: parent.id,
+      type,
+      title: itemTitle(name, a),
+      status: null,
+      teardownOf: teardown ? parent : null,
+      failMessage: null,
+    };
     return { kind: 'item', item };
   };
 
-  const openStatus = (a: Attrs): Status => ({ value: robotStatus(a['status']), timing: robotTiming(a), message: new TextBuffer(limit), started: false });
+  const openStatus = (a: Attrs): Status => ({
+    value: robotStatus(a['status']),
+    timing: robotTiming(a),
+    message: new TextBuffer(limit),
+    started: false,
+  });
 
   const openMsg = (a: Attrs): Frame => {
     const scope = scopes[scopes.length - 1];
@@ -195,7 +230,13 @@ export function robotHandler(ctx: RobotContext, emit: (container: Container) => 
     const html = a['html'] === 'true' || a['html'] === 'yes';
     let fail: TextBuffer | null = null;
     if (item && item.failMessage === null && a['level'] === 'FAIL') fail = item.failMessage = new TextBuffer(limit);
-    return { kind: 'msg', html: html ? new HtmlRefScanner((ref) => addRef(scope, ref)) : null, plain: html ? null : new TextBuffer(PLAIN_SCAN_CHARS), scope, fail };
+    return {
+      kind: 'msg',
+      html: html ? new HtmlRefScanner((ref) => addRef(scope, ref)) : null,
+      plain: html ? null : new TextBuffer(PLAIN_SCAN_CHARS),
+      scope,
+      fail,
+    };
   };
 
   const openChild = (top: Frame, name: string, a: Attrs): Frame => {
@@ -229,7 +270,9 @@ export function robotHandler(ctx: RobotContext, emit: (container: Container) => 
       case 'tags':
         return name === 'tag' ? { kind: 'tag', scope: top.scope, buf: new TextBuffer(MAX_TAG_CHARS) } : IGNORED;
       case 'metadata':
-        return name === 'item' ? { kind: 'meta', scope: top.scope, name: a['name'] ?? '', buf: new TextBuffer(limit) } : IGNORED;
+        return name === 'item'
+          ? { kind: 'meta', scope: top.scope, name: a['name'] ?? '', buf: new TextBuffer(limit) }
+          : IGNORED;
     }
     return IGNORED;
   };
@@ -239,7 +282,9 @@ export function robotHandler(ctx: RobotContext, emit: (container: Container) => 
       const name = localName(rawName);
       if (!rootSeen) {
         if (name !== 'robot') {
-          throw new FormatError(`The root element is <${rawName}>, not <robot>: this is not a Robot Framework output.xml file (Robot's --xunit output is JUnit XML); choose the formatter for its format or let Tally detect it`);
+          throw new FormatError(
+            `The root element is <${rawName}>, not <robot>: this is not a Robot Framework output.xml file (Robot's --xunit output is JUnit XML); choose the formatter for its format or let Tally detect it`,
+          );
         }
         rootSeen = true;
         ctx.setProducer(/^\s*rebot\b/i.test(a['generator'] ?? '') ? 'rebot' : 'robotframework');
@@ -301,8 +346,14 @@ export function robotHandler(ctx: RobotContext, emit: (container: Container) => 
     },
 
     end() {
-      if (!rootSeen) throw new FormatError('The file has no XML root element (it is empty or holds only a prolog); send a Robot Framework output.xml file');
-      if (frames.length > 0) throw new FormatError('The file ends before its root element is closed; the output looks truncated (Robot writes output.xml as it runs: was the run killed?)');
+      if (!rootSeen)
+        throw new FormatError(
+          'The file has no XML root element (it is empty or holds only a prolog); send a Robot Framework output.xml file',
+        );
+      if (frames.length > 0)
+        throw new FormatError(
+          'The file ends before its root element is closed; the output looks truncated (Robot writes output.xml as it runs: was the run killed?)',
+        );
     },
   };
 }
@@ -355,4 +406,3 @@ function itemTitle(name: string, a: Attrs): string {
   const detail = a['name'] ?? a['condition'] ?? a['flavor'];
   return detail ? `${name.toUpperCase()} ${detail}` : name.toUpperCase();
 }
-

@@ -3,7 +3,19 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Container, Head } from '../../lib/formatter-api.js';
 import { totalsOf as count } from '../../lib/formatter-check.js';
-import { childrenFirst, driveHandler, expectChunkIndependence, expectFixtureFolder, expectFormatErrors, expectManifestTotals, feedXml, formatterFixtures, headOf, otherFormatHeads, type XmlEvent } from '../../test/helpers/formatter-fixtures.js';
+import {
+  childrenFirst,
+  driveHandler,
+  expectChunkIndependence,
+  expectFixtureFolder,
+  expectFormatErrors,
+  expectManifestTotals,
+  feedXml,
+  formatterFixtures,
+  headOf,
+  otherFormatHeads,
+  type XmlEvent,
+} from '../../test/helpers/formatter-fixtures.js';
 import { robot } from './index.js';
 import { robotHandler } from './parse.js';
 import { HtmlRefScanner, fileRef, screenshotNames } from './attachments.js';
@@ -20,22 +32,39 @@ function drive(events: Event[], maxTextChars = 1000): Container[] {
 
 const head = (text: string, fileName = 'r.xml'): Head => headOf(text, fileName);
 
-const status = (value: string, text = '', attrs: Record<string, string> = {}): Event[] => [['open', 'status', { status: value, ...attrs }], ...(text ? ([['text', text]] as Event[]) : []), ['close', 'status']];
-const el = (name: string, attrs: Record<string, string>, body: Event[]): Event[] => [['open', name, attrs], ...body, ['close', name]];
-const suite = (name: string, body: Event[], st = 'PASS', text = ''): Event[] => el('suite', { id: name, name }, [...body, ...status(st, text)]);
-const test = (name: string, body: Event[], st = 'PASS', text = ''): Event[] => el('test', { id: name, name }, [...body, ...status(st, text)]);
-const kw = (name: string, attrs: Record<string, string>, body: Event[], st = 'PASS', text = ''): Event[] => el('kw', { name, ...attrs }, [...body, ...status(st, text)]);
-const msg = (text: string, attrs: Record<string, string> = {}): Event[] => el('msg', { level: 'INFO', ...attrs }, [['text', text]]);
+const status = (value: string, text = '', attrs: Record<string, string> = {}): Event[] => [
+  ['open', 'status', { status: value, ...attrs }],
+  ...(text ? ([['text', text]] as Event[]) : []),
+  ['close', 'status'],
+];
+const el = (name: string, attrs: Record<string, string>, body: Event[]): Event[] => [
+  ['open', name, attrs],
+  ...body,
+  ['close', name],
+];
+const suite = (name: string, body: Event[], st = 'PASS', text = ''): Event[] =>
+  el('suite', { id: name, name }, [...body, ...status(st, text)]);
+const test = (name: string, body: Event[], st = 'PASS', text = ''): Event[] =>
+  el('test', { id: name, name }, [...body, ...status(st, text)]);
+const kw = (name: string, attrs: Record<string, string>, body: Event[], st = 'PASS', text = ''): Event[] =>
+  el('kw', { name, ...attrs }, [...body, ...status(st, text)]);
+const msg = (text: string, attrs: Record<string, string> = {}): Event[] =>
+  el('msg', { level: 'INFO', ...attrs }, [['text', text]]);
 const robotFile = (body: Event[]): Event[] => el('robot', { generator: 'Robot 6.1 (Python 3.11 on linux)' }, body);
 
-t.test('fixture folder: every file listed, byte-identical to its manifest hash, and in the README', async (t) => expectFixtureFolder(t, fx));
+t.test('fixture folder: every file listed, byte-identical to its manifest hash, and in the README', async (t) =>
+  expectFixtureFolder(t, fx),
+);
 
 t.test('every fixture gives the manifest counts', async (t) => {
   await expectManifestTotals(t, fx, ({ containers, producers }, name) => {
     t.ok(childrenFirst(containers), `${name}: children before parents`);
     t.equal(producers.length, 1, `${name}: producer set once`);
   });
-  const { producers } = await run(readFileSync(path.join(FIXTURES, 'robot-plugin__low_failure_output.xml')), 'output.xml');
+  const { producers } = await run(
+    readFileSync(path.join(FIXTURES, 'robot-plugin__low_failure_output.xml')),
+    'output.xml',
+  );
   t.same(producers, ['rebot'], 'Rebot-merged output');
 });
 
@@ -44,9 +73,14 @@ t.test('sniff: every fixture votes for Robot', async (t) => {
 });
 
 t.test('sniff: every other format scores below the match threshold', async (t) => {
-  for (const [name, text] of otherFormatHeads('robot')) t.ok(robot.sniff(head(text, name.split('/').pop())) < 0.5, name);
+  for (const [name, text] of otherFormatHeads('robot'))
+    t.ok(robot.sniff(head(text, name.split('/').pop())) < 0.5, name);
   const more: [string, string, number][] = [
-    ['Robot --xunit output (JUnit)', '<?xml version="1.0" encoding="UTF-8"?>\n<testsuite name="Tests" tests="1" errors="0" failures="0" skipped="0" time="0.01" timestamp="2024-01-01T00:00:00.000"><testcase classname="Tests" name="A" time="0.001"/>', 0],
+    [
+      'Robot --xunit output (JUnit)',
+      '<?xml version="1.0" encoding="UTF-8"?>\n<testsuite name="Tests" tests="1" errors="0" failures="0" skipped="0" time="0.01" timestamp="2024-01-01T00:00:00.000"><testcase classname="Tests" name="A" time="0.001"/>',
+      0,
+    ],
     ['some other <robot> vocabulary', '<robot><arm joints="6"/></robot>', 0.3],
     ['empty', '', 0],
     ['JSON', '{"robot":{}}', 0],
@@ -58,7 +92,9 @@ t.test('sniff: every other format scores below the match threshold', async (t) =
 });
 
 // In JSON text for the largest fixture, with a small text limit; every fixture also in 7-byte chunks.
-t.test('chunk boundaries do not change the containers', async (t) => expectChunkIndependence(t, fx, { asJson: true, eachInChunksOf: 7 }));
+t.test('chunk boundaries do not change the containers', async (t) =>
+  expectChunkIndependence(t, fx, { asJson: true, eachInChunksOf: 7 }),
+);
 
 t.test('empty, truncated and foreign input reject with FormatError', async (t) => {
   const bytes = readFileSync(path.join(FIXTURES, 'robot-plugin__blue_skip.xml'));
@@ -82,22 +118,39 @@ t.test('the generated RF 7 file: nested teardown failure, screenshots, steps and
     status: 'failed',
     failure: { message: 'Parent suite teardown failed:\ninner teardown broke', type: null, stack: null },
     attachmentRefs: ['selenium-screenshot-1.png'],
-    properties: [{ name: 'tag', value: 'smoke' }, { name: 'tag', value: 'ui' }],
+    properties: [
+      { name: 'tag', value: 'smoke' },
+      { name: 'tag', value: 'ui' },
+    ],
     startedAt: '2026-11-22T01:07:30.654Z',
     startedAtNaive: true,
     meta: { id: 's1-s1-s1-t1', line: '2' },
   });
-  t.match(get('Fails With Screenshot'), { status: 'failed', failure: { message: 'Element not found' }, attachmentRefs: ['screens/failure.png'] });
+  t.match(get('Fails With Screenshot'), {
+    status: 'failed',
+    failure: { message: 'Element not found' },
+    attachmentRefs: ['screens/failure.png'],
+  });
   t.match(get('Skipped One'), { status: 'skipped', failure: { message: 'not today' } });
   t.match(get('Simple Pass'), { status: 'passed', failure: null }, 'a sibling suite is not touched by the teardown');
-  t.match(get('Inner'), { type: 'suite', status: 'failed', failure: { message: 'Suite teardown failed:\ninner teardown broke' } });
+  t.match(get('Inner'), {
+    type: 'suite',
+    status: 'failed',
+    failure: { message: 'Suite teardown failed:\ninner teardown broke' },
+  });
   const hooks = containers.filter((c) => c.type === 'hook');
-  t.same(hooks.map((h) => [h.title, h.status, h.parentId]), [
-    ['BuiltIn.Log', 'passed', get('Inner').id],
-    ['BuiltIn.Fail', 'failed', get('Inner').id],
-    ['BuiltIn.Log', 'passed', get('Simple Pass').id],
-  ]);
-  t.same(containers.filter((c) => c.parentId === get('Simple Pass').id && c.type === 'step').map((c) => c.title), ['FOR IN RANGE', 'IF']);
+  t.same(
+    hooks.map((h) => [h.title, h.status, h.parentId]),
+    [
+      ['BuiltIn.Log', 'passed', get('Inner').id],
+      ['BuiltIn.Fail', 'failed', get('Inner').id],
+      ['BuiltIn.Log', 'passed', get('Simple Pass').id],
+    ],
+  );
+  t.same(
+    containers.filter((c) => c.parentId === get('Simple Pass').id && c.type === 'step').map((c) => c.title),
+    ['FOR IN RANGE', 'IF'],
+  );
   t.match(get('Passes With Screenshot'), { durationMs: 0.776 });
 });
 
@@ -106,11 +159,20 @@ t.test('state machine: a suite teardown fails the PASS tests of its subtree only
   const out = drive(
     robotFile([
       ...suite('Root', [
-        ...suite('A', [
-          ...suite('A1', [...test('a1 pass', []), ...test('a1 fail', [], 'FAIL', 'own failure'), ...test('a1 skip', [], 'SKIP', 'skipped')]),
-          ...test('a pass', []),
-          ...teardown('A broke'),
-        ], 'FAIL', 'Suite teardown failed:\nA broke'),
+        ...suite(
+          'A',
+          [
+            ...suite('A1', [
+              ...test('a1 pass', []),
+              ...test('a1 fail', [], 'FAIL', 'own failure'),
+              ...test('a1 skip', [], 'SKIP', 'skipped'),
+            ]),
+            ...test('a pass', []),
+            ...teardown('A broke'),
+          ],
+          'FAIL',
+          'Suite teardown failed:\nA broke',
+        ),
         ...suite('B', [...test('b pass', [])]),
       ]),
       ...el('statistics', {}, el('suite', {}, el('stat', { id: 's1', name: 'Root', pass: '2' }, [['text', 'Root']]))),
@@ -136,7 +198,16 @@ t.test('state machine: RF 2/3 teardown without status text, tags, metadata, last
       suite(
         'Old',
         [
-          ...test('t', [...el('tags', {}, [...el('tag', {}, [['text', 'smoke']]), ...el('tag', {}, [['text', ' ']])]), ...status('FAIL', 'first'), ...kw('Log', { type: 'kw' }, [])], 'PASS', ''),
+          ...test(
+            't',
+            [
+              ...el('tags', {}, [...el('tag', {}, [['text', 'smoke']]), ...el('tag', {}, [['text', ' ']])]),
+              ...status('FAIL', 'first'),
+              ...kw('Log', { type: 'kw' }, []),
+            ],
+            'PASS',
+            '',
+          ),
           ...test('u', [...kw('BuiltIn.Fail', { type: 'kw' }, msg('boom', { level: 'FAIL' }), 'FAIL')], 'FAIL', 'boom'),
           ...kw('BuiltIn.Fail', { type: 'teardown' }, msg('went wrong', { level: 'FAIL' }), 'FAIL'),
           ...el('metadata', {}, el('item', { name: 'Version' }, [['text', '1.2']])),
@@ -147,9 +218,24 @@ t.test('state machine: RF 2/3 teardown without status text, tags, metadata, last
     ),
   );
   const get = (title: string): Container => out.find((c) => c.title === title)!;
-  t.match(get('t'), { status: 'failed', properties: [{ name: 'tag', value: 'smoke' }], failure: { message: 'Parent suite teardown failed:\nwent wrong' } }, 'the last direct <status> decides; the teardown message comes from the suite');
-  t.match(out.find((c) => c.type === 'step' && c.title === 'BuiltIn.Fail'), { status: 'failed', failure: { message: 'boom' } }, 'a keyword without status text takes its FAIL message');
-  t.match(out.find((c) => c.type === 'hook'), { title: 'BuiltIn.Fail', status: 'failed', failure: { message: 'went wrong' } });
+  t.match(
+    get('t'),
+    {
+      status: 'failed',
+      properties: [{ name: 'tag', value: 'smoke' }],
+      failure: { message: 'Parent suite teardown failed:\nwent wrong' },
+    },
+    'the last direct <status> decides; the teardown message comes from the suite',
+  );
+  t.match(
+    out.find((c) => c.type === 'step' && c.title === 'BuiltIn.Fail'),
+    { status: 'failed', failure: { message: 'boom' } },
+    'a keyword without status text takes its FAIL message',
+  );
+  t.match(
+    out.find((c) => c.type === 'hook'),
+    { title: 'BuiltIn.Fail', status: 'failed', failure: { message: 'went wrong' } },
+  );
   t.same(get('Old').properties, [{ name: 'Version', value: '1.2' }]);
 });
 
@@ -168,24 +254,46 @@ t.test('state machine: statuses, step titles, times', async (t) => {
           ...el('setup', { name: 'Open', owner: 'Browser' }, status('PASS')),
           ...status('PASS', '', { start: '2024-03-01T10:00:00.123456', elapsed: '1.5' }),
         ]),
-        ...el('test', { id: 't4', name: 'rf6' }, status('PASS', '', { starttime: '20240301 10:00:00.100', endtime: '20240301 10:00:02.350' })),
+        ...el(
+          'test',
+          { id: 't4', name: 'rf6' },
+          status('PASS', '', { starttime: '20240301 10:00:00.100', endtime: '20240301 10:00:02.350' }),
+        ),
         ...el('test', { id: 't5', name: 'merged' }, status('PASS', '', { starttime: 'N/A', endtime: 'N/A' })),
       ]),
     ),
   );
-  t.same(count(out), { tests: 5, passed: 3, failed: 0, errored: 0, skipped: 2 }, 'NOT RUN is skipped; an unknown status counts as skipped');
+  t.same(
+    count(out),
+    { tests: 5, passed: 3, failed: 0, errored: 0, skipped: 2 },
+    'NOT RUN is skipped; an unknown status counts as skipped',
+  );
   const rf7 = out.find((c) => c.title === 'rf7')!;
-  t.same(out.filter((c) => c.parentId === rf7.id).map((c) => [c.type, c.title, c.status]), [
-    ['step', 'FOR IN ENUMERATE', 'passed'],
-    ['step', 'WHILE $x > 0', 'skipped'],
-    ['step', 'GROUP Login', 'passed'],
-    ['step', 'VARIABLE ${x}', 'passed'],
-    ['step', 'BuiltIn.Should Be Equal', 'passed'],
-    ['hook', 'Browser.Open', 'passed'],
-  ]);
-  t.match(rf7, { startedAt: '2024-03-01T10:00:00.123Z', startedAtNaive: true, durationMs: 1500, meta: { id: 't3', line: '9' } });
-  t.match(out.find((c) => c.title === 'rf6'), { startedAt: '2024-03-01T10:00:00.100Z', durationMs: 2250 });
-  t.match(out.find((c) => c.title === 'merged'), { startedAt: null, durationMs: null });
+  t.same(
+    out.filter((c) => c.parentId === rf7.id).map((c) => [c.type, c.title, c.status]),
+    [
+      ['step', 'FOR IN ENUMERATE', 'passed'],
+      ['step', 'WHILE $x > 0', 'skipped'],
+      ['step', 'GROUP Login', 'passed'],
+      ['step', 'VARIABLE ${x}', 'passed'],
+      ['step', 'BuiltIn.Should Be Equal', 'passed'],
+      ['hook', 'Browser.Open', 'passed'],
+    ],
+  );
+  t.match(rf7, {
+    startedAt: '2024-03-01T10:00:00.123Z',
+    startedAtNaive: true,
+    durationMs: 1500,
+    meta: { id: 't3', line: '9' },
+  });
+  t.match(
+    out.find((c) => c.title === 'rf6'),
+    { startedAt: '2024-03-01T10:00:00.100Z', durationMs: 2250 },
+  );
+  t.match(
+    out.find((c) => c.title === 'merged'),
+    { startedAt: null, durationMs: null },
+  );
   t.same(robotTiming({ elapsedtime: '42', starttime: 'N/A' }), { startedAt: null, durationMs: 42 });
 });
 
@@ -196,8 +304,18 @@ t.test('attachments: HTML messages, plain screenshot names, what is not a file',
         ...kw('Open', { type: 'setup' }, msg('<img src="suite-shot.png">', { html: 'true' })),
         ...test('t', [
           ...kw('Capture', {}, [
-            ...kw('Nested', {}, msg('</td></tr><tr><td colspan="3"><a href="selenium-screenshot-7.png"><img src="selenium-screenshot-7.png" width="800px"></a>', { html: 'yes' })),
-            ...msg('<a href="https://example.com/x.png">remote</a><img src="data:image/png;base64,AAAA"><a href="log.html#s1">log</a><a href="details">no extension</a>', { html: 'true' }),
+            ...kw(
+              'Nested',
+              {},
+              msg(
+                '</td></tr><tr><td colspan="3"><a href="selenium-screenshot-7.png"><img src="selenium-screenshot-7.png" width="800px"></a>',
+                { html: 'yes' },
+              ),
+            ),
+            ...msg(
+              '<a href="https://example.com/x.png">remote</a><img src="data:image/png;base64,AAAA"><a href="log.html#s1">log</a><a href="details">no extension</a>',
+              { html: 'true' },
+            ),
             ...msg("<img src='file:///C:/work/out/shot%201.png'>", { html: 'true' }),
             ...msg('Screenshot saved to /home/ci/out/selenium-screenshot-8.png and <img src="not-html.png">'),
           ]),
@@ -205,15 +323,27 @@ t.test('attachments: HTML messages, plain screenshot names, what is not a file',
       ]),
     ),
   );
-  t.same(out.find((c) => c.title === 't')!.attachmentRefs, ['selenium-screenshot-7.png', 'log.html', 'C:/work/out/shot 1.png', '/home/ci/out/selenium-screenshot-8.png']);
-  t.same(out.find((c) => c.title === 'S')!.attachmentRefs, ['suite-shot.png'], 'suite setup screenshots belong to the suite');
+  t.same(out.find((c) => c.title === 't')!.attachmentRefs, [
+    'selenium-screenshot-7.png',
+    'log.html',
+    'C:/work/out/shot 1.png',
+    '/home/ci/out/selenium-screenshot-8.png',
+  ]);
+  t.same(
+    out.find((c) => c.title === 'S')!.attachmentRefs,
+    ['suite-shot.png'],
+    'suite setup screenshots belong to the suite',
+  );
 
   const found: string[] = [];
   const scanner = new HtmlRefScanner((r) => found.push(r));
   const html = '<a hr' + 'ef="a/b.png"><img src="' + 'x'.repeat(10_000) + '"><img SRC = "c.png">';
   for (let i = 0; i < html.length; i += 3) scanner.push(html.slice(i, i + 3));
   t.same(found, ['a/b.png', 'c.png'], 'values split across pieces are found; an over-long inline value is skipped');
-  t.same(screenshotNames('see C:\\ci\\selenium-screenshot-1.png, then selenium-screenshot-2.jpg.'), ['C:\\ci\\selenium-screenshot-1.png', 'selenium-screenshot-2.jpg']);
+  t.same(screenshotNames('see C:\\ci\\selenium-screenshot-1.png, then selenium-screenshot-2.jpg.'), [
+    'C:\\ci\\selenium-screenshot-1.png',
+    'selenium-screenshot-2.jpg',
+  ]);
   t.equal(fileRef('#top', true), null);
   t.equal(fileRef('mailto:a@b', false), null);
   t.equal(fileRef('shots/a.png?v=1', false), 'shots/a.png');

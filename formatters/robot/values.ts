@@ -36,7 +36,8 @@ export function robotTiming(a: Record<string, string>): Timing {
     const d = Date.parse(end.iso) - Date.parse(start.iso);
     if (d >= 0) durationMs = d;
   }
-  if (durationMs === null && a['elapsedtime'] !== undefined && /^\d+$/.test(a['elapsedtime'].trim())) durationMs = Number(a['elapsedtime']);
+  if (durationMs === null && a['elapsedtime'] !== undefined && /^\d+$/.test(a['elapsedtime'].trim()))
+    durationMs = Number(a['elapsedtime']);
   return { startedAt: start, durationMs };
 }
 

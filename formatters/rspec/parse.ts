@@ -91,7 +91,10 @@ export function rspecHandler(ctx: RspecContext, emit: (container: Container) => 
   return {
     open(path, kind) {
       if (path.length === 0) {
-        if (kind !== 'object') throw new FormatError('The JSON is an array, not an object: this is not an RSpec JSON report (`rspec --format json`)');
+        if (kind !== 'object')
+          throw new FormatError(
+            'The JSON is an array, not an object: this is not an RSpec JSON report (`rspec --format json`)',
+          );
         rootId = ctx.nextId();
         return false;
       }
@@ -102,17 +105,21 @@ export function rspecHandler(ctx: RspecContext, emit: (container: Container) => 
     value(path, v) {
       if (path.length === 1) {
         const key = String(path[0]);
-        if (SCALAR_PROPERTIES.has(key) && (typeof v === 'string' || typeof v === 'number')) properties.push({ name: key, value: String(v) });
+        if (SCALAR_PROPERTIES.has(key) && (typeof v === 'string' || typeof v === 'number'))
+          properties.push({ name: key, value: String(v) });
         if (key === 'summary') outsideErrors = num(record(v)?.['errors_outside_of_examples_count']) ?? 0;
         return;
       }
       if (isExample(path)) return example(v);
       // Load errors and `before(:suite)` failures arrive only as messages ("An error occurred …").
-      if (path.length === 2 && path[0] === 'messages' && typeof v === 'string' && /An error occurred/i.test(v)) loadErrors.push(cap(v.trim(), limit));
+      if (path.length === 2 && path[0] === 'messages' && typeof v === 'string' && /An error occurred/i.test(v))
+        loadErrors.push(cap(v.trim(), limit));
     },
     end() {
       if (rootId === null || !examplesSeen) {
-        throw new FormatError('The JSON has no `examples` array: this is not an RSpec JSON report (`rspec --format json`)');
+        throw new FormatError(
+          'The JSON has no `examples` array: this is not an RSpec JSON report (`rspec --format json`)',
+        );
       }
       ctx.setProducer('rspec');
       const seen = new Set<ContainerStatus>();
@@ -126,12 +133,17 @@ export function rspecHandler(ctx: RspecContext, emit: (container: Container) => 
       let failure: FailureInfo | null = null;
       const meta: Record<string, string> = {};
       if (outsideErrors > 0 || loadErrors.length > 0) {
-        const message = loadErrors.length > 0 ? cap(loadErrors.join('\n\n'), limit) : `${outsideErrors} error(s) occurred outside of examples`;
+        const message =
+          loadErrors.length > 0
+            ? cap(loadErrors.join('\n\n'), limit)
+            : `${outsideErrors} error(s) occurred outside of examples`;
         failure = { message, type: null, stack: null };
         meta['errorsOutsideOfExamples'] = String(Math.max(outsideErrors, loadErrors.length));
         seen.add('errored');
       }
-      emit(container(rootId, null, ctx.fileName.split(/[\\/]/).pop() || 'RSpec', worst(seen), failure, properties, meta));
+      emit(
+        container(rootId, null, ctx.fileName.split(/[\\/]/).pop() || 'RSpec', worst(seen), failure, properties, meta),
+      );
     },
   };
 }
@@ -147,15 +159,37 @@ function isExample(path: JsonPath): boolean {
   return path.length === 2 && path[0] === 'examples' && typeof path[1] === 'number';
 }
 
-function container(id: number, parentId: number | null, title: string, status: ContainerStatus, failure: FailureInfo | null, properties: Property[], meta: Record<string, string>): Container {
-  const c: Container = { id, parentId, type: 'suite', title, status, durationMs: null, startedAt: null, failure, output: null, properties, attachmentRefs: [] };
+function container(
+  id: number,
+  parentId: number | null,
+  title: string,
+  status: ContainerStatus,
+  failure: FailureInfo | null,
+  properties: Property[],
+  meta: Record<string, string>,
+): Container {
+  const c: Container = {
+    id,
+    parentId,
+    type: 'suite',
+    title,
+    status,
+    durationMs: null,
+    startedAt: null,
+    failure,
+    output: null,
+    properties,
+    attachmentRefs: [],
+  };
   if (Object.keys(meta).length > 0) c.meta = meta;
   return c;
 }
 
 function exceptionInfo(x: Record<string, unknown> | null, limit: number): FailureInfo | null {
   if (!x) return null;
-  const backtrace = Array.isArray(x['backtrace']) ? x['backtrace'].filter((l): l is string => typeof l === 'string') : [];
+  const backtrace = Array.isArray(x['backtrace'])
+    ? x['backtrace'].filter((l): l is string => typeof l === 'string')
+    : [];
   const message = str(x['message']);
   return {
     message: message === null ? null : cap(message, limit),

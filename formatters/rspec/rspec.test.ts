@@ -3,7 +3,16 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Container, Head } from '../../lib/formatter-api.js';
 import { totalsOf as count } from '../../lib/formatter-check.js';
-import { driveHandler, expectChunkIndependence, expectFixtureFolder, expectFormatErrors, expectManifestTotals, foreignHeads, formatterFixtures, headOf } from '../../test/helpers/formatter-fixtures.js';
+import {
+  driveHandler,
+  expectChunkIndependence,
+  expectFixtureFolder,
+  expectFormatErrors,
+  expectManifestTotals,
+  foreignHeads,
+  formatterFixtures,
+  headOf,
+} from '../../test/helpers/formatter-fixtures.js';
 import { rspec } from './index.js';
 import { rspecHandler } from './parse.js';
 
@@ -12,7 +21,10 @@ const { dir: FIXTURES, run } = fx;
 
 const head = (text: string, fileName = 'r.json'): Head => headOf(text, fileName);
 
-type Event = ['open', (string | number)[], 'object' | 'array'] | ['value', (string | number)[], unknown] | ['close', (string | number)[], 'object' | 'array'];
+type Event =
+  | ['open', (string | number)[], 'object' | 'array']
+  | ['value', (string | number)[], unknown]
+  | ['close', (string | number)[], 'object' | 'array'];
 
 function drive(events: Event[], fileName = 'rspec.json', maxTextChars = 1000): Container[] {
   return driveHandler(rspecHandler, fileName, maxTextChars, (h) => {
@@ -37,14 +49,19 @@ function report(examples: unknown[], rest: [string, unknown][] = []): Event[] {
   ];
 }
 
-t.test('fixture folder: every file listed, byte-identical to its manifest hash, and in the README', async (t) => expectFixtureFolder(t, fx));
+t.test('fixture folder: every file listed, byte-identical to its manifest hash, and in the README', async (t) =>
+  expectFixtureFolder(t, fx),
+);
 
 t.test('every fixture gives the manifest counts', async (t) =>
   expectManifestTotals(t, fx, ({ producers }, name) => t.same(producers, ['rspec'], `${name}: producer`)),
 );
 
 t.test('a fixture in full: hierarchy, failure, pending reason, meta', async (t) => {
-  const { containers } = await run(readFileSync(path.join(FIXTURES, 'dorny__rspec-json.json')), 'dorny__rspec-json.json');
+  const { containers } = await run(
+    readFileSync(path.join(FIXTURES, 'dorny__rspec-json.json')),
+    'dorny__rspec-json.json',
+  );
   const [passed, failed, pending, file, root] = containers;
   t.equal(containers.length, 5);
   t.match(root, { type: 'suite', parentId: null, title: 'dorny__rspec-json.json', status: 'failed', failure: null });
@@ -60,14 +77,27 @@ t.test('a fixture in full: hierarchy, failure, pending reason, meta', async (t) 
     status: 'passed',
     durationMs: 79.16,
     failure: null,
-    meta: { id: './spec/config/check_env_vars_spec.rb[1:1:1:1:1]', file: './spec/config/check_env_vars_spec.rb', line: '12', description: 'logs success message' },
+    meta: {
+      id: './spec/config/check_env_vars_spec.rb[1:1:1:1:1]',
+      file: './spec/config/check_env_vars_spec.rb',
+      line: '12',
+      description: 'logs success message',
+    },
   });
   t.match(failed, {
     status: 'failed',
     durationMs: 4.411,
-    failure: { type: 'RSpec::Mocks::MockExpectationError', message: /^\(#ActiveSupport::BroadcastLogger/, stack: /^\/usr\/local\/bundle\/.*\n\.\/config\/check_env_vars\.rb:11:in `call'\n/ },
+    failure: {
+      type: 'RSpec::Mocks::MockExpectationError',
+      message: /^\(#ActiveSupport::BroadcastLogger/,
+      stack: /^\/usr\/local\/bundle\/.*\n\.\/config\/check_env_vars\.rb:11:in `call'\n/,
+    },
   });
-  t.match(pending, { status: 'skipped', durationMs: 0.023, failure: { message: 'Temporarily skipped with xit', type: null, stack: null } });
+  t.match(pending, {
+    status: 'skipped',
+    durationMs: 0.023,
+    failure: { message: 'Temporarily skipped with xit', type: null, stack: null },
+  });
 });
 
 t.test('sniff: every fixture votes above the match threshold', async (t) => {
@@ -75,7 +105,8 @@ t.test('sniff: every fixture votes above the match threshold', async (t) => {
 });
 
 t.test('sniff: other formats stay below the match threshold', async (t) => {
-  for (const [format, file, text] of foreignHeads('rspec-json')) t.ok(rspec.sniff(head(text, file)) < 0.5, `${format}: ${file}`);
+  for (const [format, file, text] of foreignHeads('rspec-json'))
+    t.ok(rspec.sniff(head(text, file)) < 0.5, `${format}: ${file}`);
   const others: [string, string][] = [
     ['empty', ''],
     ['empty object', '{}'],
@@ -88,9 +119,18 @@ t.test('sniff: other formats stay below the match threshold', async (t) => {
 
 t.test('sniff: RSpec variants, and never throws', async (t) => {
   const positive: [string, string][] = [
-    ['no examples ran', '{"version":"3.12.0","examples":[],"summary":{"duration":0.0001,"example_count":0,"failure_count":0,"pending_count":0,"errors_outside_of_examples_count":1},"summary_line":"0 examples, 0 failures, 1 error occurred outside of examples"}'],
-    ['messages and seed first', '{"version":"3.12.2","messages":["Run options: include {:focus=>true}"],"seed":1234,"examples":[{"id":"./spec/a_spec.rb[1:1]","description":"works","full_description":"A works","status":"passed"'],
-    ['minified, cut inside the head', '{"version":"3.9.1","examples":[{"id":"./spec/a_spec.rb[1:1]","description":"works","full_description":"A works","status":"pass'],
+    [
+      'no examples ran',
+      '{"version":"3.12.0","examples":[],"summary":{"duration":0.0001,"example_count":0,"failure_count":0,"pending_count":0,"errors_outside_of_examples_count":1},"summary_line":"0 examples, 0 failures, 1 error occurred outside of examples"}',
+    ],
+    [
+      'messages and seed first',
+      '{"version":"3.12.2","messages":["Run options: include {:focus=>true}"],"seed":1234,"examples":[{"id":"./spec/a_spec.rb[1:1]","description":"works","full_description":"A works","status":"passed"',
+    ],
+    [
+      'minified, cut inside the head',
+      '{"version":"3.9.1","examples":[{"id":"./spec/a_spec.rb[1:1]","description":"works","full_description":"A works","status":"pass',
+    ],
   ];
   for (const [name, text] of positive) t.ok(rspec.sniff(head(text)) >= 0.5, name);
   const broken = { ...head('{"examples":[]}'), topLevelKeys: null } as unknown as Head;
@@ -121,7 +161,9 @@ t.test('state machine: status table', async (t) => {
     ['constructor', 'unknown', 'constructor'],
   ];
   for (const [status, want, kept] of cases) {
-    const [test] = drive(report([{ id: 'a', description: 'x', full_description: 'A x', status, file_path: './spec/a_spec.rb' }]));
+    const [test] = drive(
+      report([{ id: 'a', description: 'x', full_description: 'A x', status, file_path: './spec/a_spec.rb' }]),
+    );
     t.equal(test!.status, want, status);
     t.equal(test!.meta?.['status'], kept, `${status}: raw status kept only when unknown`);
   }
@@ -133,18 +175,36 @@ type ContainerStatusName = Container['status'];
 
 t.test('state machine: random order keeps one suite per spec file', async (t) => {
   const ex = (file: string, name: string, status: string) => ({ full_description: name, status, file_path: file });
-  const out = drive(report([ex('./spec/a_spec.rb', 'a1', 'passed'), ex('./spec/b_spec.rb', 'b1', 'failed'), ex('./spec/a_spec.rb', 'a2', 'pending')]));
+  const out = drive(
+    report([
+      ex('./spec/a_spec.rb', 'a1', 'passed'),
+      ex('./spec/b_spec.rb', 'b1', 'failed'),
+      ex('./spec/a_spec.rb', 'a2', 'pending'),
+    ]),
+  );
   const suites = out.filter((c) => c.type === 'suite');
-  t.same(suites.map((s) => [s.title, s.status]), [['./spec/a_spec.rb', 'passed'], ['./spec/b_spec.rb', 'failed'], ['rspec.json', 'failed']]);
+  t.same(
+    suites.map((s) => [s.title, s.status]),
+    [
+      ['./spec/a_spec.rb', 'passed'],
+      ['./spec/b_spec.rb', 'failed'],
+      ['rspec.json', 'failed'],
+    ],
+  );
   const [a1, b1, a2] = out;
   t.equal(a1!.parentId, a2!.parentId, 'examples of one file share its suite');
   t.not(a1!.parentId, b1!.parentId);
   t.ok(out.indexOf(suites[0]!) > out.indexOf(a2!), 'a suite is emitted after its last example');
-  t.same(count(out), { tests: 3, passed: 1, failed: 1, errored: 0, skipped: 1 }, 'equal names are not merged, suites are not counted');
+  t.same(
+    count(out),
+    { tests: 3, passed: 1, failed: 1, errored: 0, skipped: 1 },
+    'equal names are not merged, suites are not counted',
+  );
 });
 
 t.test('state machine: errors outside of examples make the run errored without adding a test', async (t) => {
-  const load = '\nAn error occurred while loading ./spec/broken_spec.rb.\nFailure/Error: require "nope"\n\nLoadError:\n  cannot load such file -- nope';
+  const load =
+    '\nAn error occurred while loading ./spec/broken_spec.rb.\nFailure/Error: require "nope"\n\nLoadError:\n  cannot load such file -- nope';
   const out = drive([
     ['open', [], 'object'],
     ['value', ['version'], '3.12.0'],
@@ -155,13 +215,25 @@ t.test('state machine: errors outside of examples make the run errored without a
     ['value', ['seed'], 4242],
     ['open', ['examples'], 'array'],
     ['close', ['examples'], 'array'],
-    ['value', ['summary'], { duration: 0.001, example_count: 0, failure_count: 0, pending_count: 0, errors_outside_of_examples_count: 1 }],
+    [
+      'value',
+      ['summary'],
+      { duration: 0.001, example_count: 0, failure_count: 0, pending_count: 0, errors_outside_of_examples_count: 1 },
+    ],
     ['value', ['summary_line'], '0 examples, 0 failures, 1 error occurred outside of examples'],
     ['close', [], 'object'],
   ]);
   t.equal(out.length, 1);
-  t.match(out[0], { type: 'suite', status: 'errored', failure: { message: /^An error occurred while loading \.\/spec\/broken_spec\.rb\./ }, meta: { errorsOutsideOfExamples: '1' } });
-  t.same(out[0]!.properties.map((p) => p.name), ['version', 'seed', 'summary_line']);
+  t.match(out[0], {
+    type: 'suite',
+    status: 'errored',
+    failure: { message: /^An error occurred while loading \.\/spec\/broken_spec\.rb\./ },
+    meta: { errorsOutsideOfExamples: '1' },
+  });
+  t.same(
+    out[0]!.properties.map((p) => p.name),
+    ['version', 'seed', 'summary_line'],
+  );
   t.same(count(out), { tests: 0, passed: 0, failed: 0, errored: 0, skipped: 0 });
 
   const countOnly = drive(report([], [['summary', { errors_outside_of_examples_count: 2 }]]));
@@ -169,6 +241,16 @@ t.test('state machine: errors outside of examples make the run errored without a
 });
 
 t.test('state machine: long failure text is cut with a marker', async (t) => {
-  const [test] = drive(report([{ full_description: 'big', status: 'failed', exception: { class: 'E', message: 'm'.repeat(50), backtrace: ['a', 'b'] } }]), 'r.json', 10);
+  const [test] = drive(
+    report([
+      {
+        full_description: 'big',
+        status: 'failed',
+        exception: { class: 'E', message: 'm'.repeat(50), backtrace: ['a', 'b'] },
+      },
+    ]),
+    'r.json',
+    10,
+  );
   t.match(test!.failure, { type: 'E', message: /^m{10}\n\[… truncated by Tally at 10 characters\]$/, stack: 'a\nb' });
 });

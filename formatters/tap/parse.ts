@@ -119,7 +119,11 @@ export function tapHandler(ctx: TapContext, emit: (container: Container) => void
     const container = pointContainer(p, status, limit);
     if (p.parentLevel >= 0) levels[p.parentLevel]?.pendingSeen.add(status);
     else if (p.counted) rootSeen.add(status);
-    if (p.yaml.some((e) => e.key === 'type' && /^(test|suite)$/.test(e.value)) && p.yaml.some((e) => e.key === 'duration_ms')) guess('node-test');
+    if (
+      p.yaml.some((e) => e.key === 'type' && /^(test|suite)$/.test(e.value)) &&
+      p.yaml.some((e) => e.key === 'duration_ms')
+    )
+      guess('node-test');
     emit(container);
   };
 
@@ -176,7 +180,8 @@ export function tapHandler(ctx: TapContext, emit: (container: Container) => void
       // A subtest whose first line is its own first subtest (`outer` → `inner` → `ok 1`) skips a
       // level: open the levels in between, where headers were seen or every 4 spaces.
       const between = [...headers.keys()].filter((h) => h > top && h < indent).sort((a, b) => a - b);
-      if (between.length === 0 && (indent - top) % 4 === 0 && indent - top <= 4 * MAX_DEPTH) for (let i = top + 4; i < indent; i += 4) between.push(i);
+      if (between.length === 0 && (indent - top) % 4 === 0 && indent - top <= 4 * MAX_DEPTH)
+        for (let i = top + 4; i < indent; i += 4) between.push(i);
       if (levels.length + between.length >= MAX_DEPTH) return -1;
       for (const i of between) levels.push(newLevel(i));
       levels.push(newLevel(indent));
@@ -227,7 +232,11 @@ export function tapHandler(ctx: TapContext, emit: (container: Container) => void
     ordinal++;
     const isCounted = indent === 0;
     if (isCounted) counted++;
-    const title = parsed.title || headers.get(indent) || headers.get(indent + 4) || `test #${parsed.number ?? (isCounted ? counted : ordinal)}`;
+    const title =
+      parsed.title ||
+      headers.get(indent) ||
+      headers.get(indent + 4) ||
+      `test #${parsed.number ?? (isCounted ? counted : ordinal)}`;
     headers.delete(indent);
     headers.delete(indent + 4);
     const p: Point = {
@@ -277,7 +286,8 @@ export function tapHandler(ctx: TapContext, emit: (container: Container) => void
             let kept = raw.slice(0, limit - yaml.chars);
             yaml.chars += kept.length + 1;
             // Marked where it is cut, so the value read from it shows the cut.
-            if (kept.length < raw.length || yaml.chars >= limit) kept += ` [… truncated by Tally at ${limit} characters]`;
+            if (kept.length < raw.length || yaml.chars >= limit)
+              kept += ` [… truncated by Tally at ${limit} characters]`;
             yaml.lines.push(kept);
           }
           return;
@@ -343,11 +353,21 @@ export function tapHandler(ctx: TapContext, emit: (container: Container) => void
 
     end() {
       if (!stopped) {
-        if (yaml) throw new FormatError('The TAP stream ends inside a YAML block (`---` without `...`): the file looks truncated', yaml.startLine, null);
+        if (yaml)
+          throw new FormatError(
+            'The TAP stream ends inside a YAML block (`---` without `...`): the file looks truncated',
+            yaml.startLine,
+            null,
+          );
         if (levels.some((l) => l.pendingId !== null || l.braced !== null)) {
-          throw new FormatError('The TAP stream ends inside a subtest (indented test points whose summary test point never came): the file looks truncated');
+          throw new FormatError(
+            'The TAP stream ends inside a subtest (indented test points whose summary test point never came): the file looks truncated',
+          );
         }
-        if (!tapSeen) throw new FormatError('The file holds no TAP: no `TAP version` line, plan (`1..N`) or test point (`ok`/`not ok`); send TAP output or choose the formatter for its format');
+        if (!tapSeen)
+          throw new FormatError(
+            'The file holds no TAP: no `TAP version` line, plan (`1..N`) or test point (`ok`/`not ok`); send TAP output or choose the formatter for its format',
+          );
       }
       closeAll();
       const out = stdout.empty ? null : stdout.value();
@@ -358,7 +378,11 @@ export function tapHandler(ctx: TapContext, emit: (container: Container) => void
         failure = { message: `Bail out!${bailOut ? ` ${bailOut}` : ''}`, type: 'bail out', stack: null };
       } else if (plan !== null && plan.count !== counted) {
         status = 'errored';
-        failure = { message: `Planned ${plan.count} tests but ${counted} test points were reported`, type: 'plan', stack: null };
+        failure = {
+          message: `Planned ${plan.count} tests but ${counted} test points were reported`,
+          type: 'plan',
+          stack: null,
+        };
       }
       const meta: Record<string, string> = {};
       if (version !== null) meta['tapVersion'] = version;
@@ -450,7 +474,8 @@ function pointContainer(p: Point, status: ContainerStatus, limit: number): Conta
   const typeValue = get('type');
   if (status === 'failed' || (status === 'skipped' && p.directive === 'todo' && !p.ok)) {
     const message = get('message') ?? get('error') ?? (p.reason ? cap(p.reason, limit) : null);
-    const type = get('name') ?? (typeValue !== null && !/^(test|suite)$/.test(typeValue) ? typeValue : null) ?? get('failureType');
+    const type =
+      get('name') ?? (typeValue !== null && !/^(test|suite)$/.test(typeValue) ? typeValue : null) ?? get('failureType');
     const stack = get('stack') ?? get('at') ?? (message === null ? p.yamlText : null);
     if (message !== null || type !== null || stack !== null) failure = { message, type, stack };
   } else if (status === 'skipped' && p.reason) {
@@ -497,5 +522,8 @@ function dedentText(lines: string[]): string | null {
   let min = Infinity;
   for (const l of lines) if (l.trim() !== '') min = Math.min(min, l.length - l.trimStart().length);
   if (min === Infinity) return null;
-  return lines.map((l) => l.slice(Math.min(min, l.length - l.trimStart().length))).join('\n').trimEnd();
+  return lines
+    .map((l) => l.slice(Math.min(min, l.length - l.trimStart().length)))
+    .join('\n')
+    .trimEnd();
 }

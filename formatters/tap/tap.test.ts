@@ -3,7 +3,16 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { FormatError, isCountedTest, type Container, type Head } from '../../lib/formatter-api.js';
 import { totalsOf as count } from '../../lib/formatter-check.js';
-import { byTitle, driveHandler, expectChunkIndependence, expectFixtureFolder, expectFormatErrors, expectManifestTotals, formatterFixtures, headOf } from '../../test/helpers/formatter-fixtures.js';
+import {
+  byTitle,
+  driveHandler,
+  expectChunkIndependence,
+  expectFixtureFolder,
+  expectFormatErrors,
+  expectManifestTotals,
+  formatterFixtures,
+  headOf,
+} from '../../test/helpers/formatter-fixtures.js';
 import { tap } from './index.js';
 import { parsePoint, statusOf, tapHandler } from './parse.js';
 import { readYaml } from './yaml.js';
@@ -13,7 +22,9 @@ const { dir: FIXTURES, run } = fx;
 
 /** Drives the state machine line by line. */
 function drive(text: string, maxTextChars = 1000): Container[] {
-  return driveHandler(tapHandler, 'ci/run.tap', maxTextChars, (h) => text.split('\n').forEach((line, i) => h.line(line, i + 1))).out;
+  return driveHandler(tapHandler, 'ci/run.tap', maxTextChars, (h) =>
+    text.split('\n').forEach((line, i) => h.line(line, i + 1)),
+  ).out;
 }
 
 const head = (text: string, fileName = 'r.tap'): Head => headOf(text, fileName);
@@ -23,7 +34,8 @@ function treeProblems(cs: Container[]): string[] {
   const problems: string[] = [];
   const seen = new Set<number>();
   for (const c of cs) {
-    for (const other of cs) if (other.parentId === c.id && !seen.has(other.id)) problems.push(`child ${other.title} after ${c.title}`);
+    for (const other of cs)
+      if (other.parentId === c.id && !seen.has(other.id)) problems.push(`child ${other.title} after ${c.title}`);
     seen.add(c.id);
   }
   for (const c of cs) if (c.parentId !== null && !seen.has(c.parentId)) problems.push(`parent of ${c.title} missing`);
@@ -32,7 +44,9 @@ function treeProblems(cs: Container[]): string[] {
   return problems;
 }
 
-t.test('fixture folder: every file listed, byte-identical to its manifest hash, and in the README', async (t) => expectFixtureFolder(t, fx));
+t.test('fixture folder: every file listed, byte-identical to its manifest hash, and in the README', async (t) =>
+  expectFixtureFolder(t, fx),
+);
 
 t.test('every fixture gives the manifest counts', async (t) =>
   expectManifestTotals(t, fx, ({ containers }, name) => t.same(treeProblems(containers), [], `${name}: tree`)),
@@ -58,15 +72,47 @@ t.test('sniff: every fixture votes above the match threshold', async (t) => {
 
 t.test('sniff: other formats score below the match threshold', async (t) => {
   const others: [string, string, string][] = [
-    ['JUnit', 'r.xml', '<?xml version="1.0" encoding="UTF-8"?>\n<testsuite name="a.B" tests="1"><testcase name="ok 1"/>'],
-    ['Robot', 'output.xml', '<?xml version="1.0" encoding="UTF-8"?>\n<robot generator="Robot 6.1"><suite id="s1" name="T"><test id="s1-t1" name="A"><status status="PASS"/>'],
-    ['Go test2json', 'r.json', '{"Time":"2024-01-01T00:00:00Z","Action":"run","Package":"m","Test":"TestA"}\n{"Time":"2024-01-01T00:00:00Z","Action":"output","Package":"m","Test":"TestA","Output":"ok  \\tm\\t0.1s\\n"}\n'],
-    ['Go test2json after go: downloading lines', 'r.txt', 'go: downloading example.com/x v1.0.0\n{"Action":"output","Package":"m","Output":"ok 1 looks like tap\\n"}\n{"Action":"pass","Package":"m"}\n'],
-    ['Dart JSON reporter', 'r.json', '{"protocolVersion":"0.1.1","runnerVersion":"1.15.4","pid":7504,"type":"start","time":0}\n{"suite":{"id":0,"platform":"vm","path":"test/main_test.dart"},"type":"suite","time":0}\n'],
-    ['Cucumber Messages', 'r.ndjson', '{"meta":{"protocolVersion":"22.0.0"}}\n{"source":{"uri":"a.feature","data":"ok 1\\n1..1"}}\n'],
-    ['pretty JSON with TAP-like strings', 'r.json', '{\n  "stats": {"tests": 1},\n  "tests": [{"title": "ok 1 - a"}]\n}\n'],
+    [
+      'JUnit',
+      'r.xml',
+      '<?xml version="1.0" encoding="UTF-8"?>\n<testsuite name="a.B" tests="1"><testcase name="ok 1"/>',
+    ],
+    [
+      'Robot',
+      'output.xml',
+      '<?xml version="1.0" encoding="UTF-8"?>\n<robot generator="Robot 6.1"><suite id="s1" name="T"><test id="s1-t1" name="A"><status status="PASS"/>',
+    ],
+    [
+      'Go test2json',
+      'r.json',
+      '{"Time":"2024-01-01T00:00:00Z","Action":"run","Package":"m","Test":"TestA"}\n{"Time":"2024-01-01T00:00:00Z","Action":"output","Package":"m","Test":"TestA","Output":"ok  \\tm\\t0.1s\\n"}\n',
+    ],
+    [
+      'Go test2json after go: downloading lines',
+      'r.txt',
+      'go: downloading example.com/x v1.0.0\n{"Action":"output","Package":"m","Output":"ok 1 looks like tap\\n"}\n{"Action":"pass","Package":"m"}\n',
+    ],
+    [
+      'Dart JSON reporter',
+      'r.json',
+      '{"protocolVersion":"0.1.1","runnerVersion":"1.15.4","pid":7504,"type":"start","time":0}\n{"suite":{"id":0,"platform":"vm","path":"test/main_test.dart"},"type":"suite","time":0}\n',
+    ],
+    [
+      'Cucumber Messages',
+      'r.ndjson',
+      '{"meta":{"protocolVersion":"22.0.0"}}\n{"source":{"uri":"a.feature","data":"ok 1\\n1..1"}}\n',
+    ],
+    [
+      'pretty JSON with TAP-like strings',
+      'r.json',
+      '{\n  "stats": {"tests": 1},\n  "tests": [{"title": "ok 1 - a"}]\n}\n',
+    ],
     ['JSON array', 'r.json', '[\n  {"keyword": "Feature", "elements": []}\n]\n'],
-    ['go test plain text', 'go.txt', '=== RUN   TestA\n--- PASS: TestA (0.00s)\n=== RUN   TestB\n--- PASS: TestB (0.00s)\nPASS\nok  \texample.com/m\t0.002s\nok  \texample.com/n\t0.003s\n'],
+    [
+      'go test plain text',
+      'go.txt',
+      '=== RUN   TestA\n--- PASS: TestA (0.00s)\n=== RUN   TestB\n--- PASS: TestB (0.00s)\nPASS\nok  \texample.com/m\t0.002s\nok  \texample.com/n\t0.003s\n',
+    ],
     ['prose with one line starting with ok', 'notes.txt', 'Release notes\nok so this fixes the bug\nthanks\n'],
     ['empty', 'r.tap', ''],
   ];
@@ -76,7 +122,11 @@ t.test('sniff: other formats score below the match threshold', async (t) => {
 t.test('sniff: TAP in its shapes, and never throws', async (t) => {
   const positive: [string, string, number][] = [
     ['version line', 'TAP version 14\n', 0.9],
-    ['npm banner before the stream', '\n> pkg@1.0.0 test\n> tape test/*.js\n\nTAP version 13\n# add\nok 1 should be equal\n', 0.9],
+    [
+      'npm banner before the stream',
+      '\n> pkg@1.0.0 test\n> tape test/*.js\n\nTAP version 13\n# add\nok 1 should be equal\n',
+      0.9,
+    ],
     ['plan and points, no version', '1..2\nok 1\nnot ok 2\n', 0.9],
     ['plan at the end', 'ok 1 - a\nok 2 - b\n1..2\n', 0.9],
     ['skip all', '1..0 # SKIP no database\n', 0.5],
@@ -91,7 +141,11 @@ t.test('sniff: TAP in its shapes, and never throws', async (t) => {
 t.test('chunk boundaries do not change the containers', async (t) => {
   await expectChunkIndependence(t, fx, { eachInChunksOf: 7 });
   const crlf = readFileSync(path.join(FIXTURES, 'tapjs__node-test-mjs.tap'), 'utf8').replace(/\n/g, '\r\n');
-  t.same((await run(Buffer.from(crlf), 'tapjs__node-test-mjs.tap', 3)).containers, (await run(readFileSync(path.join(FIXTURES, 'tapjs__node-test-mjs.tap')), 'tapjs__node-test-mjs.tap')).containers, 'CRLF line ends');
+  t.same(
+    (await run(Buffer.from(crlf), 'tapjs__node-test-mjs.tap', 3)).containers,
+    (await run(readFileSync(path.join(FIXTURES, 'tapjs__node-test-mjs.tap')), 'tapjs__node-test-mjs.tap')).containers,
+    'CRLF line ends',
+  );
 });
 
 t.test('empty, truncated and foreign input reject with FormatError', async (t) => {
@@ -217,21 +271,48 @@ t.test('state machine: YAML blocks become failure, duration, properties', async 
   t.equal(byTitle(cs, 'no diagnostics').failure, null);
   t.match(byTitle(cs, 'only some keys'), { failure: { message: null, stack: 'results:\n  ok: false' } });
   t.match(byTitle(cs, 'a skip'), { status: 'skipped', failure: { message: 'not today' }, meta: { directive: 'SKIP' } });
-  t.match(cs[cs.length - 1], { type: 'suite', title: 'run.tap', status: 'failed', meta: { tapVersion: '14', plan: '1..4' } });
+  t.match(cs[cs.length - 1], {
+    type: 'suite',
+    title: 'run.tap',
+    status: 'failed',
+    meta: { tapVersion: '14', plan: '1..4' },
+  });
 });
 
 t.test('state machine: bail out and plans', async (t) => {
   const bailed = drive('1..4\nok 1\n    ok 1 - inner\nBail out! db down\nok 2\nnot ok 3\n');
-  t.same(count(bailed), { tests: 1, passed: 1, failed: 0, errored: 0, skipped: 0 }, 'nothing after a top-level bail out counts');
-  t.match(bailed.find((c) => c.type === 'suite' && c.parentId !== null), { meta: { incomplete: 'no summary test point' } }, 'the cut subtest is kept as a non-counted suite');
-  t.match(bailed[bailed.length - 1], { status: 'errored', failure: { message: 'Bail out! db down', type: 'bail out' } });
+  t.same(
+    count(bailed),
+    { tests: 1, passed: 1, failed: 0, errored: 0, skipped: 0 },
+    'nothing after a top-level bail out counts',
+  );
+  t.match(
+    bailed.find((c) => c.type === 'suite' && c.parentId !== null),
+    { meta: { incomplete: 'no summary test point' } },
+    'the cut subtest is kept as a non-counted suite',
+  );
+  t.match(bailed[bailed.length - 1], {
+    status: 'errored',
+    failure: { message: 'Bail out! db down', type: 'bail out' },
+  });
 
   const nested = drive('ok 1 - a\n    Bail out! only the subtest\n    ok 1 - b\nok 2 - c\n');
-  t.same(count(nested), { tests: 2, passed: 2, failed: 0, errored: 0, skipped: 0 }, 'an indented bail out is not top level');
+  t.same(
+    count(nested),
+    { tests: 2, passed: 2, failed: 0, errored: 0, skipped: 0 },
+    'an indented bail out is not top level',
+  );
 
   const missing = drive('1..5\nok 1\nok 2\n');
-  t.same(count(missing), { tests: 2, passed: 2, failed: 0, errored: 0, skipped: 0 }, 'planned but missing tests are not counted');
-  t.match(missing[missing.length - 1], { status: 'errored', failure: { message: 'Planned 5 tests but 2 test points were reported' } });
+  t.same(
+    count(missing),
+    { tests: 2, passed: 2, failed: 0, errored: 0, skipped: 0 },
+    'planned but missing tests are not counted',
+  );
+  t.match(missing[missing.length - 1], {
+    status: 'errored',
+    failure: { message: 'Planned 5 tests but 2 test points were reported' },
+  });
 
   const skipAll = drive('1..0 # SKIP no positrons\n');
   t.same(count(skipAll), { tests: 0, passed: 0, failed: 0, errored: 0, skipped: 0 });
@@ -262,24 +343,56 @@ t.test('state machine: subtests are steps under the point that summarises them',
   t.same(treeProblems(streamed), [], 'tree');
   const outer = byTitle(streamed, 'outer');
   const inner = byTitle(streamed, 'inner');
-  t.match(inner, { type: 'step', parentId: outer.id, status: 'passed' }, 'an untitled summary takes its # Subtest name');
+  t.match(
+    inner,
+    { type: 'step', parentId: outer.id, status: 'passed' },
+    'an untitled summary takes its # Subtest name',
+  );
   t.match(byTitle(streamed, 'deep'), { type: 'step', parentId: inner.id });
-  t.match(byTitle(streamed, 'fails inside'), { type: 'step', status: 'skipped', parentId: outer.id, meta: { todo: 'known' } });
+  t.match(byTitle(streamed, 'fails inside'), {
+    type: 'step',
+    status: 'skipped',
+    parentId: outer.id,
+    meta: { todo: 'known' },
+  });
   t.match(byTitle(streamed, 'buffered child'), { parentId: byTitle(streamed, 'after').id });
-  t.match(byTitle(streamed, '(subtest without a summary line)'), { type: 'suite', parentId: streamed[streamed.length - 1]!.id });
+  t.match(byTitle(streamed, '(subtest without a summary line)'), {
+    type: 'suite',
+    parentId: streamed[streamed.length - 1]!.id,
+  });
   t.match(byTitle(streamed, 'orphan child'), { parentId: byTitle(streamed, '(subtest without a summary line)').id });
 });
 
 t.test('state machine: output, limits and untitled points', async (t) => {
-  const cs = drive(['# comment', 'console noise', 'ok 1', 'ok', 'not ok 2 - long', '  ---', `  message: ${'m'.repeat(40)}`, '  ...'].join('\n'), 10);
+  const cs = drive(
+    [
+      '# comment',
+      'console noise',
+      'ok 1',
+      'ok',
+      'not ok 2 - long',
+      '  ---',
+      `  message: ${'m'.repeat(40)}`,
+      '  ...',
+    ].join('\n'),
+    10,
+  );
   t.same(
     cs.filter(isCountedTest).map((c) => c.title),
     ['test #1', 'test #2', 'long'],
   );
-  t.match(byTitle(cs, 'long').failure, { message: /^\[… truncated by Tally at 10 characters\]$/ }, 'a YAML block is cut at the text limit, with the marker');
+  t.match(
+    byTitle(cs, 'long').failure,
+    { message: /^\[… truncated by Tally at 10 characters\]$/ },
+    'a YAML block is cut at the text limit, with the marker',
+  );
   const capped = drive(['not ok 1 - long', '  ---', `  message: ${'m'.repeat(40)}`, '  ...'].join('\n'), 30);
   t.match(byTitle(capped, 'long').failure, { message: /^m{19} \[… truncated by Tally at 30 characters\]$/ });
-  t.match(cs[cs.length - 1]!.output, { stdout: /^# comment\n\n\[… truncated/ }, 'comments and other lines are the file suite\'s output');
+  t.match(
+    cs[cs.length - 1]!.output,
+    { stdout: /^# comment\n\n\[… truncated/ },
+    "comments and other lines are the file suite's output",
+  );
 });
 
 t.test('state machine: pathological nesting stays bounded', async (t) => {
@@ -289,5 +402,9 @@ t.test('state machine: pathological nesting stays bounded', async (t) => {
   t.same(treeProblems(cs), []);
   const ever = Array.from({ length: 1_000 }, (_, i) => `${' '.repeat(4 * i)}ok 1`).join('\n');
   t.throws(() => drive(ever), FormatError, 'ever deeper and never summarised: truncated');
-  t.same(count(drive(`${' '.repeat(1_000_000)}ok 1\nok 1 - top`)), { tests: 1, passed: 1, failed: 0, errored: 0, skipped: 0 }, 'a huge indent');
+  t.same(
+    count(drive(`${' '.repeat(1_000_000)}ok 1\nok 1 - top`)),
+    { tests: 1, passed: 1, failed: 0, errored: 0, skipped: 0 },
+    'a huge indent',
+  );
 });

@@ -122,7 +122,23 @@ function singleQuoted(raw: string): string {
   return raw.slice(1, end).replace(/''/g, "'");
 }
 
-const ESCAPES: Record<string, string> = { n: '\n', t: '\t', r: '\r', '0': '\0', a: '\x07', b: '\b', e: '\x1b', f: '\f', v: '\v', '"': '"', '\\': '\\', '/': '/', ' ': ' ', N: '\u0085', _: '\u00a0' };
+const ESCAPES: Record<string, string> = {
+  n: '\n',
+  t: '\t',
+  r: '\r',
+  '0': '\0',
+  a: '\x07',
+  b: '\b',
+  e: '\x1b',
+  f: '\f',
+  v: '\v',
+  '"': '"',
+  '\\': '\\',
+  '/': '/',
+  ' ': ' ',
+  N: '\u0085',
+  _: '\u00a0',
+};
 
 function doubleQuoted(raw: string): string {
   const end = raw.length > 1 && raw.endsWith('"') && !raw.endsWith('\\"') ? raw.length - 1 : raw.length;

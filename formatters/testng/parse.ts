@@ -118,16 +118,42 @@ export function testngHandler(ctx: TestngContext, emit: (container: Container) =
     suites.pop();
     const status = worst(suite.seen);
     suites[suites.length - 1]?.seen.add(status);
-    const c = container(suite.id, suite.parentId, 'suite', suite.title, status, suite.durationMs, suite.startedAt, null);
+    const c = container(
+      suite.id,
+      suite.parentId,
+      'suite',
+      suite.title,
+      status,
+      suite.durationMs,
+      suite.startedAt,
+      null,
+    );
     if (Object.keys(suite.meta).length > 0) c.meta = suite.meta;
     emit(c);
   };
 
-  const methodContainer = (m: Method, type: Container['type'], status: ContainerStatus, failure: FailureInfo | null): Container => {
-    const c = container(ctx.nextId(), m.parent ? m.parent.id : null, type, methodTitle(m), status, m.durationMs, m.startedAt, failure);
+  const methodContainer = (
+    m: Method,
+    type: Container['type'],
+    status: ContainerStatus,
+    failure: FailureInfo | null,
+  ): Container => {
+    const c = container(
+      ctx.nextId(),
+      m.parent ? m.parent.id : null,
+      type,
+      methodTitle(m),
+      status,
+      m.durationMs,
+      m.startedAt,
+      failure,
+    );
     const stdout = m.output && !m.output.empty ? m.output.value() : null;
     if (stdout !== null) c.output = { stdout, stderr: null };
-    const tags = new Set([...(m.className !== null ? groups.get(groupKey(m.className, m.name)) ?? [] : []), ...m.groups]);
+    const tags = new Set([
+      ...(m.className !== null ? (groups.get(groupKey(m.className, m.name)) ?? []) : []),
+      ...m.groups,
+    ]);
     c.properties = [...tags].map((value): Property => ({ name: 'group', value }));
     if (Object.keys(m.meta).length > 0) c.meta = m.meta;
     m.parent?.seen.add(status);
@@ -242,7 +268,12 @@ export function testngHandler(ctx: TestngContext, emit: (container: Container) =
       durationMs: parseDurationMs(a['duration-ms']),
       startedAt: parseStartedAt(a['started-at']),
       meta,
-      groups: a['groups'] ? a['groups'].split(',').map((g) => g.trim()).filter(Boolean) : [],
+      groups: a['groups']
+        ? a['groups']
+            .split(',')
+            .map((g) => g.trim())
+            .filter(Boolean)
+        : [],
       params: [],
       exception: null,
       output: null,
@@ -267,9 +298,17 @@ export function testngHandler(ctx: TestngContext, emit: (container: Container) =
           return { kind: 'suite', suite: openSuite(a['name'] || '(unnamed test)', a, meta), cls: null, groups: false };
         }
         if (name === 'class' && top.cls === null) {
-          const title = a['package'] && a['package'] !== '[default]' ? `${a['package']}.${a['name'] ?? ''}` : a['name'] || '(unnamed class)';
+          const title =
+            a['package'] && a['package'] !== '[default]'
+              ? `${a['package']}.${a['name'] ?? ''}`
+              : a['name'] || '(unnamed class)';
           const suite = openSuite(title, a, {});
-          return { kind: 'suite', suite, cls: { suite, hold: holdClasses, held: [], pending: new Map() }, groups: false };
+          return {
+            kind: 'suite',
+            suite,
+            cls: { suite, hold: holdClasses, held: [], pending: new Map() },
+            groups: false,
+          };
         }
         if (name === 'test-method') return { kind: 'method', m: openMethod(a) };
         return IGNORED;
@@ -286,7 +325,11 @@ export function testngHandler(ctx: TestngContext, emit: (container: Container) =
           case 'params':
             return { kind: 'params', m: top.m };
           case 'exception':
-            top.m.exception ??= { type: a['class'] || null, message: new TextBuffer(limit), stack: new TextBuffer(limit) };
+            top.m.exception ??= {
+              type: a['class'] || null,
+              message: new TextBuffer(limit),
+              stack: new TextBuffer(limit),
+            };
             return { kind: 'exception', m: top.m };
           case 'reporter-output':
             return { kind: 'output', m: top.m };
@@ -304,7 +347,8 @@ export function testngHandler(ctx: TestngContext, emit: (container: Container) =
       case 'exception': {
         const ex = top.m.exception!;
         if (name === 'message') return { kind: 'text', buf: ex.message, started: !ex.message.empty };
-        if (name === 'full-stacktrace' || name === 'short-stacktrace') return { kind: 'text', buf: ex.stack, started: !ex.stack.empty };
+        if (name === 'full-stacktrace' || name === 'short-stacktrace')
+          return { kind: 'text', buf: ex.stack, started: !ex.stack.empty };
         return IGNORED;
       }
       case 'output':
@@ -318,7 +362,9 @@ export function testngHandler(ctx: TestngContext, emit: (container: Container) =
       const name = localName(rawName);
       if (!rootSeen) {
         if (name !== 'testng-results') {
-          throw new FormatError(`The root element is <${rawName}>, not <testng-results>: this is not a TestNG testng-results.xml file; choose the formatter for its format or let Tally detect it`);
+          throw new FormatError(
+            `The root element is <${rawName}>, not <testng-results>: this is not a TestNG testng-results.xml file; choose the formatter for its format or let Tally detect it`,
+          );
         }
         rootSeen = true;
         holdClasses = Number(a['retried'] ?? '0') > 0;
@@ -368,8 +414,12 @@ export function testngHandler(ctx: TestngContext, emit: (container: Container) =
     },
 
     end() {
-      if (!rootSeen) throw new FormatError('The file has no XML root element (it is empty or holds only a prolog); send a TestNG testng-results.xml file');
-      if (frames.length > 0) throw new FormatError('The file ends before its root element is closed; the report looks truncated');
+      if (!rootSeen)
+        throw new FormatError(
+          'The file has no XML root element (it is empty or holds only a prolog); send a TestNG testng-results.xml file',
+        );
+      if (frames.length > 0)
+        throw new FormatError('The file ends before its root element is closed; the report looks truncated');
     },
   };
 }

@@ -164,7 +164,8 @@ export function trxHandler(ctx: TrxContext, emit: (container: Container) => void
     if (Object.keys(r.meta).length > 0) container.meta = r.meta;
     if (r.suite) {
       r.suite.seen.add(status);
-      if (r.startedAt && (r.suite.startedAt === null || r.startedAt.iso < r.suite.startedAt.iso)) r.suite.startedAt = r.startedAt;
+      if (r.startedAt && (r.suite.startedAt === null || r.startedAt.iso < r.suite.startedAt.iso))
+        r.suite.startedAt = r.startedAt;
     }
     emit(container);
   };
@@ -259,7 +260,9 @@ export function trxHandler(ctx: TrxContext, emit: (container: Container) => void
       if (!rootSeen) {
         const ns = a['xmlns'];
         if (name !== 'TestRun' || (ns !== undefined && !/TeamTest/i.test(ns))) {
-          throw new FormatError(`The root element is <${rawName}>${ns ? ` in namespace ${ns}` : ''}, not a Visual Studio <TestRun>: this is not a TRX file; choose the formatter for its format or let Tally detect it`);
+          throw new FormatError(
+            `The root element is <${rawName}>${ns ? ` in namespace ${ns}` : ''}, not a Visual Studio <TestRun>: this is not a TRX file; choose the formatter for its format or let Tally detect it`,
+          );
         }
         rootSeen = true;
         // The 2006 namespace is Visual Studio 2008's mstest.exe.
@@ -285,8 +288,10 @@ export function trxHandler(ctx: TrxContext, emit: (container: Container) => void
     },
 
     end() {
-      if (!rootSeen) throw new FormatError('The file has no XML root element (it is empty or holds only a prolog); send a TRX file');
-      if (frames.length > 0) throw new FormatError('The file ends before its root element is closed; the report looks truncated');
+      if (!rootSeen)
+        throw new FormatError('The file has no XML root element (it is empty or holds only a prolog); send a TRX file');
+      if (frames.length > 0)
+        throw new FormatError('The file ends before its root element is closed; the report looks truncated');
       ctx.setProducer(legacy ? 'mstest' : 'vstest');
     },
   };
@@ -333,4 +338,3 @@ function errorInfo(r: Result): FailureInfo | null {
 function worst(seen: Set<ContainerStatus>): ContainerStatus {
   return worstStatus(seen) ?? 'passed';
 }
-

@@ -5,7 +5,16 @@
  */
 import type { Head } from '../../lib/formatter-api.js';
 
-const TRX_CHILDREN = new Set(['Times', 'TestSettings', 'TestRunConfiguration', 'ResultSummary', 'TestDefinitions', 'Results', 'TestLists', 'TestEntries']);
+const TRX_CHILDREN = new Set([
+  'Times',
+  'TestSettings',
+  'TestRunConfiguration',
+  'ResultSummary',
+  'TestDefinitions',
+  'Results',
+  'TestLists',
+  'TestEntries',
+]);
 
 export function sniff(head: Head): number {
   try {

@@ -4,7 +4,18 @@ import path from 'node:path';
 import type { Container, Head } from '../../lib/formatter-api.js';
 import { totalsOf as count } from '../../lib/formatter-check.js';
 import { readHead } from '../../lib/sniff/head.js';
-import { driveHandler, expectChunkIndependence, expectFixtureFolder, expectFormatErrors, expectManifestTotals, feedXml, formatterFixtures, headOf, neighbourHeads, type XmlEvent } from '../../test/helpers/formatter-fixtures.js';
+import {
+  driveHandler,
+  expectChunkIndependence,
+  expectFixtureFolder,
+  expectFormatErrors,
+  expectManifestTotals,
+  feedXml,
+  formatterFixtures,
+  headOf,
+  neighbourHeads,
+  type XmlEvent,
+} from '../../test/helpers/formatter-fixtures.js';
 import { trx } from './index.js';
 import { outcomeStatus, trxHandler, typeName } from './parse.js';
 import { parseTimeSpan, resultFileRef } from './values.js';
@@ -18,7 +29,9 @@ function drive(events: XmlEvent[], maxTextChars = 1000): { out: Container[]; pro
 
 const head = (text: string, fileName = 'r.xml'): Head => headOf(text, fileName);
 
-t.test('fixture folder: every file listed, byte-identical to its manifest hash, and in the README', async (t) => expectFixtureFolder(t, fx));
+t.test('fixture folder: every file listed, byte-identical to its manifest hash, and in the README', async (t) =>
+  expectFixtureFolder(t, fx),
+);
 
 t.test('every fixture gives the manifest counts', async (t) => expectManifestTotals(t, fx));
 
@@ -42,7 +55,11 @@ t.test('sniff: every fixture votes mine', async (t) => {
 /** The start of a real file of every other format in the shared fixture set, and near misses. */
 const OTHERS: [string, string, string][] = [
   ...neighbourHeads('trx'),
-  ['CppUnit (TestRun root)', 'cppunit.xml', '<?xml version="1.0" encoding="ISO-8859-1" standalone="yes"?>\n<TestRun>\n  <FailedTests></FailedTests>\n  <SuccessfulTests><Test id="1"><Name>T::a</Name></Test></SuccessfulTests>\n  <Statistics><Tests>1</Tests></Statistics>'],
+  [
+    'CppUnit (TestRun root)',
+    'cppunit.xml',
+    '<?xml version="1.0" encoding="ISO-8859-1" standalone="yes"?>\n<TestRun>\n  <FailedTests></FailedTests>\n  <SuccessfulTests><Test id="1"><Name>T::a</Name></Test></SuccessfulTests>\n  <Statistics><Tests>1</Tests></Statistics>',
+  ],
   ['TestRun in another namespace', 'r.xml', '<TestRun xmlns="urn:other"><Results/></TestRun>'],
   ['empty', 'r.trx', ''],
   ['plain text naming TRX elements', 'notes.trx', 'TestRun Results UnitTestResult\n'],
@@ -55,14 +72,25 @@ t.test('sniff: other formats score below the match threshold', async (t) => {
 });
 
 t.test('sniff: TRX without its namespace, UTF-16', async (t) => {
-  t.ok(trx.sniff(head('<TestRun id="1" name="n"><Times start="2020-01-01T00:00:00Z"/><Results>')) >= 0.8, 'TRX children without the namespace');
+  t.ok(
+    trx.sniff(head('<TestRun id="1" name="n"><Times start="2020-01-01T00:00:00Z"/><Results>')) >= 0.8,
+    'TRX children without the namespace',
+  );
   t.ok(trx.sniff(head('<TestRun id="1"/>', 'run.trx')) >= 0.5, 'a bare TestRun named .trx');
-  const utf16 = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('<?xml version="1.0" encoding="utf-8"?><TestRun xmlns="http://microsoft.com/schemas/VisualStudio/TeamTest/2010"><Times/>', 'utf16le')]);
+  const utf16 = Buffer.concat([
+    Buffer.from([0xff, 0xfe]),
+    Buffer.from(
+      '<?xml version="1.0" encoding="utf-8"?><TestRun xmlns="http://microsoft.com/schemas/VisualStudio/TeamTest/2010"><Times/>',
+      'utf16le',
+    ),
+  ]);
   t.ok(trx.sniff(readHead(utf16, 'r.trx', true).head) >= 0.9, 'UTF-16 with BOM (PowerShell 5.1 redirection)');
 });
 
 // With a small text limit, every fixture also in 7-byte chunks.
-t.test('chunk boundaries do not change the containers', async (t) => expectChunkIndependence(t, fx, { eachInChunksOf: 7 }));
+t.test('chunk boundaries do not change the containers', async (t) =>
+  expectChunkIndependence(t, fx, { eachInChunksOf: 7 }),
+);
 
 t.test('empty, truncated and foreign input reject with FormatError', async (t) => {
   const bytes = readFileSync(path.join(FIXTURES, 'dorny__dotnet-trx.trx'));
@@ -111,7 +139,19 @@ t.test('state machine: VSTest order (results before definitions): tests at the t
     ['close', 'Deployment'],
     ['close', 'TestSettings'],
     ['open', 'Results'],
-    ['open', 'UnitTestResult', { executionId: 'e1', testId: 't1', testName: 'Shows_page', duration: '00:00:01.2500000', startTime: '2024-03-01T10:00:00.5000000+01:00', outcome: 'Failed', relativeResultsDirectory: 'e1' }],
+    [
+      'open',
+      'UnitTestResult',
+      {
+        executionId: 'e1',
+        testId: 't1',
+        testName: 'Shows_page',
+        duration: '00:00:01.2500000',
+        startTime: '2024-03-01T10:00:00.5000000+01:00',
+        outcome: 'Failed',
+        relativeResultsDirectory: 'e1',
+      },
+    ],
     ['open', 'Output'],
     ['open', 'StdOut'],
     ['text', 'navigating\n'],
@@ -148,7 +188,11 @@ t.test('state machine: VSTest order (results before definitions): tests at the t
     ['close', 'Collector'],
     ['close', 'CollectorDataEntries'],
     ['close', 'UnitTestResult'],
-    ['open', 'UnitTestResult', { executionId: 'e2', testId: 't2', testName: 'Naive', startTime: '2024-03-01T10:00:02', outcome: 'NotExecuted' }],
+    [
+      'open',
+      'UnitTestResult',
+      { executionId: 'e2', testId: 't2', testName: 'Naive', startTime: '2024-03-01T10:00:02', outcome: 'NotExecuted' },
+    ],
     ['open', 'Output'],
     ['open', 'ErrorInfo'],
     ['open', 'Message'],
@@ -160,7 +204,11 @@ t.test('state machine: VSTest order (results before definitions): tests at the t
     ['close', 'Results'],
     ['open', 'TestDefinitions'],
     ['open', 'UnitTest', { name: 'Shows_page', storage: 'app.tests.dll', id: 't1' }],
-    ['open', 'TestMethod', { className: 'App.Tests.Page', name: 'Shows_page', adapterTypeName: 'executor://mstestadapter/v2' }],
+    [
+      'open',
+      'TestMethod',
+      { className: 'App.Tests.Page', name: 'Shows_page', adapterTypeName: 'executor://mstestadapter/v2' },
+    ],
     ['close', 'TestMethod'],
     ['close', 'UnitTest'],
     ['close', 'TestDefinitions'],
@@ -187,8 +235,19 @@ t.test('state machine: VSTest order (results before definitions): tests at the t
     meta: { testId: 't1' },
   });
   t.notOk(failed!.meta!['className']);
-  t.same(failed!.attachmentRefs, ['e1/HOST/screenshot.png', 'C:/agent/_work/trace.zip', 'e1/HOST/coverage.cobertura.xml']);
-  t.match(naive, { status: 'skipped', startedAt: '2024-03-01T10:00:02.000Z', startedAtNaive: true, durationMs: null, failure: { message: 'Ignored: later' }, attachmentRefs: [] });
+  t.same(failed!.attachmentRefs, [
+    'e1/HOST/screenshot.png',
+    'C:/agent/_work/trace.zip',
+    'e1/HOST/coverage.cobertura.xml',
+  ]);
+  t.match(naive, {
+    status: 'skipped',
+    startedAt: '2024-03-01T10:00:02.000Z',
+    startedAtNaive: true,
+    durationMs: null,
+    failure: { message: 'Ignored: later' },
+    attachmentRefs: [],
+  });
   t.same(producers, ['vstest']);
 });
 
@@ -199,7 +258,16 @@ t.test('state machine: mstest.exe order (definitions first): a suite per class',
     ['open', 'UnitTest', { name: 'A', id: 't1' }],
     ['open', 'Execution', { id: 'e1' }],
     ['close', 'Execution'],
-    ['open', 'TestMethod', { className: 'Calc.Tests.Add, Calc.Tests, Version=1.0.0.0', name: 'A', adapterTypeName: 'Microsoft.VisualStudio.TestTools.TestTypes.Unit.UnitTestAdapter, Microsoft.VisualStudio.QualityTools.Tips.UnitTest.Adapter' }],
+    [
+      'open',
+      'TestMethod',
+      {
+        className: 'Calc.Tests.Add, Calc.Tests, Version=1.0.0.0',
+        name: 'A',
+        adapterTypeName:
+          'Microsoft.VisualStudio.TestTools.TestTypes.Unit.UnitTestAdapter, Microsoft.VisualStudio.QualityTools.Tips.UnitTest.Adapter',
+      },
+    ],
     ['close', 'TestMethod'],
     ['close', 'UnitTest'],
     ['open', 'UnitTest', { name: 'B', id: 't2' }],
@@ -212,11 +280,19 @@ t.test('state machine: mstest.exe order (definitions first): a suite per class',
     ['close', 'UnitTest'],
     ['close', 'TestDefinitions'],
     ['open', 'Results'],
-    ['open', 'UnitTestResult', { testId: 't1', testName: 'A', outcome: 'Passed', startTime: '2009-01-11T16:22:46.5625000-02:00' }],
+    [
+      'open',
+      'UnitTestResult',
+      { testId: 't1', testName: 'A', outcome: 'Passed', startTime: '2009-01-11T16:22:46.5625000-02:00' },
+    ],
     ['close', 'UnitTestResult'],
     ['open', 'UnitTestResult', { testId: 't3', testName: 'C', outcome: 'Error' }],
     ['close', 'UnitTestResult'],
-    ['open', 'UnitTestResult', { testId: 't2', testName: 'B', outcome: 'Failed', startTime: '2009-01-11T16:22:46.2968750-02:00' }],
+    [
+      'open',
+      'UnitTestResult',
+      { testId: 't2', testName: 'B', outcome: 'Failed', startTime: '2009-01-11T16:22:46.2968750-02:00' },
+    ],
     ['close', 'UnitTestResult'],
     ['open', 'UnitTestResult', { testId: 'unknown', testName: 'D', outcome: 'Passed' }],
     ['close', 'UnitTestResult'],
@@ -241,11 +317,19 @@ t.test('state machine: InnerResults are steps, not tests', async (t) => {
   const { out } = drive([
     ['open', 'TestRun', NS],
     ['open', 'Results'],
-    ['open', 'TestResultAggregation', { testId: 'o1', testName: 'Ordered', outcome: 'Failed', relativeResultsDirectory: 'o1' }],
+    [
+      'open',
+      'TestResultAggregation',
+      { testId: 'o1', testName: 'Ordered', outcome: 'Failed', relativeResultsDirectory: 'o1' },
+    ],
     ['open', 'InnerResults'],
     ['open', 'UnitTestResult', { testId: 'u1', testName: 'Row 1', outcome: 'Passed', dataRowInfo: '1' }],
     ['close', 'UnitTestResult'],
-    ['open', 'UnitTestResult', { testId: 'u2', testName: 'Row 2', outcome: 'Failed', dataRowInfo: '2', relativeResultsDirectory: 'r2' }],
+    [
+      'open',
+      'UnitTestResult',
+      { testId: 'u2', testName: 'Row 2', outcome: 'Failed', dataRowInfo: '2', relativeResultsDirectory: 'r2' },
+    ],
     ['open', 'InnerResults'],
     ['open', 'UnitTestResult', { testName: 'Row 2 (a)', outcome: 'Failed' }],
     ['close', 'UnitTestResult'],
@@ -280,7 +364,10 @@ t.test('values: durations, class names, result file references', async (t) => {
   ];
   for (const [raw, want] of spans) t.equal(parseTimeSpan(raw), want, `duration=${JSON.stringify(raw)}`);
   t.equal(typeName('FunctionsTest.FibonacciTest, FunctionsTest'), 'FunctionsTest.FibonacciTest');
-  t.equal(typeName('A.Gen`1[[System.Int32, mscorlib, Version=4.0.0.0]], A, Version=1.0.0.0'), 'A.Gen`1[[System.Int32, mscorlib, Version=4.0.0.0]]');
+  t.equal(
+    typeName('A.Gen`1[[System.Int32, mscorlib, Version=4.0.0.0]], A, Version=1.0.0.0'),
+    'A.Gen`1[[System.Int32, mscorlib, Version=4.0.0.0]]',
+  );
   t.equal(typeName('Plain.Class'), 'Plain.Class');
   const refs: [string, string | undefined, string | null][] = [
     ['HOST\\shot.png', 'e1', 'e1/HOST/shot.png'],
@@ -297,6 +384,11 @@ t.test('a fixture container in full: BOM, offset time, xUnit adapter names', asy
   const { containers } = await run(readFileSync(path.join(FIXTURES, 'dorny__dotnet-trx.trx')), 'dorny__dotnet-trx.trx');
   t.ok(containers.every((c) => c.type === 'test' && c.parentId === null));
   const failed = containers.find((c) => c.title === 'Should be even number(i: 3)')!;
-  t.match(failed, { status: 'failed', startedAt: '2021-04-20T06:31:32.975Z', durationMs: 0.654, failure: { message: 'Assert.True() Failure\r\nExpected: True\r\nActual:   False' } });
+  t.match(failed, {
+    status: 'failed',
+    startedAt: '2021-04-20T06:31:32.975Z',
+    durationMs: 0.654,
+    failure: { message: 'Assert.True() Failure\r\nExpected: True\r\nActual:   False' },
+  });
   t.notOk(failed.startedAtNaive);
 });

@@ -200,7 +200,9 @@ export function xunitHandler(ctx: XunitContext, emit: (container: Container) => 
       const name = localName(rawName);
       if (!rootSeen) {
         if ((name !== 'assemblies' && name !== 'assembly') || a['xmlns'] !== undefined) {
-          throw new FormatError(`The root element is <${rawName}>, not xUnit.net's <assemblies> or <assembly>: this is not an xUnit.net result file; choose the formatter for its format or let Tally detect it`);
+          throw new FormatError(
+            `The root element is <${rawName}>, not xUnit.net's <assemblies> or <assembly>: this is not an xUnit.net result file; choose the formatter for its format or let Tally detect it`,
+          );
         }
         rootSeen = true;
         if (name === 'assemblies') {
@@ -230,8 +232,12 @@ export function xunitHandler(ctx: XunitContext, emit: (container: Container) => 
     },
 
     end() {
-      if (!rootSeen) throw new FormatError('The file has no XML root element (it is empty or holds only a prolog); send an xUnit.net XML result file');
-      if (frames.length > 0) throw new FormatError('The file ends before its root element is closed; the report looks truncated');
+      if (!rootSeen)
+        throw new FormatError(
+          'The file has no XML root element (it is empty or holds only a prolog); send an xUnit.net XML result file',
+        );
+      if (frames.length > 0)
+        throw new FormatError('The file ends before its root element is closed; the report looks truncated');
     },
   };
 }

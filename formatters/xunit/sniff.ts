@@ -33,7 +33,11 @@ export function sniff(head: Head): number {
 
 /** The raw name of the first element after the prolog carries a namespace prefix. */
 function prefixedRoot(text: string): boolean {
-  const body = text.slice(0, 8192).replace(/<\?[\s\S]*?\?>/g, '').replace(/<!--[\s\S]*?-->/g, '').replace(/<!DOCTYPE[^[>]*(\[[\s\S]*?\])?\s*>/i, '');
+  const body = text
+    .slice(0, 8192)
+    .replace(/<\?[\s\S]*?\?>/g, '')
+    .replace(/<!--[\s\S]*?-->/g, '')
+    .replace(/<!DOCTYPE[^[>]*(\[[\s\S]*?\])?\s*>/i, '');
   const m = /<([A-Za-z_][\w.:-]*)/.exec(body);
   return m !== null && m[1]!.includes(':');
 }

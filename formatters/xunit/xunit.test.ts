@@ -3,7 +3,18 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Container, Head } from '../../lib/formatter-api.js';
 import { totalsOf as count } from '../../lib/formatter-check.js';
-import { driveHandler, expectChunkIndependence, expectFixtureFolder, expectFormatErrors, expectManifestTotals, feedXml, formatterFixtures, headOf, neighbourHeads, type XmlEvent } from '../../test/helpers/formatter-fixtures.js';
+import {
+  driveHandler,
+  expectChunkIndependence,
+  expectFixtureFolder,
+  expectFormatErrors,
+  expectManifestTotals,
+  feedXml,
+  formatterFixtures,
+  headOf,
+  neighbourHeads,
+  type XmlEvent,
+} from '../../test/helpers/formatter-fixtures.js';
 import { xunit } from './index.js';
 import { testStatus, xunitHandler } from './parse.js';
 import { parseSeconds, parseTimeSpan } from './values.js';
@@ -17,7 +28,9 @@ function drive(events: XmlEvent[], maxTextChars = 1000): { out: Container[]; pro
 
 const head = (text: string, fileName = 'r.xml'): Head => headOf(text, fileName);
 
-t.test('fixture folder: every file listed, byte-identical to its manifest hash, and in the README', async (t) => expectFixtureFolder(t, fx));
+t.test('fixture folder: every file listed, byte-identical to its manifest hash, and in the README', async (t) =>
+  expectFixtureFolder(t, fx),
+);
 
 t.test('every fixture gives the manifest counts', async (t) => expectManifestTotals(t, fx));
 
@@ -40,8 +53,16 @@ t.test('sniff: every fixture votes mine', async (t) => {
 /** The start of a real file of every other format in the shared fixture set, and near misses. */
 const OTHERS: [string, string, string][] = [
   ...neighbourHeads('xunit'),
-  ['Maven assembly descriptor', 'assembly.xml', '<assembly xmlns="http://maven.apache.org/ASSEMBLY/2.1.0" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"><id>bin</id><formats><format>zip</format></formats>'],
-  ['bare assembly of another vocabulary', 'a.xml', '<assembly><id>bin</id><formats><format>zip</format></formats></assembly>'],
+  [
+    'Maven assembly descriptor',
+    'assembly.xml',
+    '<assembly xmlns="http://maven.apache.org/ASSEMBLY/2.1.0" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"><id>bin</id><formats><format>zip</format></formats>',
+  ],
+  [
+    'bare assembly of another vocabulary',
+    'a.xml',
+    '<assembly><id>bin</id><formats><format>zip</format></formats></assembly>',
+  ],
   ['empty', 'r.xml', ''],
   ['plain text naming xUnit elements', 'notes.txt', 'assemblies assembly <collection> are xUnit words\n'],
 ];
@@ -54,17 +75,31 @@ t.test('sniff: other formats score below the match threshold', async (t) => {
 
 t.test('sniff: xUnit roots', async (t) => {
   const positive: [string, string][] = [
-    ['v2 with BOM', '\ufeff<?xml version="1.0" encoding="utf-8"?>\n<assemblies timestamp="06/07/2018 20:33:39">\n    <assembly name="E:\\x.DLL" test-framework="xUnit.net 2.2.0.3545">'],
-    ['v3 schema', '<assemblies schema-version="3" id="a" computer="C" start-rtf="2024-01-01T00:00:00.0000000+00:00"><assembly name="x.dll">'],
-    ['v1 bare assembly', '<assembly name="x.dll" run-date="2013-01-01" run-time="10:00:00" total="1" test-framework="xUnit.net 1.9.2"><class name="C" total="1" passed="1"><test name="A" result="Pass"/>'],
-    ['v1 inside assemblies', '<assemblies><assembly name="x.dll" total="1"><class name="C" time="0.1" total="1"><test name="A" result="Pass"/>'],
+    [
+      'v2 with BOM',
+      '\ufeff<?xml version="1.0" encoding="utf-8"?>\n<assemblies timestamp="06/07/2018 20:33:39">\n    <assembly name="E:\\x.DLL" test-framework="xUnit.net 2.2.0.3545">',
+    ],
+    [
+      'v3 schema',
+      '<assemblies schema-version="3" id="a" computer="C" start-rtf="2024-01-01T00:00:00.0000000+00:00"><assembly name="x.dll">',
+    ],
+    [
+      'v1 bare assembly',
+      '<assembly name="x.dll" run-date="2013-01-01" run-time="10:00:00" total="1" test-framework="xUnit.net 1.9.2"><class name="C" total="1" passed="1"><test name="A" result="Pass"/>',
+    ],
+    [
+      'v1 inside assemblies',
+      '<assemblies><assembly name="x.dll" total="1"><class name="C" time="0.1" total="1"><test name="A" result="Pass"/>',
+    ],
   ];
   for (const [name, text] of positive) t.ok(xunit.sniff(head(text)) >= 0.9, name);
   t.ok(xunit.sniff(head('<assemblies/>')) >= 0.5, 'an empty run is still mine');
 });
 
 // With a text limit of 20, every fixture also in 1-byte chunks.
-t.test('chunk boundaries do not change the containers', async (t) => expectChunkIndependence(t, fx, { maxTextChars: 20, eachInChunksOf: 1 }));
+t.test('chunk boundaries do not change the containers', async (t) =>
+  expectChunkIndependence(t, fx, { maxTextChars: 20, eachInChunksOf: 1 }),
+);
 
 t.test('empty, truncated and foreign input reject with FormatError', async (t) => {
   const bytes = readFileSync(path.join(FIXTURES, 'xunit-plugin__xunitdotnet-testcase1-input.xml'));
@@ -74,7 +109,10 @@ t.test('empty, truncated and foreign input reject with FormatError', async (t) =
     ['prolog only', Buffer.from('<?xml version="1.0" encoding="utf-8"?>\n')],
     ['truncated in the middle', bytes.subarray(0, Math.floor(bytes.length / 2))],
     ['truncated in a tag', Buffer.from('<assemblies><assembly name="a"><collection><te')],
-    ['Maven assembly descriptor', Buffer.from('<assembly xmlns="http://maven.apache.org/ASSEMBLY/2.1.0"><id>bin</id></assembly>')],
+    [
+      'Maven assembly descriptor',
+      Buffer.from('<assembly xmlns="http://maven.apache.org/ASSEMBLY/2.1.0"><id>bin</id></assembly>'),
+    ],
     ['NUnit root', Buffer.from('<test-run id="0"><test-suite/></test-run>')],
     ['JSON', Buffer.from('{"stats":{}}')],
   ]);
@@ -100,13 +138,27 @@ t.test('status table', async (t) => {
     ['close', 'collection'],
     ['close', 'assembly'],
   ]);
-  t.same(out.map((c) => c.status), ['passed', 'skipped', 'passed', 'passed'], 'case-insensitive results; suites take their worst child');
+  t.same(
+    out.map((c) => c.status),
+    ['passed', 'skipped', 'passed', 'passed'],
+    'case-insensitive results; suites take their worst child',
+  );
 });
 
 t.test('state machine: v2 test in full, and <errors> as errored tests (rule 4)', async (t) => {
   const { out } = drive([
     ['open', 'assemblies', { 'schema-version': '3', timestamp: '02/01/2019 14:47:17' }],
-    ['open', 'assembly', { name: '/ci/ws-7/bin/App.Tests.dll', 'test-framework': 'xUnit.net 2.9.0', 'run-date': '2019-02-01', 'run-time': '14:47:17', time: '1.5' }],
+    [
+      'open',
+      'assembly',
+      {
+        name: '/ci/ws-7/bin/App.Tests.dll',
+        'test-framework': 'xUnit.net 2.9.0',
+        'run-date': '2019-02-01',
+        'run-time': '14:47:17',
+        time: '1.5',
+      },
+    ],
     ['open', 'errors'],
     ['open', 'error', { type: 'test-class-cleanup', name: 'App.Tests.DbTests' }],
     ['open', 'failure', { 'exception-type': 'System.InvalidOperationException' }],
@@ -122,7 +174,20 @@ t.test('state machine: v2 test in full, and <errors> as errored tests (rule 4)',
     ['close', 'error'],
     ['close', 'errors'],
     ['open', 'collection', { name: 'Test collection for App.Tests.DbTests', time: '0,5' }],
-    ['open', 'test', { name: 'App.Tests.DbTests.Reads(id: 1)', type: 'App.Tests.DbTests', method: 'Reads', result: 'Skip', time: '0', 'source-file': 'DbTests.cs', 'source-line': '12', 'start-rtf': '2019-02-01T14:47:17.1234567+01:00' }],
+    [
+      'open',
+      'test',
+      {
+        name: 'App.Tests.DbTests.Reads(id: 1)',
+        type: 'App.Tests.DbTests',
+        method: 'Reads',
+        result: 'Skip',
+        time: '0',
+        'source-file': 'DbTests.cs',
+        'source-line': '12',
+        'start-rtf': '2019-02-01T14:47:17.1234567+01:00',
+      },
+    ],
     ['open', 'reason'],
     ['text', 'flaky on CI'],
     ['close', 'reason'],
@@ -144,7 +209,18 @@ t.test('state machine: v2 test in full, and <errors> as errored tests (rule 4)',
     ['close', 'assemblies'],
   ]);
   const [cleanup, fatal, test, collection, assembly] = out;
-  t.match(cleanup, { type: 'test', title: 'App.Tests.DbTests', status: 'errored', parentId: assembly!.id, failure: { message: 'Dispose failed', type: 'System.InvalidOperationException', stack: 'at App.Tests.DbTests.Dispose()' }, meta: { synthetic: 'xunit-error', errorType: 'test-class-cleanup' } });
+  t.match(cleanup, {
+    type: 'test',
+    title: 'App.Tests.DbTests',
+    status: 'errored',
+    parentId: assembly!.id,
+    failure: {
+      message: 'Dispose failed',
+      type: 'System.InvalidOperationException',
+      stack: 'at App.Tests.DbTests.Dispose()',
+    },
+    meta: { synthetic: 'xunit-error', errorType: 'test-class-cleanup' },
+  });
   t.match(fatal, { type: 'test', title: 'fatal', status: 'errored', failure: null });
   t.match(test, {
     type: 'test',
@@ -158,13 +234,31 @@ t.test('state machine: v2 test in full, and <errors> as errored tests (rule 4)',
     meta: { classname: 'App.Tests.DbTests', method: 'Reads', file: 'DbTests.cs', line: '12' },
   });
   t.match(collection, { type: 'suite', status: 'skipped', durationMs: 500, parentId: assembly!.id });
-  t.match(assembly, { type: 'suite', title: 'App.Tests.dll', status: 'errored', parentId: null, startedAt: '2019-02-01T14:47:17.000Z', startedAtNaive: true, durationMs: 1500, meta: { path: '/ci/ws-7/bin/App.Tests.dll', testFramework: 'xUnit.net 2.9.0' } });
+  t.match(assembly, {
+    type: 'suite',
+    title: 'App.Tests.dll',
+    status: 'errored',
+    parentId: null,
+    startedAt: '2019-02-01T14:47:17.000Z',
+    startedAtNaive: true,
+    durationMs: 1500,
+    meta: { path: '/ci/ws-7/bin/App.Tests.dll', testFramework: 'xUnit.net 2.9.0' },
+  });
   t.same(count(out), { tests: 3, passed: 0, failed: 0, errored: 2, skipped: 1 });
 });
 
 t.test('state machine: v1 classes, reason messages and class failures', async (t) => {
   const { out } = drive([
-    ['open', 'assembly', { name: 'C:\\b\\v1.dll', 'run-date': '2013-01-01', 'run-time': '10:00:00', 'test-framework': 'xUnit.net 1.9.2.1705' }],
+    [
+      'open',
+      'assembly',
+      {
+        name: 'C:\\b\\v1.dll',
+        'run-date': '2013-01-01',
+        'run-time': '10:00:00',
+        'test-framework': 'xUnit.net 1.9.2.1705',
+      },
+    ],
     ['open', 'class', { name: 'V1.Skips', time: '0.1' }],
     ['open', 'test', { name: 'V1.Skips.A', type: 'V1.Skips', method: 'A', result: 'Skip' }],
     ['open', 'reason'],
@@ -186,7 +280,14 @@ t.test('state machine: v1 classes, reason messages and class failures', async (t
   const [skipped, skips, synthetic, broken, assembly] = out;
   t.match(skipped, { status: 'skipped', failure: { message: 'not today' }, parentId: skips!.id, durationMs: null });
   t.match(skips, { type: 'suite', title: 'V1.Skips', status: 'skipped', durationMs: 100 });
-  t.match(synthetic, { type: 'test', title: 'V1.Broken', status: 'errored', parentId: broken!.id, failure: { message: 'fixture ctor threw', type: 'System.Exception' }, meta: { synthetic: 'class-error' } });
+  t.match(synthetic, {
+    type: 'test',
+    title: 'V1.Broken',
+    status: 'errored',
+    parentId: broken!.id,
+    failure: { message: 'fixture ctor threw', type: 'System.Exception' },
+    meta: { synthetic: 'class-error' },
+  });
   t.match(broken, { type: 'suite', status: 'errored', failure: null });
   t.match(assembly, { title: 'v1.dll', status: 'errored', startedAtNaive: true });
   t.same(count(out), { tests: 2, passed: 0, failed: 0, errored: 1, skipped: 1 });
@@ -208,13 +309,25 @@ t.test('durations', async (t) => {
     [undefined, null],
   ];
   for (const [raw, want] of spans) t.equal(parseTimeSpan(raw), want, `time-rtf=${JSON.stringify(raw)}`);
-  const { out } = drive([['open', 'assemblies'], ['open', 'assembly', { name: 'a.dll', 'time-rtf': '00:00:02.0000000' }], ['close', 'assembly'], ['close', 'assemblies']]);
+  const { out } = drive([
+    ['open', 'assemblies'],
+    ['open', 'assembly', { name: 'a.dll', 'time-rtf': '00:00:02.0000000' }],
+    ['close', 'assembly'],
+    ['close', 'assemblies'],
+  ]);
   t.equal(out[0]!.durationMs, 2000, 'time-rtf when time is missing');
 });
 
 t.test('an unreadable run-date is no date, not a guess', async (t) => {
-  const { containers } = await run(readFileSync(path.join(FIXTURES, 'xunit-plugin__xunitdotnet-testcase6-input.xml')), 'x.xml');
+  const { containers } = await run(
+    readFileSync(path.join(FIXTURES, 'xunit-plugin__xunitdotnet-testcase6-input.xml')),
+    'x.xml',
+  );
   const assembly = containers[containers.length - 1]!;
   t.match(assembly, { type: 'suite', title: 'Test.exe', startedAt: null });
-  t.match(containers[0], { title: 'collection1\\test.xml', status: 'failed', failure: { message: /^OK: TestProcess.Execution.ExitCode == 0\r\nFAIL/ } });
+  t.match(containers[0], {
+    title: 'collection1\\test.xml',
+    status: 'failed',
+    failure: { message: /^OK: TestProcess.Execution.ExitCode == 0\r\nFAIL/ },
+  });
 });

@@ -25,10 +25,18 @@ export interface UploadOptions {
   out: NodeJS.WritableStream & { isTTY?: boolean };
 }
 
+/** What the client reads of Tally's JSON answer (an import answer, or a fault outside an import). */
+export interface TallyAnswer {
+  messages?: { severity: string; code: string | null; message: string }[];
+  message?: string;
+  report_url?: string;
+  [field: string]: unknown;
+}
+
 export interface UploadResult {
   exitCode: number;
   status: number | null;
-  body: any;
+  body: TallyAnswer | null;
 }
 
 const BOUNDARY = `----tally-upload-${Math.random().toString(36).slice(2)}`;
@@ -37,7 +45,9 @@ const BOUNDARY = `----tally-upload-${Math.random().toString(36).slice(2)}`;
 export async function expand(patterns: string[], cwd: string): Promise<string[]> {
   const files = new Set<string>();
   for (const p of patterns) {
-    const matched = /[*?[{]/.test(p) ? await glob(p, { cwd, absolute: true, onlyFiles: true, dot: false }) : [path.resolve(cwd, p)];
+    const matched = /[*?[{]/.test(p)
+      ? await glob(p, { cwd, absolute: true, onlyFiles: true, dot: false })
+      : [path.resolve(cwd, p)];
     const existing = matched.filter((f) => {
       try {
         return statSync(f).isFile();
@@ -52,7 +62,9 @@ export async function expand(patterns: string[], cwd: string): Promise<string[]>
 }
 
 function partHead(name: string, fileName: string, type: string): Buffer {
-  return Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="${name}"; filename="${fileName.replace(/"/g, '%22')}"\r\nContent-Type: ${type}\r\n\r\n`);
+  return Buffer.from(
+    `--${BOUNDARY}\r\nContent-Disposition: form-data; name="${name}"; filename="${fileName.replace(/"/g, '%22')}"\r\nContent-Type: ${type}\r\n\r\n`,
+  );
 }
 
 /** The zip of `files`, entries named relative to their common folder, produced while it is read. */
@@ -70,12 +82,19 @@ function commonDir(files: string[], cwd: string): string {
   return dir;
 }
 
-async function* body(files: string[], attachments: string[], tags: string[], cwd: string, onBytes: (n: number) => void): AsyncGenerator<Buffer> {
+async function* body(
+  files: string[],
+  attachments: string[],
+  tags: string[],
+  cwd: string,
+  onBytes: (n: number) => void,
+): AsyncGenerator<Buffer> {
   const emit = (b: Buffer): Buffer => {
     onBytes(b.length);
     return b;
   };
-  for (const tag of tags) yield emit(Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="tag[]"\r\n\r\n${tag}\r\n`));
+  for (const tag of tags)
+    yield emit(Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="tag[]"\r\n\r\n${tag}\r\n`));
   if (files.length === 1) {
     yield emit(partHead('file[]', path.basename(files[0]!), 'application/octet-stream'));
     for await (const c of createReadStream(files[0]!, { highWaterMark: 256 * 1024 })) yield emit(c as Buffer);
@@ -104,7 +123,9 @@ function progress(out: UploadOptions['out'], total: number, files: number): { ad
       const percent = total ? Math.min(100, Math.floor((sent / total) * 100)) : 0;
       if (out.isTTY) {
         if (now - lastLine > 100) {
-          out.write(`\r  uploading ${files} file${files === 1 ? '' : 's'}: ${mb(sent)} of ~${mb(total)} (${percent}%)   `);
+          out.write(
+            `\r  uploading ${files} file${files === 1 ? '' : 's'}: ${mb(sent)} of ~${mb(total)} (${percent}%)   `,
+          );
           lastLine = now;
         }
       } else if (percent >= lastPercent + 10 || now - lastLine > 5000) {
@@ -124,14 +145,23 @@ export async function upload(o: UploadOptions): Promise<UploadResult> {
   const files = await expand(o.patterns, o.cwd);
   const attachments = o.attachments.length ? await expand(o.attachments, o.cwd) : [];
   const size = [...files, ...attachments].reduce((n, f) => n + statSync(f).size, 0);
-  o.out.write(`tally: ${files.length} result file${files.length === 1 ? '' : 's'}${files.length > 1 ? ' (zipped on the fly)' : ''}${attachments.length ? `, ${attachments.length} attachment(s)` : ''}, ${(size / 1024 / 1024).toFixed(1)} MB\n`);
-  const target = new URL(`${o.url.replace(/\/+$/, '')}/api/v2/profile/${encodeURIComponent(o.profile)}/import${o.formatter ? `/${encodeURIComponent(o.formatter)}` : ''}`);
+  o.out.write(
+    `tally: ${files.length} result file${files.length === 1 ? '' : 's'}${files.length > 1 ? ' (zipped on the fly)' : ''}${attachments.length ? `, ${attachments.length} attachment(s)` : ''}, ${(size / 1024 / 1024).toFixed(1)} MB\n`,
+  );
+  const target = new URL(
+    `${o.url.replace(/\/+$/, '')}/api/v2/profile/${encodeURIComponent(o.profile)}/import${o.formatter ? `/${encodeURIComponent(o.formatter)}` : ''}`,
+  );
   const bar = progress(o.out, size, files.length);
   const client = target.protocol === 'https:' ? https : http;
   const answer = await new Promise<{ status: number; text: string }>((resolve, reject) => {
     const req = client.request(target, {
       method: 'POST',
-      headers: { 'x-api-key': o.apiKey, 'content-type': `multipart/form-data; boundary=${BOUNDARY}`, 'transfer-encoding': 'chunked', 'user-agent': 'tally-upload' },
+      headers: {
+        'x-api-key': o.apiKey,
+        'content-type': `multipart/form-data; boundary=${BOUNDARY}`,
+        'transfer-encoding': 'chunked',
+        'user-agent': 'tally-upload',
+      },
     });
     const source = Readable.from(body(files, attachments, o.tags, o.cwd, (n) => bar.add(n)));
     // Tally may answer before the body has all gone (a wrong key, a limit, a refused file): that
@@ -153,20 +183,22 @@ export async function upload(o: UploadOptions): Promise<UploadResult> {
     });
   });
   bar.done();
-  let json: any = null;
+  let json: TallyAnswer;
   try {
-    json = JSON.parse(answer.text);
+    json = JSON.parse(answer.text) as TallyAnswer;
   } catch {
     o.out.write(`tally: HTTP ${answer.status}, not a Tally answer: ${answer.text.slice(0, 300)}\n`);
     return { exitCode: 1, status: answer.status, body: null };
   }
-  for (const m of json.messages ?? []) o.out.write(`  ${m.severity.padEnd(7)} ${m.code ?? '(uncoded)'}: ${m.message}\n`);
+  for (const m of json.messages ?? [])
+    o.out.write(`  ${m.severity.padEnd(7)} ${m.code ?? '(uncoded)'}: ${m.message}\n`);
   if (json.message) o.out.write(`tally: ${json.message}\n`);
   if (json.report_url) o.out.write(`tally: report ${json.report_url}\n`);
-  const errors = (json.messages ?? []).filter((m: any) => m.severity === 'error').length;
-  const warnings = (json.messages ?? []).filter((m: any) => m.severity === 'warning').length;
+  const errors = (json.messages ?? []).filter((m) => m.severity === 'error').length;
+  const warnings = (json.messages ?? []).filter((m) => m.severity === 'warning').length;
   const landed = answer.status === 201 || answer.status === 202;
   const exitCode = !landed || errors > 0 ? 1 : o.strict && warnings > 0 ? 1 : 0;
-  if (exitCode && landed && o.strict && !errors) o.out.write(`tally: ${warnings} warning(s) and --strict: failing the step\n`);
+  if (exitCode && landed && o.strict && !errors)
+    o.out.write(`tally: ${warnings} warning(s) and --strict: failing the step\n`);
   return { exitCode, status: answer.status, body: json };
 }

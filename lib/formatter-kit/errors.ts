@@ -12,7 +12,6 @@ export class FormatError extends Error {
   }
 }
 
-
 /**
  * True for a FormatError, also one thrown by a plugin that loaded its own copy of the formatter
  * API (another build, a test runner's loader): the class may differ, the name does not.

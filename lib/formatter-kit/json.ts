@@ -35,8 +35,17 @@ export const MAX_JSON_STRING_CHARS = 4 * 1024 * 1024;
 /** Longest number literal, in characters: longer is refused (a number is never cut: that would change it). */
 export const MAX_JSON_NUMBER_CHARS = 64 * 1024;
 
-export async function parseJson(input: AsyncIterable<string>, out: ContainerSink, handler: JsonHandler, options: { multiple?: boolean } = {}): Promise<void> {
-  const tokenizer = parser({ packValues: true, streamValues: false, jsonStreaming: options.multiple ?? false }) as unknown as (chunk: unknown) => unknown;
+export async function parseJson(
+  input: AsyncIterable<string>,
+  out: ContainerSink,
+  handler: JsonHandler,
+  options: { multiple?: boolean } = {},
+): Promise<void> {
+  const tokenizer = parser({
+    packValues: true,
+    streamValues: false,
+    jsonStreaming: options.multiple ?? false,
+  }) as unknown as (chunk: unknown) => unknown;
   const walker = new Walker(handler, options.multiple ?? false);
   // Security: the tokenizer packs every string and number into one token; the guard bounds what it can pack.
   const lengths = new JsonLengthGuard(MAX_JSON_STRING_CHARS, MAX_JSON_NUMBER_CHARS);
@@ -87,7 +96,10 @@ class Walker {
   private buildBase = 0;
   values = 0;
 
-  constructor(private readonly handler: JsonHandler, private readonly multiple: boolean) {}
+  constructor(
+    private readonly handler: JsonHandler,
+    private readonly multiple: boolean,
+  ) {}
 
   get depth(): number {
     return this.frames.length;
@@ -124,14 +136,18 @@ class Walker {
   private slot(): void {
     const top = this.frames[this.frames.length - 1];
     if (!top) {
-      if (this.multiple) this.path.length = 0, this.path.push(this.values);
+      if (this.multiple) {
+        this.path.length = 0;
+        this.path.push(this.values);
+      }
       return;
     }
     if (top.kind === 'array') this.path[this.path.length - 1] = top.index++;
   }
 
   private start(kind: 'object' | 'array'): void {
-    if (this.frames.length + this.building.length >= MAX_DEPTH) throw new FormatError(`JSON nested deeper than ${MAX_DEPTH} levels.`);
+    if (this.frames.length + this.building.length >= MAX_DEPTH)
+      throw new FormatError(`JSON nested deeper than ${MAX_DEPTH} levels.`);
     if (this.building.length > 0) {
       const fresh = kind === 'object' ? {} : [];
       this.put(fresh);
@@ -222,7 +238,10 @@ export class JsonLengthGuard {
   private number = 0;
   private readonly marker: string;
 
-  constructor(private readonly maxString: number, private readonly maxNumber: number) {
+  constructor(
+    private readonly maxString: number,
+    private readonly maxNumber: number,
+  ) {
     // JSON source for "\n[… truncated by Tally at N characters]".
     this.marker = `\\n[… truncated by Tally at ${maxString} characters]`;
   }
@@ -270,7 +289,8 @@ export class JsonLengthGuard {
         continue;
       }
       if (this.number > 0 ? isNumberChar(c) : c === 0x2d || (c >= 0x30 && c <= 0x39)) {
-        if (++this.number > this.maxNumber) throw new FormatError(`A JSON number is longer than ${this.maxNumber} characters.`);
+        if (++this.number > this.maxNumber)
+          throw new FormatError(`A JSON number is longer than ${this.maxNumber} characters.`);
       } else this.number = 0;
     }
     if (pieces === null) return text;

@@ -5,7 +5,11 @@
 import type { ContainerSink } from '../formatter-api.js';
 import { FormatError } from './errors.js';
 
-export async function forEachLine(input: AsyncIterable<string>, out: ContainerSink, onLine: (line: string, lineNumber: number) => void): Promise<void> {
+export async function forEachLine(
+  input: AsyncIterable<string>,
+  out: ContainerSink,
+  onLine: (line: string, lineNumber: number) => void,
+): Promise<void> {
   let carry = '';
   let n = 0;
   for await (const chunk of input) {
@@ -20,7 +24,7 @@ export async function forEachLine(input: AsyncIterable<string>, out: ContainerSi
     const wait = out.ready();
     if (wait) await wait;
   }
-  if (carry.length > 0) onLine(carry.endsWith('\r') ? carry.slice(0, -1) : carry, ++n);
+  if (carry.length > 0) onLine(carry.endsWith('\r') ? carry.slice(0, -1) : carry, n + 1);
 }
 
 /**
@@ -29,7 +33,11 @@ export async function forEachLine(input: AsyncIterable<string>, out: ContainerSi
  * Other lines (a tool's banner, build output) are skipped; a JSON line that does not parse —
  * a file cut off mid-line — is a FormatError naming the line. Returns how many values were read.
  */
-export async function forEachJsonLine(input: AsyncIterable<string>, out: ContainerSink, onValue: (value: unknown, lineNumber: number) => void): Promise<number> {
+export async function forEachJsonLine(
+  input: AsyncIterable<string>,
+  out: ContainerSink,
+  onValue: (value: unknown, lineNumber: number) => void,
+): Promise<number> {
   let values = 0;
   await forEachLine(input, out, (line, n) => {
     const text = line.trim();

@@ -16,7 +16,10 @@ const OVERLAP = 256;
  * A hand-written iterator rather than an async generator: once the report has started, each chunk
  * is handed through with no extra generator step (a 1-byte-chunk import makes that count).
  */
-export function skipPreamble(input: AsyncIterable<string>, mark: { start: RegExp; what: string }): AsyncIterable<string> {
+export function skipPreamble(
+  input: AsyncIterable<string>,
+  mark: { start: RegExp; what: string },
+): AsyncIterable<string> {
   // console.log of an object also prints `{` in column 0, so the caller's mark includes the first key.
   const START = new RegExp(mark.start.source, 'g');
   return {
@@ -45,7 +48,9 @@ export function skipPreamble(input: AsyncIterable<string>, mark: { start: RegExp
             const m = START.exec(carry);
             if (m) return begin(carry.slice(m.index + (carry[m.index] === '\n' ? 1 : 0)));
             if (carry.length > MAX_PREAMBLE) {
-              throw new FormatError(`No ${mark.what} starts within the first ${MAX_PREAMBLE} characters; the file looks like a log, not a report`);
+              throw new FormatError(
+                `No ${mark.what} starts within the first ${MAX_PREAMBLE} characters; the file looks like a log, not a report`,
+              );
             }
             from = Math.max(0, carry.length - OVERLAP);
           }

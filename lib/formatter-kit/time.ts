@@ -12,7 +12,8 @@ export interface Instant {
 const ISO =
   /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d+))?)?\s*(Z|UTC|GMT|[+-]\d{2}(?::?\d{2})?)?$/i;
 // TestNG's JUnitReportReporter and old Ant write `26 Jun 2018 15:41:26 GMT`.
-const RFC = /^(?:[A-Za-z]{3},?\s+)?(\d{1,2})\s+([A-Za-z]{3})\s+(\d{4})\s+(\d{2}):(\d{2})(?::(\d{2}))?\s*(Z|UTC|GMT|[+-]\d{4})?$/i;
+const RFC =
+  /^(?:[A-Za-z]{3},?\s+)?(\d{1,2})\s+([A-Za-z]{3})\s+(\d{4})\s+(\d{2}):(\d{2})(?::(\d{2}))?\s*(Z|UTC|GMT|[+-]\d{4})?$/i;
 const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
 
 /** A `timestamp` attribute → UTC instant. Never uses the server's local zone. */
@@ -33,7 +34,16 @@ export function parseTimestamp(raw: string | undefined): Instant | null {
   return null;
 }
 
-function build(y: number, mo: number, d: number, h: number, mi: number, sec: number, ms: number, zone: string | undefined): Instant | null {
+function build(
+  y: number,
+  mo: number,
+  d: number,
+  h: number,
+  mi: number,
+  sec: number,
+  ms: number,
+  zone: string | undefined,
+): Instant | null {
   if (mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || sec > 60) return null;
   const local = Date.UTC(y, mo - 1, d, h, mi, Math.min(sec, 59), ms);
   const check = new Date(local);

@@ -27,7 +27,8 @@ export function parseTimeSpan(raw: string | undefined): number | null {
   if (raw === undefined) return null;
   const m = /^(?:(\d+)\.)?(\d{1,2}):(\d{2}):(\d{2})(?:\.(\d+))?$/.exec(raw.trim());
   if (!m) return null;
-  const seconds = ((Number(m[1] ?? 0) * 24 + Number(m[2])) * 60 + Number(m[3])) * 60 + Number(m[4]) + Number(`0.${m[5] ?? '0'}`);
+  const seconds =
+    ((Number(m[1] ?? 0) * 24 + Number(m[2])) * 60 + Number(m[3])) * 60 + Number(m[4]) + Number(`0.${m[5] ?? '0'}`);
   // Ticks are 100 ns; microseconds are plenty and hide binary noise.
   return Math.round(seconds * 1e6) / 1e3;
 }

@@ -65,7 +65,11 @@ export class XmlTokenizer {
 
   end(): void {
     this.run(true);
-    if (this.state !== 'text') this.fail(this.buf.length, `Unclosed ${this.state === 'cdata' ? 'CDATA section' : this.state === 'pi' ? 'processing instruction' : this.state}`);
+    if (this.state !== 'text')
+      this.fail(
+        this.buf.length,
+        `Unclosed ${this.state === 'cdata' ? 'CDATA section' : this.state === 'pi' ? 'processing instruction' : this.state}`,
+      );
     if (this.buf.length > 0) this.fail(0, 'Unexpected end of file inside a tag');
     if (this.stack.length > 0) this.fail(0, 'Unclosed root tag');
     if (!this.sawRoot) this.fail(0, 'No root element');
@@ -174,12 +178,15 @@ export class XmlTokenizer {
       return this.fail(i, attributeProblem(s.slice(i, end + 1)));
     }
     const end = START_TAG.lastIndex;
-    if (end - i > this.bounds.maxTagChars) return this.fail(i, `A start tag holds more than ${this.bounds.maxTagChars} characters of attributes`);
+    if (end - i > this.bounds.maxTagChars)
+      return this.fail(i, `A start tag holds more than ${this.bounds.maxTagChars} characters of attributes`);
     const name = m[1]!;
-    if (name.length > this.bounds.maxValueChars) return this.fail(i, `A name longer than ${this.bounds.maxValueChars} characters`);
+    if (name.length > this.bounds.maxValueChars)
+      return this.fail(i, `A name longer than ${this.bounds.maxValueChars} characters`);
     const attributes = this.attributes(m[2]!, i);
     // Another element after the root closed is accepted, as strict sax did (some tools concatenate files).
-    if (this.stack.length >= this.bounds.maxDepth) return this.fail(i, `XML nested deeper than ${this.bounds.maxDepth} elements`);
+    if (this.stack.length >= this.bounds.maxDepth)
+      return this.fail(i, `XML nested deeper than ${this.bounds.maxDepth} elements`);
     this.sawRoot = true;
     this.events.open(name, attributes);
     if (m[3] === '/') this.events.close(name);
@@ -193,7 +200,8 @@ export class XmlTokenizer {
     ATTRIBUTE.lastIndex = 0;
     for (let m = ATTRIBUTE.exec(raw); m; m = ATTRIBUTE.exec(raw)) {
       const value = m[2] ?? m[3] ?? '';
-      if (value.length > this.bounds.maxValueChars) this.fail(at, `An attribute value longer than ${this.bounds.maxValueChars} characters`);
+      if (value.length > this.bounds.maxValueChars)
+        this.fail(at, `An attribute value longer than ${this.bounds.maxValueChars} characters`);
       out[m[1]!] = value.indexOf('&') >= 0 ? this.decode(value, at) : own(value);
     }
     return out;
@@ -202,14 +210,16 @@ export class XmlTokenizer {
   /** The input ends inside a tag: wait for more, unless the tag is already longer than allowed. */
   private waitForTag(s: string, i: number, final: boolean): number {
     if (final) return this.fail(i, 'Unexpected end of file inside a tag');
-    if (s.length - i > this.bounds.maxTagChars) return this.fail(i, `A start tag holds more than ${this.bounds.maxTagChars} characters of attributes`);
+    if (s.length - i > this.bounds.maxTagChars)
+      return this.fail(i, `A start tag holds more than ${this.bounds.maxTagChars} characters of attributes`);
     return -1;
   }
 
   private text(s: string, from: number, to: number): void {
     const piece = s.slice(from, to);
     if (this.stack.length === 0) {
-      if (!WHITESPACE_ONLY.test(piece)) this.fail(from, this.sawRoot ? 'Text data outside of root node' : 'Non-whitespace before first tag');
+      if (!WHITESPACE_ONLY.test(piece))
+        this.fail(from, this.sawRoot ? 'Text data outside of root node' : 'Non-whitespace before first tag');
       return;
     }
     this.events.text(piece.indexOf('&') >= 0 ? this.decode(piece, from) : piece);
@@ -225,7 +235,8 @@ export class XmlTokenizer {
     let last = 0;
     for (let amp = text.indexOf('&'); amp >= 0; amp = text.indexOf('&', last)) {
       const semi = text.indexOf(';', amp + 1);
-      if (semi < 0 || semi - amp > MAX_REFERENCE_CHARS) this.fail(at + amp, 'Invalid character entity: a & that starts no reference');
+      if (semi < 0 || semi - amp > MAX_REFERENCE_CHARS)
+        this.fail(at + amp, 'Invalid character entity: a & that starts no reference');
       out += text.slice(last, amp) + this.reference(text.slice(amp + 1, semi), at + amp);
       last = semi + 1;
     }
@@ -236,7 +247,7 @@ export class XmlTokenizer {
     const named = NAMED[name];
     if (named !== undefined) return named;
     if (name.charCodeAt(0) === 35 /* # */) {
-      const hex = name.charCodeAt(1) === 120 /* x */;
+      const hex = name.charCodeAt(1) === 120; /* x */
       const digits = name.slice(hex ? 2 : 1);
       if (digits.length > 0 && (hex ? /^[0-9a-fA-F]+$/ : /^[0-9]+$/).test(digits)) {
         const code = parseInt(digits, hex ? 16 : 10);
@@ -318,5 +329,12 @@ function own(value: string): string {
 }
 
 function isXmlChar(c: number): boolean {
-  return c === 0x9 || c === 0xa || c === 0xd || (c >= 0x20 && c <= 0xd7ff) || (c >= 0xe000 && c <= 0xfffd) || (c >= 0x10000 && c <= 0x10ffff);
+  return (
+    c === 0x9 ||
+    c === 0xa ||
+    c === 0xd ||
+    (c >= 0x20 && c <= 0xd7ff) ||
+    (c >= 0xe000 && c <= 0xfffd) ||
+    (c >= 0x10000 && c <= 0x10ffff)
+  );
 }

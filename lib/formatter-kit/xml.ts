@@ -22,7 +22,11 @@ export const MAX_XML_BUFFER_CHARS = 64 * 1024;
  * characters XML forbids (`&#27;`) become U+FFFD, as real emitters write them.
  */
 export async function parseXml(input: AsyncIterable<string>, out: ContainerSink, handler: XmlHandler): Promise<void> {
-  const tokenizer = new XmlTokenizer(handler, { maxDepth: MAX_XML_DEPTH, maxTagChars: MAX_XML_TAG_CHARS, maxValueChars: MAX_XML_BUFFER_CHARS });
+  const tokenizer = new XmlTokenizer(handler, {
+    maxDepth: MAX_XML_DEPTH,
+    maxTagChars: MAX_XML_TAG_CHARS,
+    maxValueChars: MAX_XML_BUFFER_CHARS,
+  });
   for await (const chunk of input) {
     tokenizer.write(chunk);
     const wait = out.ready();
@@ -59,10 +63,15 @@ export class IllegalReferenceFilter {
 
 function replaceIllegal(ref: string, num: string): string {
   const code = num[0] === 'x' ? parseInt(num.slice(1), 16) : parseInt(num, 10);
-  const legal = code === 0x9 || code === 0xa || code === 0xd || (code >= 0x20 && code <= 0xd7ff) || (code >= 0xe000 && code <= 0xfffd) || (code >= 0x10000 && code <= 0x10ffff);
+  const legal =
+    code === 0x9 ||
+    code === 0xa ||
+    code === 0xd ||
+    (code >= 0x20 && code <= 0xd7ff) ||
+    (code >= 0xe000 && code <= 0xfffd) ||
+    (code >= 0x10000 && code <= 0x10ffff);
   return legal ? ref : '\uFFFD';
 }
-
 
 /** An element or attribute name without its namespace prefix. */
 export function localName(name: string): string {

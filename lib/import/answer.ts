@@ -44,7 +44,11 @@ export function progressPercent(status: ImportStatus, progress: ImportProgress):
   return null;
 }
 
-export function summarySentence(status: 'completed' | 'failed' | 'queued', messages: Message[], report: ReportSummary | null): string {
+export function summarySentence(
+  status: 'completed' | 'failed' | 'queued',
+  messages: Message[],
+  report: ReportSummary | null,
+): string {
   if (status === 'queued') return 'The import is queued; report_status_url shows its progress.';
   if (status === 'failed') {
     const error = messages.find((m) => m.severity === 'error');

@@ -62,7 +62,13 @@ export class FileAssembler implements ContainerSink {
   emit(c: Container): void {
     this.count(c);
     this.checkDuplicate(c);
-    if (longer(c.output?.stdout, this.maxTextChars) || longer(c.output?.stderr, this.maxTextChars) || longer(c.failure?.message, this.maxTextChars) || longer(c.failure?.stack, this.maxTextChars)) this.truncated++;
+    if (
+      longer(c.output?.stdout, this.maxTextChars) ||
+      longer(c.output?.stderr, this.maxTextChars) ||
+      longer(c.failure?.message, this.maxTextChars) ||
+      longer(c.failure?.stack, this.maxTextChars)
+    )
+      this.truncated++;
     if (c.startedAt && (this.earliest === null || c.startedAt < this.earliest)) this.earliest = c.startedAt;
     for (const ref of c.attachmentRefs) if (this.refs.length < MAX_REFS) this.refs.push({ seq: c.id, ref });
     const meta = { ...(c.meta ?? {}) };
@@ -110,11 +116,11 @@ export class FileAssembler implements ContainerSink {
     if (!siblings) this.seen.set(parent, (siblings = new HashSet53(8)));
     if (siblings.add(hash53(`${c.type}\u0000${c.title}`))) return;
     this.duplicateCount++;
-    if (this.duplicates.length < MAX_DUPLICATES_LISTED && !this.duplicates.includes(c.title)) this.duplicates.push(c.title);
+    if (this.duplicates.length < MAX_DUPLICATES_LISTED && !this.duplicates.includes(c.title))
+      this.duplicates.push(c.title);
   }
 }
 
 function longer(text: string | null | undefined, limit: number): boolean {
   return text != null && text.length > limit;
 }
-

@@ -7,7 +7,11 @@ import type { AttachmentLink, StoredFile } from '../store/store.js';
 import type { AttachmentRef } from './assembler.js';
 
 function normalise(p: string): string {
-  return p.trim().replace(/\\/g, '/').replace(/^(\.\/)+/, '').replace(/^\/+/, '');
+  return p
+    .trim()
+    .replace(/\\/g, '/')
+    .replace(/^(\.\/)+/, '')
+    .replace(/^\/+/, '');
 }
 
 function matches(ref: string, name: string): boolean {
@@ -41,7 +45,8 @@ export function resolveAttachments(refs: AttachmentRef[], files: StoredFile[]): 
       continue;
     }
     const list = links.get(r.seq) ?? [];
-    if (!list.some((l) => l.blobId === best.blobId)) list.push({ name: best.name, blobId: best.blobId, contentType: best.contentType, size: best.size });
+    if (!list.some((l) => l.blobId === best.blobId))
+      list.push({ name: best.name, blobId: best.blobId, contentType: best.contentType, size: best.size });
     links.set(r.seq, list);
   }
   return { links, missing };

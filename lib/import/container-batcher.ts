@@ -55,7 +55,9 @@ export class ContainerBatcher {
     this.batch = [];
     this.bytes = 0;
     // Started from the parser's push(), so the span is a child of the formatter's (one per batch).
-    this.inFlight = inSpan('tally.store.batch', { 'tally.containers': batch.length }, () => this.store.insertContainers(batch)).then(
+    this.inFlight = inSpan('tally.store.batch', { 'tally.containers': batch.length }, () =>
+      this.store.insertContainers(batch),
+    ).then(
       () => {
         this.inFlight = null;
         if (this.batch.length >= BATCH_COUNT || this.bytes >= BATCH_BYTES) this.startFlush();

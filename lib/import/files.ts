@@ -12,7 +12,7 @@ import { randomUUID } from 'node:crypto';
 import { isFormatError, type Formatter, type Head, type ParseContext } from '../formatter-api.js';
 import type { Limits } from '../config.js';
 import { ImportFault, message } from '../messages.js';
-import { vote, type Registry } from '../registry.js';
+import { scoreOf, vote, type Registry } from '../registry.js';
 import { decodeText } from '../sniff/encoding.js';
 import { baseName, HEAD_BYTES, readHead } from '../sniff/head.js';
 import type { Message, ReportFile, Store, StoredFile, Totals } from '../store/store.js';
@@ -99,7 +99,10 @@ export class FileProcessor {
     // Files already read were detected; naming the same formatter they got changes nothing.
     const agrees = this.unmatched.length === 0 && this.parsed.every((f) => f.formatter === formatter.key);
     if (this.fileCount > 0 && this.o.formatter?.key !== formatter.key && !agrees) {
-      throw new ImportFault('import_validation_error', { detail: 'The formatter field must come before the files in the form; or name the formatter in the path.', details: { parameter: 'formatter' } });
+      throw new ImportFault('import_validation_error', {
+        detail: 'The formatter field must come before the files in the form; or name the formatter in the path.',
+        details: { parameter: 'formatter' },
+      });
     }
     this.o.formatter = formatter;
   }
@@ -122,7 +125,7 @@ export class FileProcessor {
     const stored = this.o.store.putBlob(blob, { name, contentType, importId: this.o.importId });
     // The blob writer settles on its own; its failure is reported once, below.
     stored.catch(() => undefined);
-    let outcome: StoredFile | null = null;
+    let outcome: StoredFile;
     try {
       const record = await this.processFile(tee(p.all, blob), p, name, { keepUnmatched: false });
       const ref = await stored;
@@ -130,7 +133,10 @@ export class FileProcessor {
     } catch (e) {
       // With an error: a blob stream that already ended is otherwise left to a pipeline that never settles.
       blob.destroy(e instanceof Error ? e : new Error(String(e)));
-      await stored.then((ref) => this.o.store.deleteBlob(ref.id), () => undefined);
+      await stored.then(
+        (ref) => this.o.store.deleteBlob(ref.id),
+        () => undefined,
+      );
       throw e;
     }
     this.uploads.push(outcome);
@@ -141,7 +147,11 @@ export class FileProcessor {
   /** An upload already in the blob store (a queued import being processed): read, never stored again. */
   async addStoredUpload(file: StoredFile): Promise<void> {
     const source = await this.o.store.openBlob(file.blobId);
-    if (!source) throw new ImportFault('import_validation_error', { detail: `The stored file ${file.name} is missing.`, file: file.name });
+    if (!source)
+      throw new ImportFault('import_validation_error', {
+        detail: `The stored file ${file.name} is missing.`,
+        file: file.name,
+      });
     const p = await peek(source, HEAD_BYTES);
     if (looksLikeZip(p.head)) {
       await this.addZip(p.all, file.name, file.contentType, file);
@@ -179,7 +189,12 @@ export class FileProcessor {
       );
     }
     if (this.hidden.length > 0) {
-      this.messages.push(message('mac_os_hidden_files', { detail: `${this.hidden.length} ignored: ${this.hidden.slice(0, 10).join(', ')}${this.hidden.length > 10 ? ', …' : ''}.`, details: { count: this.hidden.length, entries: this.hidden.slice(0, 50) } }));
+      this.messages.push(
+        message('mac_os_hidden_files', {
+          detail: `${this.hidden.length} ignored: ${this.hidden.slice(0, 10).join(', ')}${this.hidden.length > 10 ? ', …' : ''}.`,
+          details: { count: this.hidden.length, entries: this.hidden.slice(0, 50) },
+        }),
+      );
     }
   }
 
@@ -200,14 +215,30 @@ export class FileProcessor {
     return [...ids];
   }
 
-  private async addZip(source: AsyncIterable<Buffer>, name: string, contentType: string | null, stored: StoredFile | null): Promise<void> {
+  private async addZip(
+    source: AsyncIterable<Buffer>,
+    name: string,
+    contentType: string | null,
+    stored: StoredFile | null,
+  ): Promise<void> {
     const spool = path.join(this.o.tmpDir, `upload-${randomUUID()}.zip`);
     try {
       await pipeline(Readable.from(source), createWriteStream(spool, { flags: 'wx' }));
       if (stored) this.uploads.push({ ...stored, formatter: null });
       else {
-        const ref = await this.o.store.putBlob(createReadStream(spool), { name, contentType: contentType ?? 'application/zip', importId: this.o.importId });
-        this.uploads.push({ name, blobId: ref.id, size: ref.size, sha256: ref.sha256, contentType: contentType ?? 'application/zip', formatter: null });
+        const ref = await this.o.store.putBlob(createReadStream(spool), {
+          name,
+          contentType: contentType ?? 'application/zip',
+          importId: this.o.importId,
+        });
+        this.uploads.push({
+          name,
+          blobId: ref.id,
+          size: ref.size,
+          sha256: ref.sha256,
+          contentType: contentType ?? 'application/zip',
+          formatter: null,
+        });
       }
       // With parse workers, the next entries are read and parsed while the current one is written;
       // their containers still land in entry order, so ids and listings do not depend on timing.
@@ -219,7 +250,9 @@ export class FileProcessor {
           this.fileCount++;
           // The file's place in the commit order is taken now, before any await: heads of later
           // entries may arrive first.
-          const prepared = peek(stream, HEAD_BYTES).then((p) => this.prepare(p, entry, { keepUnmatched: true, archive: name }));
+          const prepared = peek(stream, HEAD_BYTES).then((p) =>
+            this.prepare(p, entry, { keepUnmatched: true, archive: name }),
+          );
           // A corrupt entry can fail its head read while earlier entries still commit; it is awaited
           // (and reported) in its turn, so the early rejection is not an unhandled one.
           prepared.catch(() => undefined);
@@ -229,7 +262,11 @@ export class FileProcessor {
           if (record.formatter !== null) this.uploads[this.uploads.length - 1]!.formatter ??= record.formatter;
         },
       });
-      if (files === 0) throw new ImportFault('zero_files_after_unzipping', { file: name, detail: this.hidden.length > 0 ? 'Only hidden files were found.' : undefined });
+      if (files === 0)
+        throw new ImportFault('zero_files_after_unzipping', {
+          file: name,
+          detail: this.hidden.length > 0 ? 'Only hidden files were found.' : undefined,
+        });
     } finally {
       await rm(spool, { force: true });
     }
@@ -246,9 +283,23 @@ export class FileProcessor {
   }
 
   /** Sniffs and votes; a file for a worker starts parsing there at once. */
-  private prepare(p: { head: Buffer; complete: boolean; all: AsyncGenerator<Buffer> }, name: string, o: { keepUnmatched: boolean; archive?: string }): Prepared {
+  private prepare(
+    p: { head: Buffer; complete: boolean; all: AsyncGenerator<Buffer> },
+    name: string,
+    o: { keepUnmatched: boolean; archive?: string },
+  ): Prepared {
     const { head, encoding } = readHead(p.head, name, p.complete);
-    const x: Prepared = { name, head, encoding, formatter: null, fault: null, all: p.all, job: null, feeding: null, keepUnmatched: o.keepUnmatched };
+    const x: Prepared = {
+      name,
+      head,
+      encoding,
+      formatter: null,
+      fault: null,
+      all: p.all,
+      job: null,
+      feeding: null,
+      keepUnmatched: o.keepUnmatched,
+    };
     if (o.archive) x.archive = o.archive;
     try {
       x.formatter = this.choose(head, name);
@@ -257,7 +308,15 @@ export class FileProcessor {
     }
     const pool = this.o.pool;
     if (x.formatter && !this.failed && pool?.handles(x.formatter)) {
-      const job = pool.start({ formatter: x.formatter, encoding, fileName: name, reportId: this.o.reportId, smart: this.o.smart, maxTextChars: this.o.limits.maxTextChars, sink: this.o.store.workerSink() });
+      const job = pool.start({
+        formatter: x.formatter,
+        encoding,
+        fileName: name,
+        reportId: this.o.reportId,
+        smart: this.o.smart,
+        maxTextChars: this.o.limits.maxTextChars,
+        sink: this.o.store.workerSink(),
+      });
       this.jobs.add(job);
       void job.finished.then(() => this.jobs.delete(job));
       x.job = job;
@@ -276,7 +335,11 @@ export class FileProcessor {
       throw reason;
     }
     try {
-      return await inSpan('tally.file', x.archive ? { 'tally.file': x.name, 'tally.archive': x.archive } : { 'tally.file': x.name }, () => this.take(x));
+      return await inSpan(
+        'tally.file',
+        x.archive ? { 'tally.file': x.name, 'tally.archive': x.archive } : { 'tally.file': x.name },
+        () => this.take(x),
+      );
     } catch (e) {
       this.failed = true;
       throw e;
@@ -287,8 +350,19 @@ export class FileProcessor {
     const { name, formatter } = x;
     if (!formatter) {
       if (x.keepUnmatched) {
-        const ref = await this.o.store.putBlob(Readable.from(x.all), { name, contentType: null, importId: this.o.importId });
-        const file: StoredFile = { name, blobId: ref.id, size: ref.size, sha256: ref.sha256, contentType: null, formatter: null };
+        const ref = await this.o.store.putBlob(Readable.from(x.all), {
+          name,
+          contentType: null,
+          importId: this.o.importId,
+        });
+        const file: StoredFile = {
+          name,
+          blobId: ref.id,
+          size: ref.size,
+          sha256: ref.sha256,
+          contentType: null,
+          formatter: null,
+        };
         if (x.archive) file.archive = x.archive;
         this.unmatched.push(file);
       } else {
@@ -300,7 +374,9 @@ export class FileProcessor {
     const index = this.parsed.length;
     let parsed: FileOutcome;
     try {
-      parsed = await inSpan('tally.formatter', { 'tally.formatter': formatter.key }, () => (x.job ? this.collect(x.job, x.feeding!, index) : this.parseHere(x, formatter, index)));
+      parsed = await inSpan('tally.formatter', { 'tally.formatter': formatter.key }, () =>
+        x.job ? this.collect(x.job, x.feeding!, index) : this.parseHere(x, formatter, index),
+      );
     } catch (e) {
       if (isFormatError(e)) {
         const where = e.line !== null ? ` (line ${e.line}, column ${e.column})` : '';
@@ -361,7 +437,15 @@ export class FileProcessor {
       },
     };
     await formatter.parse(decodeText(x.all, x.encoding), assembler, ctx);
-    return { totals: assembler.totals, earliest: assembler.earliest, duplicates: assembler.duplicates, duplicateCount: assembler.duplicateCount, truncated: assembler.truncated, producer, noTests };
+    return {
+      totals: assembler.totals,
+      earliest: assembler.earliest,
+      duplicates: assembler.duplicates,
+      duplicateCount: assembler.duplicateCount,
+      truncated: assembler.truncated,
+      producer,
+      noTests,
+    };
   }
 
   /** Takes a worker's containers: its ids are the file's own, so they move past the ids used so far. */
@@ -402,23 +486,27 @@ export class FileProcessor {
     const r = job.result!;
     this.seq = base + r.lastId;
     for (const ref of r.refs) if (this.refs.length < MAX_REFS) this.refs.push({ seq: ref.seq + base, ref: ref.ref });
-    return { totals: r.totals, earliest: r.earliest, duplicates: r.duplicates, duplicateCount: r.duplicateCount, truncated: r.truncated, producer: r.producer, noTests: r.noTests };
+    return {
+      totals: r.totals,
+      earliest: r.earliest,
+      duplicates: r.duplicates,
+      duplicateCount: r.duplicateCount,
+      truncated: r.truncated,
+      producer: r.producer,
+      noTests: r.noTests,
+    };
   }
 
   private choose(head: Head, name: string): Formatter | null {
-    if (this.o.formatter) {
-      let score = 0;
-      try {
-        score = this.o.formatter.sniff(head);
-      } catch {
-        score = 0;
-      }
-      return score > 0 ? this.o.formatter : null;
-    }
+    if (this.o.formatter) return scoreOf(this.o.formatter, head) > 0 ? this.o.formatter : null;
     const v = vote(this.o.candidates, head);
     if (v.kind === 'tie') {
       const keys = v.formatters.map((f) => f.key);
-      throw new ImportFault('multiple_formatter_match', { detail: `${name} matches ${keys.join(', ')}.`, file: name, details: { formatters: keys } });
+      throw new ImportFault('multiple_formatter_match', {
+        detail: `${name} matches ${keys.join(', ')}.`,
+        file: name,
+        details: { formatters: keys },
+      });
     }
     return v.kind === 'match' ? v.formatter : null;
   }
@@ -427,9 +515,13 @@ export class FileProcessor {
   private checkMime(head: Head, formatter: Formatter): void {
     const reasons: string[] = [];
     if (head.kind === 'xml' && !head.hasXmlDeclaration) reasons.push('the XML has no declaration');
-    if (head.extension && !formatter.extensions.includes(head.extension)) reasons.push(`the extension ${head.extension} is not one of ${formatter.extensions.join(', ')}`);
+    if (head.extension && !formatter.extensions.includes(head.extension))
+      reasons.push(`the extension ${head.extension} is not one of ${formatter.extensions.join(', ')}`);
     if (!head.extension && head.fileName !== 'request-body') reasons.push('the file has no extension');
-    if (reasons.length > 0) this.messages.push(message('invalid_file_mime_type', { file: head.fileName, detail: `${head.fileName}: ${reasons.join('; ')}.` }));
+    if (reasons.length > 0)
+      this.messages.push(
+        message('invalid_file_mime_type', { file: head.fileName, detail: `${head.fileName}: ${reasons.join('; ')}.` }),
+      );
   }
 }
 

@@ -40,44 +40,93 @@ export async function finalize(i: FinalizeInput): Promise<Finalized> {
   const attachments = [...p.attachments];
 
   if (p.parsed.length === 0) {
-    messages.push(message('zero_files_matched_formatters', { detail: p.unmatched.length > 0 ? `Files: ${p.unmatched.map((f) => f.name).slice(0, 20).join(', ')}.` : undefined }));
+    messages.push(
+      message('zero_files_matched_formatters', {
+        detail:
+          p.unmatched.length > 0
+            ? `Files: ${p.unmatched
+                .map((f) => f.name)
+                .slice(0, 20)
+                .join(', ')}.`
+            : undefined,
+      }),
+    );
     return { messages, date: i.now.toISOString(), attachments };
   }
   if (p.unmatched.length > 0) {
     attachments.push(...p.unmatched);
     const names = p.unmatched.map((f) => f.name);
-    messages.push(message('files_moved_to_attachments', { detail: `Files: ${names.slice(0, 20).join(', ')}${names.length > 20 ? ', …' : ''}.`, details: { files: names.slice(0, 200) } }));
+    messages.push(
+      message('files_moved_to_attachments', {
+        detail: `Files: ${names.slice(0, 20).join(', ')}${names.length > 20 ? ', …' : ''}.`,
+        details: { files: names.slice(0, 200) },
+      }),
+    );
   }
   if (!i.formatterNamed) {
     messages.push(message('specify_formatter'));
     if (p.fileCount > i.limits.maxFilesWithoutFormatter) {
-      messages.push(message('max_files_limit', { detail: `${p.fileCount} files; the limit without a formatter is ${i.limits.maxFilesWithoutFormatter}.`, details: { files: p.fileCount, limit: i.limits.maxFilesWithoutFormatter } }));
+      messages.push(
+        message('max_files_limit', {
+          detail: `${p.fileCount} files; the limit without a formatter is ${i.limits.maxFilesWithoutFormatter}.`,
+          details: { files: p.fileCount, limit: i.limits.maxFilesWithoutFormatter },
+        }),
+      );
     }
   }
 
   const { links, missing } = resolveAttachments(p.refs, attachments);
   for (const [seq, list] of links) await i.store.updateContainer(i.reportId, seq, { attachments: list });
   for (const m of missing.slice(0, MAX_MISSING_LISTED)) {
-    messages.push(message('failed_to_attach_asset', { detail: `Not found: ${m.ref}.`, details: { reference: m.ref, container: m.seq } }));
+    messages.push(
+      message('failed_to_attach_asset', {
+        detail: `Not found: ${m.ref}.`,
+        details: { reference: m.ref, container: m.seq },
+      }),
+    );
   }
   if (missing.length > MAX_MISSING_LISTED) {
-    messages.push(message('failed_to_attach_asset', { detail: `${missing.length - MAX_MISSING_LISTED} more references were not found.`, details: { more: missing.length - MAX_MISSING_LISTED } }));
+    messages.push(
+      message('failed_to_attach_asset', {
+        detail: `${missing.length - MAX_MISSING_LISTED} more references were not found.`,
+        details: { more: missing.length - MAX_MISSING_LISTED },
+      }),
+    );
   }
 
   if (i.flags.has('merge_containers') || i.mergeByDefault) {
     const combined = await mergeContainers(i.store, i.reportId);
-    if (combined > 0) messages.push(message('containers_combined', { detail: `${combined} containers were combined into others.`, details: { combined } }));
+    if (combined > 0)
+      messages.push(
+        message('containers_combined', {
+          detail: `${combined} containers were combined into others.`,
+          details: { combined },
+        }),
+      );
   }
 
   for (const f of p.parsed) {
     if (f.duplicateCount > 0) {
-      messages.push(message('duplicate_field_titles', { file: f.name, detail: `${f.name}: ${f.duplicateCount} duplicates, e.g. ${f.duplicates.slice(0, 5).map((t) => JSON.stringify(t)).join(', ')}.`, details: { titles: f.duplicates, count: f.duplicateCount } }));
+      messages.push(
+        message('duplicate_field_titles', {
+          file: f.name,
+          detail: `${f.name}: ${f.duplicateCount} duplicates, e.g. ${f.duplicates
+            .slice(0, 5)
+            .map((t) => JSON.stringify(t))
+            .join(', ')}.`,
+          details: { titles: f.duplicates, count: f.duplicateCount },
+        }),
+      );
     }
-    if (f.empty) messages.push(message('import_file_resulted_in_empty_report', { file: f.name, detail: `${f.name} (${f.formatter}).` }));
+    if (f.empty)
+      messages.push(
+        message('import_file_resulted_in_empty_report', { file: f.name, detail: `${f.name} (${f.formatter}).` }),
+      );
   }
   if (p.totals.tests === 0) messages.push(message('empty_import_after_processing'));
 
   const date = i.date ?? p.earliest ?? i.now.toISOString();
-  if (i.now.getTime() - Date.parse(date) > DAY_MS) messages.push(message('report_contains_old_date', { detail: `Report date: ${date}.`, details: { date } }));
+  if (i.now.getTime() - Date.parse(date) > DAY_MS)
+    messages.push(message('report_contains_old_date', { detail: `Report date: ${date}.`, details: { date } }));
   return { messages, date, attachments };
 }

@@ -12,7 +12,11 @@ async function children(store: Store, reportId: string, parentSeq: number | null
   const out: StoredContainer[] = [];
   let afterSeq: number | undefined;
   for (;;) {
-    const page = await store.listContainers(reportId, { parentSeq, limit: PAGE, ...(afterSeq !== undefined ? { afterSeq } : {}) });
+    const page = await store.listContainers(reportId, {
+      parentSeq,
+      limit: PAGE,
+      ...(afterSeq !== undefined ? { afterSeq } : {}),
+    });
     for (const c of page) if (!isCountedTest(c)) out.push(c);
     if (page.length < PAGE) return out;
     afterSeq = page[page.length - 1]!.seq;
@@ -39,7 +43,8 @@ export async function mergeContainers(store: Store, reportId: string): Promise<n
         await store.reparentContainers(reportId, seqs, keep.seq);
         await store.deleteContainers(reportId, seqs);
         const durations = group.map((c) => c.durationMs).filter((d): d is number => d !== null);
-        if (durations.length > 0) await store.updateContainer(reportId, keep.seq, { durationMs: durations.reduce((a, b) => a + b, 0) });
+        if (durations.length > 0)
+          await store.updateContainer(reportId, keep.seq, { durationMs: durations.reduce((a, b) => a + b, 0) });
         combined += rest.length;
       }
       queue.push(keep.seq);

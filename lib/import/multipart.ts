@@ -21,7 +21,12 @@ export const MAX_PART_HEADER_BYTES = 80 * 1024;
 /** A form field is refused once this many bytes past TALLY_MAX_FIELD_BYTES arrived while it is open. */
 const FIELD_SLACK_BYTES = 1024 * 1024;
 
-export async function readMultipart(body: Readable, contentType: string, limits: Limits, handlers: PartHandlers): Promise<void> {
+export async function readMultipart(
+  body: Readable,
+  contentType: string,
+  limits: Limits,
+  handlers: PartHandlers,
+): Promise<void> {
   let parser;
   // The field busboy is reading (it reports a field only once it ended), and the bytes that arrived since.
   let fieldOpen = false;
@@ -47,7 +52,10 @@ export async function readMultipart(body: Readable, contentType: string, limits:
       },
     });
   } catch (cause) {
-    throw new ImportFault('import_validation_error', { detail: `Malformed multipart Content-Type: ${(cause as Error).message}.`, cause });
+    throw new ImportFault('import_validation_error', {
+      detail: `Malformed multipart Content-Type: ${(cause as Error).message}.`,
+      cause,
+    });
   }
   const headers = new PartHeaderGuard(boundaryOf(contentType), limits.maxHeaderPairs);
 
@@ -63,51 +71,73 @@ export async function readMultipart(body: Readable, contentType: string, limits:
       current?.destroy(err instanceof Error ? err : new Error(String(err)));
       chain.finally(() => reject(err)).catch(() => undefined);
     };
-    const limit = (what: string) => () => fail(new ImportFault('multipart_limit_exceeded', { detail: `Too many ${what}.`, details: { limit: what } }));
+    const limit = (what: string) => () =>
+      fail(new ImportFault('multipart_limit_exceeded', { detail: `Too many ${what}.`, details: { limit: what } }));
     parser.on('partsLimit', limit('parts'));
     parser.on('fieldsLimit', limit('fields'));
     parser.on('field', (name: string, value: string, nameTruncated: boolean, valueTruncated: boolean) => {
       fieldOpen = false;
       if (settled) return;
       if (nameTruncated || valueTruncated) {
-        fail(new ImportFault('multipart_limit_exceeded', { detail: `The field "${name.slice(0, 60)}" is longer than ${limits.maxFieldBytes} bytes.`, details: { limit: 'fieldSize', field: name.slice(0, 60) } }));
+        fail(
+          new ImportFault('multipart_limit_exceeded', {
+            detail: `The field "${name.slice(0, 60)}" is longer than ${limits.maxFieldBytes} bytes.`,
+            details: { limit: 'fieldSize', field: name.slice(0, 60) },
+          }),
+        );
         return;
       }
       // Fields are applied in order with the files around them.
       // A part without name="…" in its Content-Disposition reaches here with no name: it is the name "".
-      chain = chain.then(() => (settled ? undefined : handlers.field(name ?? '', value))).catch((e: unknown) => fail(e));
-    });
-    parser.on('file', (name: string, stream: BusboyFileStream, fileName: string | undefined, _enc: string, mimeType: string | undefined) => {
-      // Security: when the body ends inside this part, busboy re-emits Dicer's "Part terminated early" on the
-      // stream at once. If the body's end was already buffered (a slow store before the parser was attached),
-      // that is before the part's handler, a microtask later, listens, and an 'error' without a listener ends
-      // the process. The stream keeps the error for its reader instead.
-      stream.on('error', (e: Error) => {
-        if (!stream.destroyed) stream.destroy(e);
-      });
-      if (settled) {
-        stream.resume();
-        return;
-      }
       chain = chain
-        .then(() => {
-          // An earlier part failed: this one is drained, never stored.
-          if (settled) {
-            stream.resume();
-            return;
-          }
-          current = stream;
-          return handlers.file(name ?? '', fileName || undefined, stream, mimeType).finally(() => {
-            current = null;
-          });
-        })
-        .catch((e: unknown) => {
-          stream.resume();
-          fail(e);
-        });
+        .then(() => (settled ? undefined : handlers.field(name ?? '', value)))
+        .catch((e: unknown) => fail(e));
     });
+    parser.on(
+      'file',
+      (
+        name: string,
+        stream: BusboyFileStream,
+        fileName: string | undefined,
+        _enc: string,
+        mimeType: string | undefined,
+      ) => {
+        // Security: when the body ends inside this part, busboy re-emits Dicer's "Part terminated early" on the
+        // stream at once. If the body's end was already buffered (a slow store before the parser was attached),
+        // that is before the part's handler, a microtask later, listens, and an 'error' without a listener ends
+        // the process. The stream keeps the error for its reader instead.
+        stream.on('error', (e: Error) => {
+          if (!stream.destroyed) stream.destroy(e);
+        });
+        if (settled) {
+          stream.resume();
+          return;
+        }
+        chain = chain
+          .then(() => {
+            // An earlier part failed: this one is drained, never stored.
+            if (settled) {
+              stream.resume();
+              return;
+            }
+            current = stream;
+            return handlers.file(name ?? '', fileName || undefined, stream, mimeType).finally(() => {
+              current = null;
+            });
+          })
+          .catch((e: unknown) => {
+            stream.resume();
+            fail(e);
+          });
+      },
+    );
     parser.on('error', (cause: unknown) =>
-      fail(new ImportFault('import_validation_error', { detail: `Malformed multipart body: ${(cause as Error)?.message ?? String(cause)}.`, cause })),
+      fail(
+        new ImportFault('import_validation_error', {
+          detail: `Malformed multipart body: ${(cause as Error)?.message ?? String(cause)}.`,
+          cause,
+        }),
+      ),
     );
     parser.on('finish', () => {
       chain.then(() => {
@@ -124,12 +154,25 @@ export async function readMultipart(body: Readable, contentType: string, limits:
       if (settled) return;
       const problem = headers.push(chunk);
       if (problem) {
-        fail(new ImportFault('multipart_limit_exceeded', { detail: problem.detail, details: { limit: problem.limit, max: problem.limit === 'headerPairs' ? limits.maxHeaderPairs : MAX_PART_HEADER_BYTES } }));
+        fail(
+          new ImportFault('multipart_limit_exceeded', {
+            detail: problem.detail,
+            details: {
+              limit: problem.limit,
+              max: problem.limit === 'headerPairs' ? limits.maxHeaderPairs : MAX_PART_HEADER_BYTES,
+            },
+          }),
+        );
         return;
       }
       // Security: a 100 MB field is refused after ~1 MiB, not read to its end first.
       if (fieldOpen && (fieldBytes += chunk.length) > limits.maxFieldBytes + FIELD_SLACK_BYTES) {
-        fail(new ImportFault('multipart_limit_exceeded', { detail: `A form field is longer than ${limits.maxFieldBytes} bytes.`, details: { limit: 'fieldSize' } }));
+        fail(
+          new ImportFault('multipart_limit_exceeded', {
+            detail: `A form field is longer than ${limits.maxFieldBytes} bytes.`,
+            details: { limit: 'fieldSize' },
+          }),
+        );
       }
     };
     body.on('data', watch);
@@ -161,7 +204,10 @@ export class PartHeaderGuard {
   private headerBytes = 0;
   private headerLines = 0;
 
-  constructor(boundary: string | null, private readonly maxPairs: number) {
+  constructor(
+    boundary: string | null,
+    private readonly maxPairs: number,
+  ) {
     this.delimiter = boundary === null ? null : Buffer.from(`\r\n--${boundary}`, 'latin1');
   }
 
@@ -198,12 +244,21 @@ export class PartHeaderGuard {
         const cut = data.indexOf(this.delimiter, i);
         const interrupted = cut >= 0 && (end < 0 || cut < end);
         // Without either yet, the last bytes wait for the next chunk (a CRLFCRLF or delimiter split across chunks).
-        const stop = interrupted ? cut : end >= 0 ? end + CRLF2.length : Math.max(i, data.length - (this.delimiter.length - 1));
+        const stop = interrupted
+          ? cut
+          : end >= 0
+            ? end + CRLF2.length
+            : Math.max(i, data.length - (this.delimiter.length - 1));
         this.headerBytes += stop - i;
         for (let nl = data.indexOf(0x0a, i); nl >= 0 && nl < stop; nl = data.indexOf(0x0a, nl + 1)) this.headerLines++;
         // The block holds the end of the delimiter line, one line per header and the blank line.
-        if (this.headerLines - 2 > this.maxPairs) return { detail: `A part has more than ${this.maxPairs} header lines (TALLY_MAX_HEADER_PAIRS).`, limit: 'headerPairs' };
-        if (this.headerBytes > MAX_PART_HEADER_BYTES) return { detail: `A part's headers are longer than ${MAX_PART_HEADER_BYTES} bytes.`, limit: 'headerSize' };
+        if (this.headerLines - 2 > this.maxPairs)
+          return {
+            detail: `A part has more than ${this.maxPairs} header lines (TALLY_MAX_HEADER_PAIRS).`,
+            limit: 'headerPairs',
+          };
+        if (this.headerBytes > MAX_PART_HEADER_BYTES)
+          return { detail: `A part's headers are longer than ${MAX_PART_HEADER_BYTES} bytes.`, limit: 'headerSize' };
         if (interrupted) {
           i = cut + this.delimiter.length;
           this.state = 'after-delimiter';

@@ -8,14 +8,26 @@ import { FLAGS, ImportFault, message, unusedParameters, type Flag } from '../mes
 import type { Message } from '../store/store.js';
 
 const REPEATABLE = new Set(['file', 'attachment', 'tag']);
-const PLURALS: Record<string, string> = { files: 'file', attachments: 'attachment', tags: 'tag', formatters: 'formatter' };
+const PLURALS: Record<string, string> = {
+  files: 'file',
+  attachments: 'attachment',
+  tags: 'tag',
+  formatters: 'formatter',
+};
 const DEPRECATED_TAGS = new Set(['os', 'platform', 'build']);
 const FLAG_SET: ReadonlySet<string> = new Set(FLAGS);
 /**
  * Options Calliope-style clients send beyond SPEC part 2: known, never reported as unused.
  * `envelope` is accepted without effect (older clients send it).
  */
-const OPTIONS = new Set(['date', 'smart', 'suppress_notifications', 'ignore_empty_report', 'process_async', 'envelope']);
+const OPTIONS = new Set([
+  'date',
+  'smart',
+  'suppress_notifications',
+  'ignore_empty_report',
+  'process_async',
+  'envelope',
+]);
 const BOOLEAN_OPTIONS = new Set(['smart', 'suppress_notifications', 'ignore_empty_report', 'process_async']);
 const MAX_TAGS = 200;
 const MAX_TAG_CHARS = 256;
@@ -53,7 +65,10 @@ export function parseBoolean(name: string, value: string): boolean {
   const v = value.trim().toLowerCase();
   if (TRUE.has(v)) return true;
   if (FALSE.has(v)) return false;
-  throw new ImportFault('import_validation_error', { detail: `${name} must be true or false, got "${value.slice(0, 40)}".`, details: { parameter: name } });
+  throw new ImportFault('import_validation_error', {
+    detail: `${name} must be true or false, got "${value.slice(0, 40)}".`,
+    details: { parameter: name },
+  });
 }
 
 export class ImportParams {
@@ -144,17 +159,37 @@ export class ImportParams {
   private addTag(value: string): void {
     const tag = value.trim();
     if (!tag) return;
-    if (tag.length > MAX_TAG_CHARS) throw new ImportFault('import_validation_error', { detail: `A tag is longer than ${MAX_TAG_CHARS} characters.`, details: { parameter: 'tag[]' } });
+    if (tag.length > MAX_TAG_CHARS)
+      throw new ImportFault('import_validation_error', {
+        detail: `A tag is longer than ${MAX_TAG_CHARS} characters.`,
+        details: { parameter: 'tag[]' },
+      });
     if (this.tags.includes(tag)) return;
-    if (this.tags.length >= MAX_TAGS) throw new ImportFault('import_validation_error', { detail: `More than ${MAX_TAGS} tags.`, details: { parameter: 'tag[]' } });
+    if (this.tags.length >= MAX_TAGS)
+      throw new ImportFault('import_validation_error', {
+        detail: `More than ${MAX_TAGS} tags.`,
+        details: { parameter: 'tag[]' },
+      });
     this.tags.push(tag);
   }
 
   /** Messages implied by the names and values received so far; flags are applied later. */
   messages(): Message[] {
     const out: Message[] = [];
-    if (this.plurals.size > 0) out.push(message('parameter_plural_made_singular', { detail: `Names: ${[...this.plurals].join(', ')}.`, details: { parameters: [...this.plurals] } }));
-    if (this.scalars.size > 0) out.push(message('parameter_not_array_type', { detail: `Names: ${[...this.scalars].join(', ')}.`, details: { parameters: [...this.scalars] } }));
+    if (this.plurals.size > 0)
+      out.push(
+        message('parameter_plural_made_singular', {
+          detail: `Names: ${[...this.plurals].join(', ')}.`,
+          details: { parameters: [...this.plurals] },
+        }),
+      );
+    if (this.scalars.size > 0)
+      out.push(
+        message('parameter_not_array_type', {
+          detail: `Names: ${[...this.scalars].join(', ')}.`,
+          details: { parameters: [...this.scalars] },
+        }),
+      );
     if (this.deprecatedTags) out.push(message('tag_params_deprecated'));
     if (this.unused.size > 0) out.push(unusedParameters([...this.unused]));
     return out;
@@ -168,6 +203,10 @@ export function parseReportDate(value: string): string {
   const m = /^(\d{4}-\d{2}-\d{2})(?:[T ](\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?)(Z|[+-]\d{2}:?\d{2})?)?$/.exec(v);
   // A time without a zone is read as UTC, like the report dates formatters read.
   const t = m ? Date.parse(`${m[1]}T${m[2] ?? '00:00:00'}${m[3] ?? 'Z'}`) : NaN;
-  if (Number.isNaN(t)) throw new ImportFault('import_validation_error', { detail: `date must be "now" or an ISO 8601 date-time, got "${v.slice(0, 40)}".`, details: { parameter: 'date' } });
+  if (Number.isNaN(t))
+    throw new ImportFault('import_validation_error', {
+      detail: `date must be "now" or an ISO 8601 date-time, got "${v.slice(0, 40)}".`,
+      details: { parameter: 'date' },
+    });
   return new Date(t).toISOString();
 }

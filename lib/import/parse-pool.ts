@@ -10,7 +10,14 @@ import { FormatError, type Formatter } from '../formatter-api.js';
 import type { StoredContainer } from '../store/store.js';
 import type { FileHistory } from '../store/history.js';
 import { ImportFault } from '../messages.js';
-import { INPUT_CREDIT, type FromWorker, type JobFailure, type JobResult, type JobStart, type ToWorker } from './parse-protocol.js';
+import {
+  INPUT_CREDIT,
+  type FromWorker,
+  type JobFailure,
+  type JobResult,
+  type JobStart,
+  type ToWorker,
+} from './parse-protocol.js';
 
 const builtins = new Set<Formatter>(builtinFormatters);
 /** Bytes gathered into one message to a worker. */
@@ -33,7 +40,10 @@ function newWorker(): Worker {
   // From the sources (tests, `node --import tsx`), the worker needs TypeScript loading of its own:
   // a worker does not always get the loader the main thread was started with.
   const api = import.meta.resolve('tsx/esm/api');
-  return new Worker(`import(${JSON.stringify(api)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(WORKER_URL.href)}); });`, { eval: true, resourceLimits: WORKER_LIMITS });
+  return new Worker(
+    `import(${JSON.stringify(api)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(WORKER_URL.href)}); });`,
+    { eval: true, resourceLimits: WORKER_LIMITS },
+  );
 }
 
 /** A job's start message, with the formatter itself instead of its key. */
@@ -124,7 +134,10 @@ export class ParsePool {
     worker.on('error', (err: Error & { code?: string }) => {
       lost(
         err.code === 'ERR_WORKER_OUT_OF_MEMORY'
-          ? new ImportFault('internal_error', { detail: `Parsing a file needed more than the ${WORKER_LIMITS.maxOldGenerationSizeMb} MiB a parse worker may hold.`, cause: err })
+          ? new ImportFault('internal_error', {
+              detail: `Parsing a file needed more than the ${WORKER_LIMITS.maxOldGenerationSizeMb} MiB a parse worker may hold.`,
+              cause: err,
+            })
           : err,
       );
     });
@@ -180,7 +193,8 @@ export class ParseJob {
       pendingBytes = 0;
       this.unread++;
       this.send({ t: 'chunk', job: this.id, data }, [data.buffer]);
-      while (this.unread >= INPUT_CREDIT && !this.failure && !this.done) await new Promise<void>((resolve) => (this.onRead = resolve));
+      while (this.unread >= INPUT_CREDIT && !this.failure && !this.done)
+        await new Promise<void>((resolve) => (this.onRead = resolve));
     };
     try {
       for await (const chunk of source) {

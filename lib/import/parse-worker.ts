@@ -10,11 +10,28 @@ import type { Formatter, OpenedContainer, ParseContext } from '../formatter-api.
 import { decodeText } from '../sniff/encoding.js';
 import type { StoredContainer, WorkerContainerSink } from '../store/store.js';
 import { SqliteContainerWriter } from '../store/embedded/container-writer.js';
-import { encodeContainerRow, ROW_FILE_INDEX, ROW_PARENT_SEQ, ROW_SEQ, type ContainerRowValues } from '../store/embedded/rows.js';
+import {
+  encodeContainerRow,
+  ROW_FILE_INDEX,
+  ROW_PARENT_SEQ,
+  ROW_SEQ,
+  type ContainerRowValues,
+} from '../store/embedded/rows.js';
 import { FileAssembler, type AttachmentRef, type ContainerTarget } from './assembler.js';
 import { estimateBytes } from './container-batcher.js';
 import { FileHistoryCollector } from '../store/history.js';
-import { HISTORY_MAX_CONTAINERS, OUT_BATCH_BYTES, OUT_BATCH_COUNT, OUTPUT_CREDIT, WRITE_BATCH_BYTES, WRITE_BATCH_COUNT, WROTE_REPORT_EVERY, type FromWorker, type JobStart, type ToWorker } from './parse-protocol.js';
+import {
+  HISTORY_MAX_CONTAINERS,
+  OUT_BATCH_BYTES,
+  OUT_BATCH_COUNT,
+  OUTPUT_CREDIT,
+  WRITE_BATCH_BYTES,
+  WRITE_BATCH_COUNT,
+  WROTE_REPORT_EVERY,
+  type FromWorker,
+  type JobStart,
+  type ToWorker,
+} from './parse-protocol.js';
 
 const port = parentPort;
 if (!port) throw new Error('parse-worker runs as a worker thread');
@@ -69,7 +86,9 @@ class Job implements ContainerTarget {
     private readonly writer: SqliteContainerWriter | null,
   ) {
     // The store reads nothing back for a report whose files' rows all came from workers.
-    this.history = writer ? new FileHistoryCollector(HISTORY_MAX_CONTAINERS, (history) => post({ t: 'history', job: id, history })) : null;
+    this.history = writer
+      ? new FileHistoryCollector(HISTORY_MAX_CONTAINERS, (history) => post({ t: 'history', job: id, history }))
+      : null;
   }
 
   readonly history: FileHistoryCollector | null;
@@ -186,7 +205,10 @@ class Job implements ContainerTarget {
     try {
       this.writer!.write(rows);
     } catch (e) {
-      this.writeFailure = new StoreWriteError(`Writing containers failed: ${(e as Error).message}`, (e as { code?: string }).code);
+      this.writeFailure = new StoreWriteError(
+        `Writing containers failed: ${(e as Error).message}`,
+        (e as { code?: string }).code,
+      );
       return;
     }
     this.unreported += rows.length;
@@ -244,7 +266,17 @@ async function run(start: JobStart, job: Job): Promise<void> {
     post({
       t: 'done',
       job: job.id,
-      result: { totals: assembler.totals, earliest: assembler.earliest, duplicates: assembler.duplicates, duplicateCount: assembler.duplicateCount, truncated: assembler.truncated, refs, producer, noTests, lastId },
+      result: {
+        totals: assembler.totals,
+        earliest: assembler.earliest,
+        duplicates: assembler.duplicates,
+        duplicateCount: assembler.duplicateCount,
+        truncated: assembler.truncated,
+        refs,
+        producer,
+        noTests,
+        lastId,
+      },
     });
   } catch (e) {
     const err = e instanceof Error ? e : new Error(String(e));
@@ -268,12 +300,22 @@ async function run(start: JobStart, job: Job): Promise<void> {
 
 port.on('message', (m: ToWorker) => {
   if (m.t === 'start') {
-    let writer: SqliteContainerWriter | null = null;
+    let writer: SqliteContainerWriter | null;
     try {
       writer = m.sink ? writerFor(m.sink) : null;
     } catch (e) {
       const code = (e as { code?: string }).code;
-      post({ t: 'fail', job: m.job, error: { name: 'StoreWriteError', message: `The database cannot be opened: ${(e as Error).message}`, line: null, column: null, ...(code ? { code } : {}) } });
+      post({
+        t: 'fail',
+        job: m.job,
+        error: {
+          name: 'StoreWriteError',
+          message: `The database cannot be opened: ${(e as Error).message}`,
+          line: null,
+          column: null,
+          ...(code ? { code } : {}),
+        },
+      });
       return;
     }
     const job = new Job(m.job, writer);

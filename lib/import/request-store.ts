@@ -11,7 +11,10 @@ export class RequestStore {
   readonly uploads: StoredFile[] = [];
   readonly attachments: StoredFile[] = [];
 
-  constructor(private readonly store: Store, private readonly importId: string) {}
+  constructor(
+    private readonly store: Store,
+    private readonly importId: string,
+  ) {}
 
   /** False when the part held no bytes (nothing is kept). */
   async addUpload(source: AsyncIterable<Buffer>, rawName: string, contentType: string | null): Promise<boolean> {
@@ -29,7 +32,11 @@ export class RequestStore {
     return [...this.uploads, ...this.attachments].map((f) => f.blobId);
   }
 
-  private async put(source: AsyncIterable<Buffer>, name: string, contentType: string | null): Promise<StoredFile | null> {
+  private async put(
+    source: AsyncIterable<Buffer>,
+    name: string,
+    contentType: string | null,
+  ): Promise<StoredFile | null> {
     const p = await peek(source, 1);
     if (p.head.length === 0 && p.complete) return null;
     const ref = await this.store.putBlob(Readable.from(p.all), { name, contentType, importId: this.importId });

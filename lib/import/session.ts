@@ -82,13 +82,29 @@ interface Run {
 export function runImport(deps: ImportDeps, req: ImportRequest): Promise<ImportAnswer> {
   const started = performance.now();
   const received = { bytes: 0 };
-  const attributes = { 'tally.profile_id': req.profile.id, 'tally.route': req.route, ...(req.formatterKey ? { 'tally.formatter': req.formatterKey } : {}) };
+  const attributes = {
+    'tally.profile_id': req.profile.id,
+    'tally.route': req.route,
+    ...(req.formatterKey ? { 'tally.formatter': req.formatterKey } : {}),
+  };
   return inSpan('tally.import', attributes, async (span) => {
     const answer = await receiveImport(deps, req, received);
     const error = answer.body.messages.find((m) => m.severity === 'error');
-    span?.setAttributes({ 'tally.import_id': answer.body.import_id ?? '', 'tally.status': answer.body.status, 'tally.bytes': received.bytes, 'http.response.status_code': answer.status });
+    span?.setAttributes({
+      'tally.import_id': answer.body.import_id ?? '',
+      'tally.status': answer.body.status,
+      'tally.bytes': received.bytes,
+      'http.response.status_code': answer.status,
+    });
     if (error) span?.setStatus({ code: SpanStatusCode.ERROR, message: error.code ?? 'error' });
-    recordImport({ status: answer.body.status, store: deps.store.kind, bytes: received.bytes, containers: answer.body.report?.totals.containers ?? 0, seconds: (performance.now() - started) / 1000, messages: answer.body.messages });
+    recordImport({
+      status: answer.body.status,
+      store: deps.store.kind,
+      bytes: received.bytes,
+      containers: answer.body.report?.totals.containers ?? 0,
+      seconds: (performance.now() - started) / 1000,
+      messages: answer.body.messages,
+    });
     return answer;
   });
 }
@@ -100,14 +116,40 @@ async function receiveImport(deps: ImportDeps, req: ImportRequest, received: { b
 
   let record: ImportRecord;
   try {
-    record = await store.createImport({ profileId: req.profile.id, accountId: req.accountId, endpoint: req.route, formatter: req.formatterKey });
+    record = await store.createImport({
+      profileId: req.profile.id,
+      accountId: req.accountId,
+      endpoint: req.route,
+      formatter: req.formatterKey,
+    });
   } catch (cause) {
     deps.log('import.record_failed', { error: String(cause) });
     const messages = [...early, message('import_generating_error')];
-    return { status: statusOf(messages), body: answerBody({ importId: null, reportId: null, profileId: req.profile.id, status: 'failed', messages, report: null, baseUrl: req.baseUrl }) };
+    return {
+      status: statusOf(messages),
+      body: answerBody({
+        importId: null,
+        reportId: null,
+        profileId: req.profile.id,
+        status: 'failed',
+        messages,
+        report: null,
+        baseUrl: req.baseUrl,
+      }),
+    };
   }
 
-  const run: Run = { deps, record, report: null, params: new ImportParams(), early, processor: null, queued: null, profileId: req.profile.id, baseUrl: req.baseUrl };
+  const run: Run = {
+    deps,
+    record,
+    report: null,
+    params: new ImportParams(),
+    early,
+    processor: null,
+    queued: null,
+    profileId: req.profile.id,
+    baseUrl: req.baseUrl,
+  };
   const { params } = run;
   let counter: ByteCounter | null = null;
   let watchdog: ReceiveWatchdog | null = null;
@@ -130,13 +172,21 @@ async function receiveImport(deps: ImportDeps, req: ImportRequest, received: { b
     for (const [name, value] of req.query) params.addValue(name, value);
     let formatter: Formatter | null = null;
     if (req.formatterKey !== null) formatter = lookupFormatter(registry, req.formatterKey);
-    run.report = await store.createReport({ profileId: req.profile.id, importId: record.id, tags: [], date: record.createdAt });
+    run.report = await store.createReport({
+      profileId: req.profile.id,
+      importId: record.id,
+      tags: [],
+      date: record.createdAt,
+    });
     await store.updateImport(record.id, { reportId: run.report.id });
 
     if (!req.contentType) throw new ImportFault('import_missing_media_type');
     // A declared length over the limit is refused before a byte is read; chunked bodies are counted below.
     if (req.contentLength !== null && req.contentLength > config.limits.maxUploadBytes) {
-      throw new ImportFault('payload_too_large', { detail: `The limit is ${config.limits.maxUploadBytes} bytes (TALLY_MAX_UPLOAD_BYTES).`, details: { limit: config.limits.maxUploadBytes } });
+      throw new ImportFault('payload_too_large', {
+        detail: `The limit is ${config.limits.maxUploadBytes} bytes (TALLY_MAX_UPLOAD_BYTES).`,
+        details: { limit: config.limits.maxUploadBytes },
+      });
     }
     const mediaType = req.contentType.split(';')[0]!.trim().toLowerCase();
     await store.updateImport(record.id, { contentType: mediaType });
@@ -146,7 +196,12 @@ async function receiveImport(deps: ImportDeps, req: ImportRequest, received: { b
     req.body.on('error', (e) => counter?.destroy(e));
     req.body.pipe(counter);
     const c = counter;
-    watchdog = new ReceiveWatchdog(req.body, () => c.bytes, config.limits, (fault) => c.destroy(fault));
+    watchdog = new ReceiveWatchdog(
+      req.body,
+      () => c.bytes,
+      config.limits,
+      (fault) => c.destroy(fault),
+    );
     const processorOptions = (candidates: readonly Formatter[]): FileProcessorOptions => ({
       store,
       registry,
@@ -164,7 +219,11 @@ async function receiveImport(deps: ImportDeps, req: ImportRequest, received: { b
     if (mediaType === MULTIPART) {
       // process_async is honoured when it is known before the first file (query string or an earlier field).
       const receiver = (): FileProcessor | RequestStore =>
-        run.processor ?? run.queued ?? (params.processAsync ? (run.queued = new RequestStore(store, record.id)) : (run.processor = new FileProcessor(processorOptions(registry.all()))));
+        run.processor ??
+        run.queued ??
+        (params.processAsync
+          ? (run.queued = new RequestStore(store, record.id))
+          : (run.processor = new FileProcessor(processorOptions(registry.all()))));
       const nameFormatter = (): void => {
         if (!formatter && params.formatterField) {
           const named = lookupFormatter(registry, params.formatterField);
@@ -179,21 +238,23 @@ async function receiveImport(deps: ImportDeps, req: ImportRequest, received: { b
           nameFormatter();
         },
         // Parts arrive on the request stream's events: their spans belong under this import.
-        file: bindToActive(async (name: string, fileName: string | undefined, stream: Readable, mime: string | undefined) => {
-          const n = params.notePart(name, fileName);
-          if (n.role === 'file') {
-            const added = await receiver().addUpload(stream, fileName ?? 'file', mime ?? null);
-            if (!added) emptyParts++;
-          } else if (n.role === 'attachment') {
-            await receiver().addAttachment(stream, fileName ?? 'attachment', mime ?? null);
-          } else if (n.role === 'unknown') {
-            stream.resume();
-          } else {
-            // Real uploaders send flags and tags as file parts (`-F merge_containers=@flag.txt`).
-            params.addValue(name, await smallText(stream, config.limits.maxFieldBytes, name));
-            nameFormatter();
-          }
-        }),
+        file: bindToActive(
+          async (name: string, fileName: string | undefined, stream: Readable, mime: string | undefined) => {
+            const n = params.notePart(name, fileName);
+            if (n.role === 'file') {
+              const added = await receiver().addUpload(stream, fileName ?? 'file', mime ?? null);
+              if (!added) emptyParts++;
+            } else if (n.role === 'attachment') {
+              await receiver().addAttachment(stream, fileName ?? 'attachment', mime ?? null);
+            } else if (n.role === 'unknown') {
+              stream.resume();
+            } else {
+              // Real uploaders send flags and tags as file parts (`-F merge_containers=@flag.txt`).
+              params.addValue(name, await smallText(stream, config.limits.maxFieldBytes, name));
+              nameFormatter();
+            }
+          },
+        ),
       });
       if ((run.processor?.uploads.length ?? run.queued?.uploads.length ?? 0) === 0) {
         if (emptyParts > 0) early.push(message('parameter_file_empty', { detail: 'The file[] parts were empty.' }));
@@ -236,11 +297,26 @@ async function receiveImport(deps: ImportDeps, req: ImportRequest, received: { b
  * Processes an import a worker claimed: its stored parts are replayed through the same file
  * processor and finalize, so the same messages end up on the record.
  */
-export async function processQueuedImport(deps: ImportDeps, record: ImportRecord, baseUrl: string): Promise<ImportAnswer> {
+export async function processQueuedImport(
+  deps: ImportDeps,
+  record: ImportRecord,
+  baseUrl: string,
+): Promise<ImportAnswer> {
   const { store, registry, config } = deps;
-  const run: Run = { deps, record, report: null, params: new ImportParams(), early: [...record.messages], processor: null, queued: null, profileId: record.profileId, baseUrl };
+  const run: Run = {
+    deps,
+    record,
+    report: null,
+    params: new ImportParams(),
+    early: [...record.messages],
+    processor: null,
+    queued: null,
+    profileId: record.profileId,
+    baseUrl,
+  };
   try {
-    for (const [name, values] of Object.entries(record.params)) for (const value of values as string[]) run.params.addValue(name, value);
+    for (const [name, values] of Object.entries(record.params))
+      for (const value of values as string[]) run.params.addValue(name, value);
     run.report = record.reportId ? await store.getReport(record.reportId) : null;
     if (!run.report) throw new ImportFault('import_validation_error', { detail: 'The queued import has no report.' });
     let formatter: Formatter | null = record.formatter ? lookupFormatter(registry, record.formatter) : null;
@@ -261,14 +337,22 @@ export async function processQueuedImport(deps: ImportDeps, record: ImportRecord
     });
     for (const file of record.files) await run.processor.addStoredUpload(file);
     for (const file of record.attachments) run.processor.adoptAttachment(file);
-    return await complete(run, record.files.reduce((n, f) => n + f.size, 0));
+    return await complete(
+      run,
+      record.files.reduce((n, f) => n + f.size, 0),
+    );
   } catch (e) {
     return fail(run, e);
   }
 }
 
 /** process_async: the request is stored whole; the answer is 202 and the status URL. */
-async function queue(run: Run, queued: RequestStore, formatter: Formatter | null, bytes: number): Promise<ImportAnswer> {
+async function queue(
+  run: Run,
+  queued: RequestStore,
+  formatter: Formatter | null,
+  bytes: number,
+): Promise<ImportAnswer> {
   const { store } = run.deps;
   const messages = applyFlags([...run.early, ...run.params.messages()], run.params.flags);
   await store.updateImport(run.record.id, {
@@ -286,7 +370,15 @@ async function queue(run: Run, queued: RequestStore, formatter: Formatter | null
   run.deps.log('import.queued', { importId: run.record.id, files: queued.uploads.length, bytes });
   return {
     status: 202,
-    body: answerBody({ importId: run.record.id, reportId: run.report!.id, profileId: run.profileId, status: 'queued', messages, report: null, baseUrl: run.baseUrl }),
+    body: answerBody({
+      importId: run.record.id,
+      reportId: run.report!.id,
+      profileId: run.profileId,
+      status: 'queued',
+      messages,
+      report: null,
+      baseUrl: run.baseUrl,
+    }),
   };
 }
 
@@ -311,10 +403,18 @@ async function complete(run: Run, bytes: number): Promise<ImportAnswer> {
     now,
     date: params.date === 'now' ? now.toISOString() : params.date,
   });
-  const messages = applyFlags([...run.early, ...params.messages(), ...processor.messages, ...done.messages], params.flags);
+  const messages = applyFlags(
+    [...run.early, ...params.messages(), ...processor.messages, ...done.messages],
+    params.flags,
+  );
   if (messages.some((m) => m.severity === 'error')) throw new Outcome(messages);
 
-  const files = processor.parsed.map((f) => ({ name: f.name, formatter: f.formatter, producer: f.producer, tests: f.tests }));
+  const files = processor.parsed.map((f) => ({
+    name: f.name,
+    formatter: f.formatter,
+    producer: f.producer,
+    tests: f.tests,
+  }));
   const totals = processor.totals;
   await store.completeReport(report.id, { date: done.date, totals, files, messages, tags: params.tags });
   const progress = { bytes, files: processor.fileCount, containers: processor.containers };
@@ -330,10 +430,25 @@ async function complete(run: Run, bytes: number): Promise<ImportAnswer> {
     progress,
   });
   run.deps.log('import.completed', { importId: run.record.id, reportId: report.id, tests: totals.tests, bytes });
-  const summary: ReportSummary = { date: done.date, url: `${run.baseUrl}/api/v2/reports/${report.id}`, tags: params.tags, files, totals };
+  const summary: ReportSummary = {
+    date: done.date,
+    url: `${run.baseUrl}/api/v2/reports/${report.id}`,
+    tags: params.tags,
+    files,
+    totals,
+  };
   return {
     status: 201,
-    body: answerBody({ importId: run.record.id, reportId: report.id, profileId: run.profileId, status: 'completed', messages, report: summary, baseUrl: run.baseUrl, progress }),
+    body: answerBody({
+      importId: run.record.id,
+      reportId: report.id,
+      profileId: run.profileId,
+      status: 'completed',
+      messages,
+      report: summary,
+      baseUrl: run.baseUrl,
+      progress,
+    }),
   };
 }
 
@@ -347,7 +462,12 @@ async function fail(run: Run, e: unknown): Promise<ImportAnswer> {
   // A container write still in flight would land after the purge: let it finish first.
   await run.processor?.abandon();
   if (run.report) steps.push(store.failReport(run.report.id));
-  const blobs = new Set([...(run.processor?.blobIds() ?? []), ...(run.queued?.blobIds() ?? []), ...run.record.files.map((f) => f.blobId), ...run.record.attachments.map((f) => f.blobId)]);
+  const blobs = new Set([
+    ...(run.processor?.blobIds() ?? []),
+    ...(run.queued?.blobIds() ?? []),
+    ...run.record.files.map((f) => f.blobId),
+    ...run.record.attachments.map((f) => f.blobId),
+  ]);
   for (const id of blobs) steps.push(store.deleteBlob(id));
   steps.push(
     store.updateImport(run.record.id, {
@@ -365,7 +485,15 @@ async function fail(run: Run, e: unknown): Promise<ImportAnswer> {
   if (failed > 0) run.deps.log('import.cleanup_incomplete', { importId: run.record.id, failedSteps: failed });
   return {
     status: statusOf(messages),
-    body: answerBody({ importId: run.record.id, reportId: null, profileId: run.profileId, status: 'failed', messages, report: null, baseUrl: run.baseUrl }),
+    body: answerBody({
+      importId: run.record.id,
+      reportId: null,
+      profileId: run.profileId,
+      status: 'failed',
+      messages,
+      report: null,
+      baseUrl: run.baseUrl,
+    }),
   };
 }
 
@@ -380,9 +508,14 @@ async function failureMessages(e: unknown, run: Run): Promise<Message[]> {
     run.deps.log('import.storage_full', { importId: run.record.id, error: e instanceof Error ? e.message : String(e) });
   } else if (e instanceof ImportFault) fault = e.msg;
   else {
-    const storeUp = await run.deps.store.ping().then(() => true, () => false);
+    const storeUp = await run.deps.store.ping().then(
+      () => true,
+      () => false,
+    );
     fault = storeUp ? message('internal_error') : message('store_unavailable');
-    run.deps.log(storeUp ? 'import.internal_error' : 'import.store_unavailable', { error: e instanceof Error ? (e.stack ?? e.message) : String(e) });
+    run.deps.log(storeUp ? 'import.internal_error' : 'import.store_unavailable', {
+      error: e instanceof Error ? (e.stack ?? e.message) : String(e),
+    });
   }
   // Flags still apply to warnings and notices of a failed import (SPEC 7.2 "way to silence").
   return applyFlags([...before, fault], new Set(safe(() => [...run.params.flags])));
@@ -416,10 +549,17 @@ function progressWriter(store: Store, importId: string, read: () => ImportRecord
 }
 
 function rawBodyCandidates(registry: Registry, formatter: Formatter | null, mediaType: string): readonly Formatter[] {
-  const candidates = formatter ? (formatter.mediaTypes.includes(mediaType) ? [formatter] : []) : registry.byMediaType(mediaType);
+  const candidates = formatter
+    ? formatter.mediaTypes.includes(mediaType)
+      ? [formatter]
+      : []
+    : registry.byMediaType(mediaType);
   if (candidates.length === 0) {
     const who = formatter ? `the formatter ${formatter.key} (${formatter.mediaTypes.join(', ')})` : 'any formatter';
-    throw new ImportFault('import_content_type_error', { detail: `${mediaType} is not a content type of ${who}.`, details: { contentType: mediaType } });
+    throw new ImportFault('import_content_type_error', {
+      detail: `${mediaType} is not a content type of ${who}.`,
+      details: { contentType: mediaType },
+    });
   }
   return candidates;
 }
@@ -442,7 +582,10 @@ function lookupFormatter(registry: Registry, key: string): Formatter {
   const f = registry.get(key);
   if (!f) {
     throw new ImportFault('invalid_formatter', {
-      detail: `"${key.slice(0, 60)}" is not one of: ${registry.all().map((x) => x.key).join(', ')}.`,
+      detail: `"${key.slice(0, 60)}" is not one of: ${registry
+        .all()
+        .map((x) => x.key)
+        .join(', ')}.`,
       details: { formatter: key.slice(0, 60) },
     });
   }
@@ -456,7 +599,10 @@ async function smallText(stream: Readable, limit: number, name: string): Promise
     n += (chunk as Buffer).length;
     if (n > limit) {
       stream.resume();
-      throw new ImportFault('multipart_limit_exceeded', { detail: `The field "${name.slice(0, 60)}" is longer than ${limit} bytes.`, details: { limit: 'fieldSize' } });
+      throw new ImportFault('multipart_limit_exceeded', {
+        detail: `The field "${name.slice(0, 60)}" is longer than ${limit} bytes.`,
+        details: { limit: 'fieldSize' },
+      });
     }
     chunks.push(chunk as Buffer);
   }

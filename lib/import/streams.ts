@@ -93,13 +93,21 @@ export async function* tee(source: AsyncIterable<Buffer>, w: Writable): AsyncGen
 /** Counts bytes as they pass and fails with `payload_too_large` past the limit. */
 export class ByteCounter extends Transform {
   bytes = 0;
-  constructor(private readonly limit: number, private readonly onProgress?: (bytes: number) => void) {
+  constructor(
+    private readonly limit: number,
+    private readonly onProgress?: (bytes: number) => void,
+  ) {
     super();
   }
   override _transform(chunk: Buffer, _enc: BufferEncoding, done: TransformCallback): void {
     this.bytes += chunk.length;
     if (this.bytes > this.limit) {
-      done(new ImportFault('payload_too_large', { detail: `The limit is ${this.limit} bytes (TALLY_MAX_UPLOAD_BYTES).`, details: { limit: this.limit } }));
+      done(
+        new ImportFault('payload_too_large', {
+          detail: `The limit is ${this.limit} bytes (TALLY_MAX_UPLOAD_BYTES).`,
+          details: { limit: this.limit },
+        }),
+      );
       return;
     }
     this.onProgress?.(this.bytes);

@@ -13,7 +13,10 @@ export class ImportWorker {
   private timer: NodeJS.Timeout | null = null;
   private stopped = false;
 
-  constructor(private readonly deps: ImportDeps, private readonly baseUrl: string) {}
+  constructor(
+    private readonly deps: ImportDeps,
+    private readonly baseUrl: string,
+  ) {}
 
   start(): void {
     this.stopped = false;

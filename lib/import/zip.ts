@@ -33,12 +33,23 @@ export interface ZipVisitor {
   hidden(name: string): void;
 }
 
-export async function readZip(zipPath: string, archiveName: string, limits: Limits, ahead: number, visit: ZipVisitor): Promise<number> {
+export async function readZip(
+  zipPath: string,
+  archiveName: string,
+  limits: Limits,
+  ahead: number,
+  visit: ZipVisitor,
+): Promise<number> {
   const invalid = (detail: string, cause?: unknown): ImportFault =>
     new ImportFault('zip_invalid', { detail, file: archiveName, details: { archive: archiveName }, cause });
   let zip;
   try {
-    zip = await openZip(zipPath, { validateEntrySizes: true, validateFilenames: true, strictFilenames: false, supportMacArchive: true });
+    zip = await openZip(zipPath, {
+      validateEntrySizes: true,
+      validateFilenames: true,
+      strictFilenames: false,
+      supportMacArchive: true,
+    });
   } catch (cause) {
     throw invalid(`The archive cannot be opened: ${(cause as Error).message}.`, cause);
   }
@@ -73,12 +84,20 @@ export async function readZip(zipPath: string, archiveName: string, limits: Limi
         let stream: Readable;
         try {
           // Deflated entries are inflated here, in large chunks (see inflateEntry); stored ones as they are.
-          stream = entry.compressionMethod === DEFLATE ? await entry.openReadStream({ decompress: false, validateCrc32: false }) : await entry.openReadStream();
+          stream =
+            entry.compressionMethod === DEFLATE
+              ? await entry.openReadStream({ decompress: false, validateCrc32: false })
+              : await entry.openReadStream();
         } catch (cause) {
           throw invalid(`The entry "${name}" cannot be read: ${(cause as Error).message}.`, cause);
         }
         // A corrupt entry shows up while it is read: its errors become zip_invalid, not parser errors.
-        const guarded = guardEntry(entry.compressionMethod === DEFLATE ? inflateEntry(stream, entry) : stream, stream, name, invalid);
+        const guarded = guardEntry(
+          entry.compressionMethod === DEFLATE ? inflateEntry(stream, entry) : stream,
+          stream,
+          name,
+          invalid,
+        );
         const current = visit.entry(name, guarded, entry.uncompressedSize);
         // Settled here or below; an early failure must not go unobserved while it waits its turn.
         current.catch(() => undefined);
@@ -96,7 +115,12 @@ export async function readZip(zipPath: string, archiveName: string, limits: Limi
   }
 }
 
-function checkEntries(entries: Entry[], archiveName: string, limits: Limits, invalid: (d: string) => ImportFault): void {
+function checkEntries(
+  entries: Entry[],
+  archiveName: string,
+  limits: Limits,
+  invalid: (d: string) => ImportFault,
+): void {
   let total = 0;
   const ranges: [number, number, string][] = [];
   for (const e of entries) {
@@ -109,14 +133,18 @@ function checkEntries(entries: Entry[], archiveName: string, limits: Limits, inv
         details: { limit: 'uncompressed', max: limits.maxZipUncompressedBytes },
       });
     }
-    if (e.uncompressedSize >= RATIO_FLOOR_BYTES && e.uncompressedSize > limits.maxZipRatio * Math.max(1, e.compressedSize)) {
+    if (
+      e.uncompressedSize >= RATIO_FLOOR_BYTES &&
+      e.uncompressedSize > limits.maxZipRatio * Math.max(1, e.compressedSize)
+    ) {
       throw new ImportFault('zip_limit_exceeded', {
         detail: `The entry "${e.filename}" expands more than ${limits.maxZipRatio} times (TALLY_MAX_ZIP_RATIO).`,
         file: archiveName,
         details: { limit: 'ratio', max: limits.maxZipRatio, entry: e.filename },
       });
     }
-    if (!e.filename.endsWith('/')) ranges.push([e.fileHeaderOffset, e.fileHeaderOffset + 30 + e.filenameLength + e.compressedSize, e.filename]);
+    if (!e.filename.endsWith('/'))
+      ranges.push([e.fileHeaderOffset, e.fileHeaderOffset + 30 + e.filenameLength + e.compressedSize, e.filename]);
   }
   // Overlapping entries (the "better zip bomb"): several names sharing the same compressed bytes.
   ranges.sort((a, b) => a[0] - b[0]);
@@ -148,18 +176,25 @@ async function* inflateEntry(raw: Readable, entry: Entry): AsyncGenerator<Buffer
   try {
     for await (const chunk of inflate as AsyncIterable<Buffer>) {
       size += chunk.length;
-      if (size > entry.uncompressedSize) throw new Error(`it inflates to more than the ${entry.uncompressedSize} bytes its header says`);
+      if (size > entry.uncompressedSize)
+        throw new Error(`it inflates to more than the ${entry.uncompressedSize} bytes its header says`);
       crc = zlib.crc32(chunk, crc);
       yield chunk;
     }
-    if (size !== entry.uncompressedSize) throw new Error(`it inflates to ${size} bytes, its header says ${entry.uncompressedSize}`);
+    if (size !== entry.uncompressedSize)
+      throw new Error(`it inflates to ${size} bytes, its header says ${entry.uncompressedSize}`);
     if (crc !== entry.crc32) throw new Error('its CRC-32 does not match');
   } finally {
     inflate.destroy();
   }
 }
 
-async function* guardEntry(source: AsyncIterable<Buffer>, stream: Readable, name: string, invalid: (d: string, c?: unknown) => ImportFault): AsyncGenerator<Buffer> {
+async function* guardEntry(
+  source: AsyncIterable<Buffer>,
+  stream: Readable,
+  name: string,
+  invalid: (d: string, c?: unknown) => ImportFault,
+): AsyncGenerator<Buffer> {
   try {
     for await (const chunk of source) yield chunk as Buffer;
   } catch (cause) {

@@ -28,7 +28,11 @@ export class ConcurrencyLimiter {
 export class FailureWindow {
   private readonly windows = new Map<string, { count: number; until: number }>();
 
-  constructor(private readonly max: number, private readonly windowMs: number, private readonly now: () => number = Date.now) {}
+  constructor(
+    private readonly max: number,
+    private readonly windowMs: number,
+    private readonly now: () => number = Date.now,
+  ) {}
 
   /** Milliseconds until the key may try again, or 0. */
   blockedFor(key: string): number {

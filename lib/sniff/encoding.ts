@@ -12,7 +12,8 @@ export interface EncodingGuess {
 }
 
 export function guessEncoding(bytes: Buffer): EncodingGuess {
-  if (bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) return { encoding: 'utf8', bomLength: 3 };
+  if (bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf)
+    return { encoding: 'utf8', bomLength: 3 };
   if (bytes.length >= 2 && bytes[0] === 0xff && bytes[1] === 0xfe) return { encoding: 'utf16le', bomLength: 2 };
   if (bytes.length >= 2 && bytes[0] === 0xfe && bytes[1] === 0xff) return { encoding: 'utf16be', bomLength: 2 };
   // UTF-16 without BOM: '<' or '{' next to a NUL byte.
@@ -32,7 +33,10 @@ function declaredXmlEncoding(bytes: Buffer): string | null {
 }
 
 /** Decodes a byte stream to text chunks, skipping the BOM; multi-byte sequences may span chunks. */
-export async function* decodeText(source: AsyncIterable<Buffer | string>, guess: EncodingGuess): AsyncGenerator<string> {
+export async function* decodeText(
+  source: AsyncIterable<Buffer | string>,
+  guess: EncodingGuess,
+): AsyncGenerator<string> {
   const decoder = iconv.getDecoder(guess.encoding);
   let skip = guess.bomLength;
   for await (const raw of source) {

@@ -60,7 +60,10 @@ const ATTR = /([\w.:-]+)\s*=\s*(?:"([^"]*)"|'([^']*)')/g;
 
 function readXmlHead(text: string, head: Head): void {
   // Skip the declaration, comments, processing instructions and a DOCTYPE before the root.
-  const stripped = text.replace(/<\?[\s\S]*?\?>/g, '').replace(/<!--[\s\S]*?-->/g, '').replace(/<!DOCTYPE[^[>]*(\[[\s\S]*?\])?\s*>/i, '');
+  const stripped = text
+    .replace(/<\?[\s\S]*?\?>/g, '')
+    .replace(/<!--[\s\S]*?-->/g, '')
+    .replace(/<!DOCTYPE[^[>]*(\[[\s\S]*?\])?\s*>/i, '');
   TAG.lastIndex = 0;
   let m: RegExpExecArray | null;
   while ((m = TAG.exec(stripped)) !== null) {

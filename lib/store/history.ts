@@ -14,7 +14,14 @@
 import { isCountedTest, type ContainerStatus, type ContainerType } from '../formatter-api.js';
 import { hash53 } from '../import/hash-set.js';
 
-export const STATUS_CODES: readonly ContainerStatus[] = ['passed', 'failed', 'errored', 'skipped', 'pending', 'unknown'];
+export const STATUS_CODES: readonly ContainerStatus[] = [
+  'passed',
+  'failed',
+  'errored',
+  'skipped',
+  'pending',
+  'unknown',
+];
 const CODE_OF = new Map(STATUS_CODES.map((s, i) => [s, i]));
 const FLAKY_BIT = 0x80;
 const FORMAT_VERSION = 1;
@@ -83,7 +90,14 @@ export function historyKey(path: readonly string[]): number {
  */
 export interface FileHistory {
   /** The part's tests in seq order. */
-  tests: { seqs: number[]; parents: (number | null)[]; titles: string[]; statuses: ContainerStatus[]; durations: (number | null)[]; flaky: boolean[] };
+  tests: {
+    seqs: number[];
+    parents: (number | null)[];
+    titles: string[];
+    statuses: ContainerStatus[];
+    durations: (number | null)[];
+    flaky: boolean[];
+  };
   /** The other containers its tests' paths are made of: closed in this part, or still open. */
   parents: { seqs: number[]; parents: (number | null)[]; titles: string[] };
 }
@@ -119,7 +133,15 @@ export class FileHistoryCollector {
     if (this.#h) this.#open.set(c.id, { parentSeq: c.parentId, title: c.title });
   }
 
-  add(c: { seq: number; parentSeq: number | null; type: ContainerType; title: string; status: ContainerStatus; durationMs: number | null; flaky: boolean }): void {
+  add(c: {
+    seq: number;
+    parentSeq: number | null;
+    type: ContainerType;
+    title: string;
+    status: ContainerStatus;
+    durationMs: number | null;
+    flaky: boolean;
+  }): void {
     const h = this.#h;
     if (!h) return;
     if (++this.#count > this.max) return this.#giveUp();
@@ -169,7 +191,14 @@ export class FileHistoryCollector {
       const t = h.tests;
       const order = t.seqs.map((_, i) => i).sort((a, b) => t.seqs[a]! - t.seqs[b]!);
       const pick = <T>(xs: T[]): T[] => order.map((i) => xs[i]!);
-      h.tests = { seqs: pick(t.seqs), parents: pick(t.parents), titles: pick(t.titles), statuses: pick(t.statuses), durations: pick(t.durations), flaky: pick(t.flaky) };
+      h.tests = {
+        seqs: pick(t.seqs),
+        parents: pick(t.parents),
+        titles: pick(t.titles),
+        statuses: pick(t.statuses),
+        durations: pick(t.durations),
+        flaky: pick(t.flaky),
+      };
     }
     // Ancestors still open: their titles go with the part (and again with the next one).
     for (const [seq, o] of this.#open) {
@@ -191,7 +220,10 @@ export class FileHistoryCollector {
 export const PART_TESTS = 10_000;
 
 function emptyFileHistory(): FileHistory {
-  return { tests: { seqs: [], parents: [], titles: [], statuses: [], durations: [], flaky: [] }, parents: { seqs: [], parents: [], titles: [] } };
+  return {
+    tests: { seqs: [], parents: [], titles: [], statuses: [], durations: [], flaky: [] },
+    parents: { seqs: [], parents: [], titles: [] },
+  };
 }
 
 /**
@@ -244,7 +276,14 @@ export class HistoryColumnBuilder {
     const t = h.tests;
     for (let i = 0; i < t.seqs.length; i++) {
       const parent = t.parents[i]!;
-      const part = this.add({ seq: t.seqs[i]! + base, parentSeq: parent === null ? null : parent + base, title: t.titles[i]!, status: t.statuses[i]!, durationMs: t.durations[i]!, flaky: t.flaky[i]! });
+      const part = this.add({
+        seq: t.seqs[i]! + base,
+        parentSeq: parent === null ? null : parent + base,
+        title: t.titles[i]!,
+        status: t.statuses[i]!,
+        durationMs: t.durations[i]!,
+        flaky: t.flaky[i]!,
+      });
       if (part) parts.push(part);
     }
     for (const seq of p.seqs) {
@@ -278,13 +317,21 @@ export class HistoryColumnBuilder {
       chain.push(p.title);
       at = p.parentSeq;
     }
-    const prefix = base + chain.reverse().map((title) => title + PATH_SEPARATOR).join('');
+    const prefix =
+      base +
+      chain
+        .reverse()
+        .map((title) => title + PATH_SEPARATOR)
+        .join('');
     this.#prefixes.set(seq, prefix);
     return prefix;
   }
 
   #flush(): HistoryPart {
-    const part = { index: this.#parts++, data: encodePart(this.#keys, this.#seqs, this.#durations, this.#flags, this.#titles) };
+    const part = {
+      index: this.#parts++,
+      data: encodePart(this.#keys, this.#seqs, this.#durations, this.#flags, this.#titles),
+    };
     this.#keys = [];
     this.#seqs = [];
     this.#durations = [];
@@ -330,13 +377,15 @@ function decodePart(reportId: string, bytes: Uint8Array): DecodedPart {
   const n = bytes.byteLength >= HEADER_BYTES ? view.getUint32(0, true) : 0;
   const version = bytes.byteLength >= HEADER_BYTES ? view.getUint32(4, true) : 0;
   const fixed = HEADER_BYTES + n * BYTES_PER_TEST + 4;
-  if (version !== FORMAT_VERSION || bytes.byteLength < fixed) throw new Error(`The history column of report ${reportId} is not in format ${FORMAT_VERSION}.`);
+  if (version !== FORMAT_VERSION || bytes.byteLength < fixed)
+    throw new Error(`The history column of report ${reportId} is not in format ${FORMAT_VERSION}.`);
   // The fixed-width arrays are copied into a fresh ArrayBuffer (stored bytes come at any offset,
   // typed arrays need alignment); the titles stay where they are, read only when asked for.
   const ab = new ArrayBuffer(fixed);
   new Uint8Array(ab).set(bytes.subarray(0, fixed));
   const offsets = new Uint32Array(ab, HEADER_BYTES + 16 * n, n + 1);
-  if (bytes.byteLength !== fixed + offsets[n]!) throw new Error(`The history column of report ${reportId} is not in format ${FORMAT_VERSION}.`);
+  if (bytes.byteLength !== fixed + offsets[n]!)
+    throw new Error(`The history column of report ${reportId} is not in format ${FORMAT_VERSION}.`);
   const text = Buffer.from(bytes.buffer, bytes.byteOffset + fixed, bytes.byteLength - fixed);
   return {
     keys: new Float64Array(ab, HEADER_BYTES, n),

@@ -26,7 +26,12 @@ export async function openStore(config: Config, log: Logger = () => undefined, s
       return store;
     } catch (e) {
       if (signal?.aborted) throw e;
-      log('store.unavailable', { store: 'mongo', server: redact(config.mongodbUrl), error: (e as Error).message, retryInMs: wait });
+      log('store.unavailable', {
+        store: 'mongo',
+        server: redact(config.mongodbUrl),
+        error: (e as Error).message,
+        retryInMs: wait,
+      });
       await store.close().catch(() => undefined);
       await new Promise((r) => setTimeout(r, wait));
       wait = Math.min(wait * 2, RETRY_MAX_MS);

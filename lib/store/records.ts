@@ -25,7 +25,10 @@ export function newImportRecord(input: NewImport, createdAt: string): ImportReco
 }
 
 /** A new report: `building` (invisible to readers), zero totals. */
-export function newReportRecord(input: Pick<Report, 'profileId' | 'importId' | 'tags' | 'date'>, createdAt: string): Report {
+export function newReportRecord(
+  input: Pick<Report, 'profileId' | 'importId' | 'tags' | 'date'>,
+  createdAt: string,
+): Report {
   return {
     id: randomUUID(),
     profileId: input.profileId,

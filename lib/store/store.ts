@@ -104,7 +104,20 @@ export interface ImportRecord {
 export type NewImport = Pick<ImportRecord, 'profileId' | 'accountId' | 'endpoint' | 'formatter'>;
 
 export type ImportPatch = Partial<
-  Pick<ImportRecord, 'status' | 'finishedAt' | 'formatter' | 'contentType' | 'params' | 'tags' | 'files' | 'attachments' | 'messages' | 'reportId' | 'progress'>
+  Pick<
+    ImportRecord,
+    | 'status'
+    | 'finishedAt'
+    | 'formatter'
+    | 'contentType'
+    | 'params'
+    | 'tags'
+    | 'files'
+    | 'attachments'
+    | 'messages'
+    | 'reportId'
+    | 'progress'
+  >
 >;
 
 export interface Totals {
@@ -318,7 +331,11 @@ export interface Store {
   reparentContainers(reportId: string, fromParents: number[], toParent: number): Promise<void>;
   deleteContainers(reportId: string, seqs: number[]): Promise<void>;
   /** Replaces selected fields of one container (used by finalize: merged durations, attachments). */
-  updateContainer(reportId: string, seq: number, patch: Partial<Pick<StoredContainer, 'attachments' | 'durationMs' | 'status'>>): Promise<void>;
+  updateContainer(
+    reportId: string,
+    seq: number,
+    patch: Partial<Pick<StoredContainer, 'attachments' | 'durationMs' | 'status'>>,
+  ): Promise<void>;
 
   /**
    * Streams `source` into a new blob; rejects (and keeps nothing) if the source errors.

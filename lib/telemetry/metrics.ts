@@ -13,7 +13,9 @@ function create() {
   return {
     imports: meter.createCounter('tally.imports', { description: 'Imports answered, by status and store' }),
     bytes: meter.createCounter('tally.import.bytes', { description: 'Request bytes received by imports', unit: 'By' }),
-    containers: meter.createCounter('tally.import.containers', { description: 'Containers stored by completed imports' }),
+    containers: meter.createCounter('tally.import.containers', {
+      description: 'Containers stored by completed imports',
+    }),
     duration: meter.createHistogram('tally.import.duration', { description: 'Time from request to answer', unit: 's' }),
     messages: meter.createCounter('tally.messages', { description: 'Messages answered, by code and severity' }),
   };
@@ -24,7 +26,14 @@ export function resetInstruments(): void {
   instruments = null;
 }
 
-export function recordImport(o: { status: string; store: string; bytes: number; containers: number; seconds: number; messages: readonly Message[] }): void {
+export function recordImport(o: {
+  status: string;
+  store: string;
+  bytes: number;
+  containers: number;
+  seconds: number;
+  messages: readonly Message[];
+}): void {
   const i = (instruments ??= create());
   const attrs = { status: o.status, store: o.store };
   i.imports.add(1, attrs);

@@ -11,9 +11,11 @@ import { MongoDBInstrumentation } from '@opentelemetry/instrumentation-mongodb';
 import { resetInstruments } from './metrics.js';
 import { setActiveTelemetry, type Telemetry } from './spans.js';
 
-
 /** `overrides` lets a test export to memory; production passes none and the environment decides. */
-export function startTelemetry(env: NodeJS.ProcessEnv = process.env, overrides: Partial<NodeSDKConfiguration> = {}): Telemetry | null {
+export function startTelemetry(
+  env: NodeJS.ProcessEnv = process.env,
+  overrides: Partial<NodeSDKConfiguration> = {},
+): Telemetry | null {
   if (!env.OTEL_EXPORTER_OTLP_ENDPOINT && Object.keys(overrides).length === 0) return null;
   const sdk = new NodeSDK({
     serviceName: env.OTEL_SERVICE_NAME || 'tally',

@@ -19,11 +19,17 @@ export interface Built {
   unrouted: string[];
 }
 
-export const isApiPath = (path: string): boolean => path.startsWith('/api/') || path === '/healthz' || path === '/openapi.json';
+export const isApiPath = (path: string): boolean =>
+  path.startsWith('/api/') || path === '/healthz' || path === '/openapi.json';
 
-export const routeKey = (r: Pick<RequestRoute, 'method' | 'path'>): string => `${r.method === '*' ? '*' : r.method.toUpperCase()} ${r.path}`;
+export const routeKey = (r: Pick<RequestRoute, 'method' | 'path'>): string =>
+  `${r.method === '*' ? '*' : r.method.toUpperCase()} ${r.path}`;
 
-export function buildDocument(routes: readonly RequestRoute[], version: string, operations: Record<string, Operation> = OPERATIONS): Built {
+export function buildDocument(
+  routes: readonly RequestRoute[],
+  version: string,
+  operations: Record<string, Operation> = OPERATIONS,
+): Built {
   const paths: Record<string, Record<string, unknown>> = {};
   const undocumented: string[] = [];
   const seen = new Set<string>();
@@ -42,9 +48,16 @@ export function buildDocument(routes: readonly RequestRoute[], version: string, 
   return {
     document: {
       openapi: '3.0.3',
-      info: { title: 'Tally', version, description: 'Imports automated-test results from CI. Messages carry codes; README "Message codes" lists them.' },
+      info: {
+        title: 'Tally',
+        version,
+        description: 'Imports automated-test results from CI. Messages carry codes; README "Message codes" lists them.',
+      },
       paths,
-      components: { schemas: SCHEMAS, securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key' } } },
+      components: {
+        schemas: SCHEMAS,
+        securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key' } },
+      },
     },
     undocumented,
     unrouted: Object.keys(operations).filter((k) => !seen.has(k)),
@@ -53,23 +66,38 @@ export function buildDocument(routes: readonly RequestRoute[], version: string, 
 
 function operation(route: RequestRoute, op: Operation): Schema {
   // hapi lists `auth: false` routes with no auth settings, and api-key routes with their strategies.
-  const authed = ((route.settings.auth as { strategies?: string[] } | false | undefined) || null)?.strategies?.includes('api-key') ?? false;
+  const authed =
+    ((route.settings.auth as { strategies?: string[] } | false | undefined) || null)?.strategies?.includes('api-key') ??
+    false;
   const parameters: Schema[] = [];
-  for (const m of route.path.matchAll(/\{(\w+)\??\}/g)) parameters.push({ name: m[1], in: 'path', required: true, schema: { type: 'string', minLength: 1 } });
+  for (const m of route.path.matchAll(/\{(\w+)\??\}/g))
+    parameters.push({ name: m[1], in: 'path', required: true, schema: { type: 'string', minLength: 1 } });
   const query = route.settings.validate?.query;
   if (query && typeof (query as Joi.Schema).describe === 'function') {
     const described = (query as Joi.Schema).describe() as { keys?: Record<string, Joi.Description> };
-    for (const [name, d] of Object.entries(described.keys ?? {})) parameters.push({ name, in: 'query', required: false, schema: joiToSchema(d) });
+    for (const [name, d] of Object.entries(described.keys ?? {}))
+      parameters.push({ name, in: 'query', required: false, schema: joiToSchema(d) });
   }
   for (const q of op.query ?? []) {
-    parameters.push({ name: q.name, in: 'query', required: false, description: q.description, schema: q.schema, ...(q.deprecated ? { deprecated: true } : {}), ...(q.schema.type === 'array' ? { style: 'form', explode: true } : {}) });
+    parameters.push({
+      name: q.name,
+      in: 'query',
+      required: false,
+      description: q.description,
+      schema: q.schema,
+      ...(q.deprecated ? { deprecated: true } : {}),
+      ...(q.schema.type === 'array' ? { style: 'form', explode: true } : {}),
+    });
   }
   const responses: Record<string, Schema> = {};
   // Any request may carry a request line or headers over Node's limit (plugins/client-error.ts).
   for (const [status, name] of Object.entries({ ...op.responses, 431: 'Fault' })) {
     responses[status] =
       name === 'binary'
-        ? { description: 'The stored file, as a download', content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } } }
+        ? {
+            description: 'The stored file, as a download',
+            content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } },
+          }
         : { description: name, content: { 'application/json': { schema: { $ref: `#/components/schemas/${name}` } } } };
   }
   return {
@@ -87,10 +115,19 @@ function importBody(): Schema {
   const flags = Object.fromEntries(FLAGS.map((f) => [f, { type: 'string', enum: ['true', 'false'] }]));
   return {
     required: true,
-    description: 'A multipart form with result files (a .zip is allowed), attachments, tags and flags. The raw result file may also be sent as the body with its content type (SPEC 4.3).',
+    description:
+      'A multipart form with result files (a .zip is allowed), attachments, tags and flags. The raw result file may also be sent as the body with its content type (SPEC 4.3).',
     content: {
       'multipart/form-data': {
-        schema: { type: 'object', properties: { 'file[]': files, 'attachment[]': files, 'tag[]': { type: 'array', items: { type: 'string' } }, ...flags } },
+        schema: {
+          type: 'object',
+          properties: {
+            'file[]': files,
+            'attachment[]': files,
+            'tag[]': { type: 'array', items: { type: 'string' } },
+            ...flags,
+          },
+        },
       },
     },
   };

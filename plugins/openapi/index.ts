@@ -28,7 +28,8 @@ export const openapiPlugin: Plugin<{ log: Logger }> = {
     let document: Record<string, unknown> | null = null;
     server.ext('onPreStart', () => {
       const built = buildDocument(server.table(), VERSION);
-      if (built.undocumented.length > 0 || built.unrouted.length > 0) log('openapi.mismatch', { undocumented: built.undocumented, unrouted: built.unrouted });
+      if (built.undocumented.length > 0 || built.unrouted.length > 0)
+        log('openapi.mismatch', { undocumented: built.undocumented, unrouted: built.unrouted });
       document = built.document;
     });
     server.route({

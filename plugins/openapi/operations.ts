@@ -17,44 +17,132 @@ export interface Operation {
 }
 
 const FAULTS_AUTHED = { 401: 'Fault', 429: 'Fault' } as const;
-const IMPORT_RESPONSES = { 201: 'ImportAnswer', 202: 'ImportAnswer', 400: 'Fault', 401: 'Fault', 403: 'Fault', 404: 'Fault', 408: 'Fault', 413: 'Fault', 415: 'Fault', 422: 'Fault', 429: 'Fault', 503: 'Fault', 507: 'Fault' };
+const IMPORT_RESPONSES = {
+  201: 'ImportAnswer',
+  202: 'ImportAnswer',
+  400: 'Fault',
+  401: 'Fault',
+  403: 'Fault',
+  404: 'Fault',
+  408: 'Fault',
+  413: 'Fault',
+  415: 'Fault',
+  422: 'Fault',
+  429: 'Fault',
+  503: 'Fault',
+  507: 'Fault',
+};
 const IMPORT_QUERY: Operation['query'] = [
-  { name: 'tag[]', schema: { type: 'array', items: { type: 'string', maxLength: 256 } }, description: 'Free tags, `<key>:<value>` for the dynamic form.' },
-  ...['os', 'platform', 'build'].map((name) => ({ name, schema: { type: 'string' }, description: `Deprecated: becomes the tag \`${name}:<value>\` (warning tag_params_deprecated).`, deprecated: true })),
+  {
+    name: 'tag[]',
+    schema: { type: 'array', items: { type: 'string', maxLength: 256 } },
+    description: 'Free tags, `<key>:<value>` for the dynamic form.',
+  },
+  ...['os', 'platform', 'build'].map((name) => ({
+    name,
+    schema: { type: 'string' },
+    description: `Deprecated: becomes the tag \`${name}:<value>\` (warning tag_params_deprecated).`,
+    deprecated: true,
+  })),
 ];
-const NOT_POST: Operation = { summary: 'Any method but POST: 405 invalid_request_method, `Allow: POST`.', responses: { 405: 'Fault' }, methods: ['get', 'put', 'patch', 'delete'] };
+const NOT_POST: Operation = {
+  summary: 'Any method but POST: 405 invalid_request_method, `Allow: POST`.',
+  responses: { 405: 'Fault' },
+  methods: ['get', 'put', 'patch', 'delete'],
+};
 
-const importOp = (summary: string): Operation => ({ summary, responses: IMPORT_RESPONSES, query: IMPORT_QUERY, body: 'import' });
+const importOp = (summary: string): Operation => ({
+  summary,
+  responses: IMPORT_RESPONSES,
+  query: IMPORT_QUERY,
+  body: 'import',
+});
 
 export const OPERATIONS: Record<string, Operation> = {
-  'POST /api/v2/profile/{profile_id}/import/{formatter}': importOp('Import result files with the named formatter (SPEC 4.1).'),
-  'POST /api/v2/profile/{profile_id}/import': importOp('Import result files; the format is detected (SPEC 4.2, warning specify_formatter).'),
-  'POST /api/v2/profile/{profile_id}/report/import': importOp('Deprecated path of the import (warning report_endpoint_deprecated).'),
-  'POST /api/v2/profile/{profile_id}/testresult': importOp('A raw Cucumber JSON body, imported with the cucumber formatter (older clients).'),
+  'POST /api/v2/profile/{profile_id}/import/{formatter}': importOp(
+    'Import result files with the named formatter (SPEC 4.1).',
+  ),
+  'POST /api/v2/profile/{profile_id}/import': importOp(
+    'Import result files; the format is detected (SPEC 4.2, warning specify_formatter).',
+  ),
+  'POST /api/v2/profile/{profile_id}/report/import': importOp(
+    'Deprecated path of the import (warning report_endpoint_deprecated).',
+  ),
+  'POST /api/v2/profile/{profile_id}/testresult': importOp(
+    'A raw Cucumber JSON body, imported with the cucumber formatter (older clients).',
+  ),
   '* /api/v2/profile/{profile_id}/import/{formatter}': NOT_POST,
   '* /api/v2/profile/{profile_id}/import': NOT_POST,
   '* /api/v2/profile/{profile_id}/report/import': NOT_POST,
   '* /api/v2/profile/{profile_id}/testresult': NOT_POST,
-  'GET /api/v2/formatters': { summary: 'The formatter keys, titles, extensions and media types.', responses: { 200: 'FormatterList' } },
+  'GET /api/v2/formatters': {
+    summary: 'The formatter keys, titles, extensions and media types.',
+    responses: { 200: 'FormatterList' },
+  },
   'GET /api/v2/profile/{profile_id}/reports': {
     summary: "A profile's completed reports, newest first.",
     responses: { 200: 'ReportList', 400: 'Fault', 403: 'Fault', 404: 'Fault', ...FAULTS_AUTHED },
-    query: [{ name: 'tag[]', schema: { type: 'array', items: { type: 'string' } }, description: 'Only reports carrying every tag listed.' }],
+    query: [
+      {
+        name: 'tag[]',
+        schema: { type: 'array', items: { type: 'string' } },
+        description: 'Only reports carrying every tag listed.',
+      },
+    ],
   },
-  'GET /api/v2/profile/{profile_id}': { summary: 'The profile, when the key may use it.', responses: { 200: 'Profile', 403: 'Fault', 404: 'Fault', ...FAULTS_AUTHED } },
-  'GET /api/v2/reports/{report_id}/status': { summary: 'Status and progress of the import behind a report.', responses: { 200: 'ReportStatus', 404: 'Fault', ...FAULTS_AUTHED } },
-  'GET /api/v2/reports/{report_id}': { summary: 'A completed report: totals, tags, files, messages, date.', responses: { 200: 'Report', 404: 'Fault', ...FAULTS_AUTHED } },
-  'GET /api/v2/reports/{report_id}/containers': { summary: 'Children of `parent` (the top level without it), ordered by seq.', responses: { 200: 'ContainerList', 400: 'Fault', 404: 'Fault', ...FAULTS_AUTHED } },
-  'GET /api/v2/imports/{import_id}': { summary: 'The import record: status, progress, messages, parameters, files.', responses: { 200: 'ImportRecord', 404: 'Fault', ...FAULTS_AUTHED } },
-  'GET /api/v2/imports/{import_id}/blobs/{blob_id}': { summary: 'A stored upload or attachment, as a download.', responses: { 200: 'binary', 404: 'Fault', ...FAULTS_AUTHED } },
+  'GET /api/v2/profile/{profile_id}': {
+    summary: 'The profile, when the key may use it.',
+    responses: { 200: 'Profile', 403: 'Fault', 404: 'Fault', ...FAULTS_AUTHED },
+  },
+  'GET /api/v2/reports/{report_id}/status': {
+    summary: 'Status and progress of the import behind a report.',
+    responses: { 200: 'ReportStatus', 404: 'Fault', ...FAULTS_AUTHED },
+  },
+  'GET /api/v2/reports/{report_id}': {
+    summary: 'A completed report: totals, tags, files, messages, date.',
+    responses: { 200: 'Report', 404: 'Fault', ...FAULTS_AUTHED },
+  },
+  'GET /api/v2/reports/{report_id}/containers': {
+    summary: 'Children of `parent` (the top level without it), ordered by seq.',
+    responses: { 200: 'ContainerList', 400: 'Fault', 404: 'Fault', ...FAULTS_AUTHED },
+  },
+  'GET /api/v2/imports/{import_id}': {
+    summary: 'The import record: status, progress, messages, parameters, files.',
+    responses: { 200: 'ImportRecord', 404: 'Fault', ...FAULTS_AUTHED },
+  },
+  'GET /api/v2/imports/{import_id}/blobs/{blob_id}': {
+    summary: 'A stored upload or attachment, as a download.',
+    responses: { 200: 'binary', 404: 'Fault', ...FAULTS_AUTHED },
+  },
   // The web pages' JSON twins (plugins/views.ts): what each page shows, for scripts.
-  'GET /api/v2/profiles': { summary: "The key's account's profiles, each with its newest report and a pass/fail trend (the Profiles page).", responses: { 200: 'View', ...FAULTS_AUTHED } },
-  'GET /api/v2/profiles/{id}/reports': { summary: "A profile's reports with tag and date filters (the Reports page).", responses: { 200: 'View', 400: 'Fault', 403: 'Fault', 404: 'Fault', ...FAULTS_AUTHED } },
-  'GET /api/v2/profiles/{id}/history': { summary: 'Tests × the last n reports: statuses, flaky, first failed, last passed (the History page).', responses: { 200: 'View', 400: 'Fault', 403: 'Fault', 404: 'Fault', ...FAULTS_AUTHED } },
-  'GET /api/v2/profiles/{id}/history/{key}': { summary: "One test across the last n reports, with its durations (the test's history page).", responses: { 200: 'View', 400: 'Fault', 403: 'Fault', 404: 'Fault', ...FAULTS_AUTHED } },
-  'GET /api/v2/profiles/{id}/upload': { summary: "What the Upload page shows: this profile's import commands, formatter keys, tags and flags.", responses: { 200: 'View', 403: 'Fault', 404: 'Fault', ...FAULTS_AUTHED } },
-  'GET /api/v2/reports/{id}/search': { summary: "Containers of a report by status and title, at any depth (the Report page's filter).", responses: { 200: 'View', 400: 'Fault', 404: 'Fault', ...FAULTS_AUTHED } },
-  'GET /api/v2/account': { summary: 'The account: its masked API keys and users (the Account page).', responses: { 200: 'View', ...FAULTS_AUTHED } },
+  'GET /api/v2/profiles': {
+    summary: "The key's account's profiles, each with its newest report and a pass/fail trend (the Profiles page).",
+    responses: { 200: 'View', ...FAULTS_AUTHED },
+  },
+  'GET /api/v2/profiles/{id}/reports': {
+    summary: "A profile's reports with tag and date filters (the Reports page).",
+    responses: { 200: 'View', 400: 'Fault', 403: 'Fault', 404: 'Fault', ...FAULTS_AUTHED },
+  },
+  'GET /api/v2/profiles/{id}/history': {
+    summary: 'Tests × the last n reports: statuses, flaky, first failed, last passed (the History page).',
+    responses: { 200: 'View', 400: 'Fault', 403: 'Fault', 404: 'Fault', ...FAULTS_AUTHED },
+  },
+  'GET /api/v2/profiles/{id}/history/{key}': {
+    summary: "One test across the last n reports, with its durations (the test's history page).",
+    responses: { 200: 'View', 400: 'Fault', 403: 'Fault', 404: 'Fault', ...FAULTS_AUTHED },
+  },
+  'GET /api/v2/profiles/{id}/upload': {
+    summary: "What the Upload page shows: this profile's import commands, formatter keys, tags and flags.",
+    responses: { 200: 'View', 403: 'Fault', 404: 'Fault', ...FAULTS_AUTHED },
+  },
+  'GET /api/v2/reports/{id}/search': {
+    summary: "Containers of a report by status and title, at any depth (the Report page's filter).",
+    responses: { 200: 'View', 400: 'Fault', 404: 'Fault', ...FAULTS_AUTHED },
+  },
+  'GET /api/v2/account': {
+    summary: 'The account: its masked API keys and users (the Account page).',
+    responses: { 200: 'View', ...FAULTS_AUTHED },
+  },
   'GET /healthz': { summary: '200 when the store answers, else 503.', responses: { 200: 'Health', 503: 'Health' } },
   'GET /openapi.json': { summary: 'This document.', responses: { 200: 'OpenApi' } },
 };

@@ -25,7 +25,12 @@ const message: Schema = {
 const totals: Schema = {
   type: 'object',
   required: ['containers', 'tests', 'passed', 'failed', 'errored', 'skipped'],
-  properties: Object.fromEntries(['containers', 'tests', 'passed', 'failed', 'errored', 'skipped', 'pending', 'unknown', 'flaky'].map((k) => [k, int])),
+  properties: Object.fromEntries(
+    ['containers', 'tests', 'passed', 'failed', 'errored', 'skipped', 'pending', 'unknown', 'flaky'].map((k) => [
+      k,
+      int,
+    ]),
+  ),
 };
 
 const reportFile: Schema = {
@@ -37,7 +42,15 @@ const reportFile: Schema = {
 const storedFile: Schema = {
   type: 'object',
   required: ['name', 'blobId', 'size', 'formatter'],
-  properties: { name: str, blobId: str, size: int, sha256: str, contentType: nullable(str), formatter: nullable(str), archive: str },
+  properties: {
+    name: str,
+    blobId: str,
+    size: int,
+    sha256: str,
+    contentType: nullable(str),
+    formatter: nullable(str),
+    archive: str,
+  },
 };
 
 const progress: Schema = {
@@ -54,11 +67,26 @@ export const SCHEMAS: Record<string, Schema> = {
   Fault: {
     type: 'object',
     required: ['status', 'messages'],
-    properties: { status: { type: 'string', enum: ['failed'] }, messages: { type: 'array', items: { $ref: '#/components/schemas/Message' } } },
+    properties: {
+      status: { type: 'string', enum: ['failed'] },
+      messages: { type: 'array', items: { $ref: '#/components/schemas/Message' } },
+    },
   },
   ImportAnswer: {
     type: 'object',
-    required: ['import_id', 'report_id', 'profile_id', 'status', 'import_status', 'import_progress', 'message', 'report_url', 'report_status_url', 'messages', 'report'],
+    required: [
+      'import_id',
+      'report_id',
+      'profile_id',
+      'status',
+      'import_status',
+      'import_progress',
+      'message',
+      'report_url',
+      'report_status_url',
+      'messages',
+      'report',
+    ],
     properties: {
       import_id: nullable(str),
       report_id: nullable(str),
@@ -96,11 +124,24 @@ export const SCHEMAS: Record<string, Schema> = {
   ReportList: {
     type: 'object',
     required: ['profile_id', 'reports', 'next_before'],
-    properties: { profile_id: str, reports: { type: 'array', items: { $ref: '#/components/schemas/Report' } }, next_before: nullable(str) },
+    properties: {
+      profile_id: str,
+      reports: { type: 'array', items: { $ref: '#/components/schemas/Report' } },
+      next_before: nullable(str),
+    },
   },
   ReportStatus: {
     type: 'object',
-    required: ['report_id', 'import_id', 'import_status', 'import_progress', 'progress', 'report_url', 'messages', 'totals'],
+    required: [
+      'report_id',
+      'import_id',
+      'import_status',
+      'import_progress',
+      'progress',
+      'report_url',
+      'messages',
+      'totals',
+    ],
     properties: {
       report_id: str,
       import_id: str,
@@ -123,7 +164,15 @@ export const SCHEMAS: Record<string, Schema> = {
         items: {
           type: 'object',
           required: ['seq', 'parentSeq', 'type', 'title', 'status'],
-          properties: { seq: int, parentSeq: nullable(int), type: str, title: str, status: str, durationMs: nullable({ type: 'number' }), startedAt: nullable(str) },
+          properties: {
+            seq: int,
+            parentSeq: nullable(int),
+            type: str,
+            title: str,
+            status: str,
+            durationMs: nullable({ type: 'number' }),
+            startedAt: nullable(str),
+          },
         },
       },
       next_after: nullable(int),
@@ -131,7 +180,22 @@ export const SCHEMAS: Record<string, Schema> = {
   },
   ImportRecord: {
     type: 'object',
-    required: ['id', 'profileId', 'status', 'createdAt', 'finishedAt', 'endpoint', 'formatter', 'params', 'tags', 'files', 'attachments', 'messages', 'reportId', 'progress'],
+    required: [
+      'id',
+      'profileId',
+      'status',
+      'createdAt',
+      'finishedAt',
+      'endpoint',
+      'formatter',
+      'params',
+      'tags',
+      'files',
+      'attachments',
+      'messages',
+      'reportId',
+      'progress',
+    ],
     properties: {
       id: str,
       profileId: str,
@@ -165,7 +229,13 @@ export const SCHEMAS: Record<string, Schema> = {
         items: {
           type: 'object',
           required: ['key', 'title', 'extensions', 'media_types', 'merge_containers_by_default'],
-          properties: { key: str, title: str, extensions: strings, media_types: strings, merge_containers_by_default: { type: 'boolean' } },
+          properties: {
+            key: str,
+            title: str,
+            extensions: strings,
+            media_types: strings,
+            merge_containers_by_default: { type: 'boolean' },
+          },
         },
       },
     },
@@ -173,8 +243,14 @@ export const SCHEMAS: Record<string, Schema> = {
   Health: {
     type: 'object',
     required: ['status', 'store'],
-    properties: { status: { type: 'string', enum: ['ok', 'unavailable'] }, store: { type: 'string', enum: ['embedded', 'mongo'] } },
+    properties: {
+      status: { type: 'string', enum: ['ok', 'unavailable'] },
+      store: { type: 'string', enum: ['embedded', 'mongo'] },
+    },
   },
   OpenApi: { type: 'object', required: ['openapi', 'paths'] },
-  View: { type: 'object', description: "A web page's data; its fields are described in the README's Web interface section." },
+  View: {
+    type: 'object',
+    description: "A web page's data; its fields are described in the README's Web interface section.",
+  },
 };

@@ -16,20 +16,41 @@ export interface PassFailPoint {
 const n = (x: number): string => (Math.round(x * 10) / 10).toString();
 
 /** Bars oldest to newest: the height is the share of tests, failed on top of passed. */
-export function passFailTrend(points: readonly PassFailPoint[], o: { width: number; height: number; title: string }): Html {
+export function passFailTrend(
+  points: readonly PassFailPoint[],
+  o: { width: number; height: number; title: string },
+): Html {
   if (points.length === 0) return html`<span class="muted">no reports yet</span>`;
   const slot = o.width / Math.max(points.length, 1);
   const bar = Math.max(1, slot * 0.75);
   const bars = points.map((p, i) => {
     const total = p.passed + p.failed;
     const x = n(i * slot + (slot - bar) / 2);
-    if (total === 0) return html`<rect class="bar-none" x="${x}" y="${n(o.height - 2)}" width="${n(bar)}" height="2"><title>${p.label}: no decided tests</title></rect>`;
+    if (total === 0)
+      return html`<rect class="bar-none" x="${x}" y="${n(o.height - 2)}" width="${n(bar)}" height="2"
+        ><title>${p.label}: no decided tests</title></rect
+      >`;
     const failedH = (p.failed / total) * o.height;
-    return html`<g><title>${p.label}: ${p.passed} passed, ${p.failed} failed</title><rect class="bar-pass" x="${x}" y="${n(failedH)}" width="${n(bar)}" height="${n(o.height - failedH)}"/>${
-      p.failed > 0 ? html`<rect class="bar-fail" x="${x}" y="0" width="${n(bar)}" height="${n(Math.max(failedH, 1))}"/>` : ''
-    }</g>`;
+    return html`<g
+      ><title>${p.label}: ${p.passed} passed, ${p.failed} failed</title
+      ><rect class="bar-pass" x="${x}" y="${n(failedH)}" width="${n(bar)}" height="${n(o.height - failedH)}" />${
+        p.failed > 0
+          ? html`<rect class="bar-fail" x="${x}" y="0" width="${n(bar)}" height="${n(Math.max(failedH, 1))}" />`
+          : ''
+      }</g
+    >`;
   });
-  return html`<svg class="chart" role="img" width="${o.width}" height="${o.height}" viewBox="0 0 ${o.width} ${o.height}" xmlns="http://www.w3.org/2000/svg"><title>${o.title}</title>${bars}</svg>`;
+  return html`<svg
+    class="chart"
+    role="img"
+    width="${o.width}"
+    height="${o.height}"
+    viewBox="0 0 ${o.width} ${o.height}"
+    xmlns="http://www.w3.org/2000/svg"
+  >
+    <title>${o.title}</title>
+    ${bars}
+  </svg>`;
 }
 
 export interface DurationPoint {
@@ -39,7 +60,10 @@ export interface DurationPoint {
 }
 
 /** A line of durations oldest to newest, a dot per run coloured by its status. */
-export function durationTrend(points: readonly DurationPoint[], o: { width: number; height: number; title: string }): Html {
+export function durationTrend(
+  points: readonly DurationPoint[],
+  o: { width: number; height: number; title: string },
+): Html {
   const known = points.filter((p) => p.durationMs !== null);
   if (known.length === 0) return html`<p class="muted">No durations recorded for this test.</p>`;
   const max = Math.max(...known.map((p) => p.durationMs!), 1);
@@ -56,12 +80,26 @@ export function durationTrend(points: readonly DurationPoint[], o: { width: numb
   const dots = points.map((p, i) => {
     if (p.durationMs === null) return '';
     const [x, y] = xy(i, p.durationMs);
-    return html`<circle class="dot dot-${p.status ?? 'unknown'}" cx="${x}" cy="${y}" r="3.5"><title>${p.label}: ${duration(p.durationMs)} (${p.status ?? 'absent'})</title></circle>`;
+    return html`<circle class="dot dot-${p.status ?? 'unknown'}" cx="${x}" cy="${y}" r="3.5"
+      ><title>${p.label}: ${duration(p.durationMs)} (${p.status ?? 'absent'})</title></circle
+    >`;
   });
-  return html`<svg class="chart" role="img" width="${o.width}" height="${o.height}" viewBox="0 0 ${o.width} ${o.height}" xmlns="http://www.w3.org/2000/svg"><title>${o.title}</title>
-<line class="axis" x1="${padX}" y1="${n(padY + h)}" x2="${n(padX + w)}" y2="${n(padY + h)}"/><line class="axis" x1="${padX}" y1="${padY}" x2="${padX}" y2="${n(padY + h)}"/>
-<text class="axis-label" x="${padX - 6}" y="${padY + 4}" text-anchor="end">${duration(max)}</text><text class="axis-label" x="${padX - 6}" y="${n(padY + h)}" text-anchor="end">0</text>
-<polyline class="trend" points="${line}"/>${dots}</svg>`;
+  return html`<svg
+    class="chart"
+    role="img"
+    width="${o.width}"
+    height="${o.height}"
+    viewBox="0 0 ${o.width} ${o.height}"
+    xmlns="http://www.w3.org/2000/svg"
+  >
+    <title>${o.title}</title>
+    <line class="axis" x1="${padX}" y1="${n(padY + h)}" x2="${n(padX + w)}" y2="${n(padY + h)}" />
+    <line class="axis" x1="${padX}" y1="${padY}" x2="${padX}" y2="${n(padY + h)}" />
+    <text class="axis-label" x="${padX - 6}" y="${padY + 4}" text-anchor="end">${duration(max)}</text>
+    <text class="axis-label" x="${padX - 6}" y="${n(padY + h)}" text-anchor="end">0</text>
+    <polyline class="trend" points="${line}" />
+    ${dots}
+  </svg>`;
 }
 
 /** The small status square of a history cell. */

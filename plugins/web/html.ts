@@ -11,7 +11,14 @@ export interface Html {
   readonly text: string;
 }
 
-const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;', '`': '&#96;' };
+const ESCAPES: Record<string, string> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&#39;',
+  '`': '&#96;',
+};
 
 export function escapeHtml(value: string): string {
   return value.replace(/[&<>"'`]/g, (c) => ESCAPES[c]!);

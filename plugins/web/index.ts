@@ -45,12 +45,17 @@ export const PAGE_CSP = [
   "frame-ancestors 'none'",
 ].join('; ');
 
-const STATIC_TYPES: Record<string, string> = { '.css': 'text/css; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.svg': 'image/svg+xml' };
+const STATIC_TYPES: Record<string, string> = {
+  '.css': 'text/css; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.svg': 'image/svg+xml',
+};
 
 /** The static folder: beside this module in a checkout (tsx), or in the source tree next to dist/. */
 function staticDir(): string {
   const here = path.dirname(fileURLToPath(import.meta.url));
-  for (const dir of [path.join(here, 'static'), path.resolve(here, '../../../plugins/web/static')]) if (existsSync(path.join(dir, 'tally.css'))) return dir;
+  for (const dir of [path.join(here, 'static'), path.resolve(here, '../../../plugins/web/static')])
+    if (existsSync(path.join(dir, 'tally.css'))) return dir;
   throw new Error(`The web interface's static files (tally.css, tally.js) are missing: looked beside ${here}.`);
 }
 
@@ -65,7 +70,11 @@ function loadAssets(): Map<string, Asset> {
   const assets = new Map<string, Asset>();
   for (const name of ['tally.css', 'tally.js', 'favicon.svg']) {
     const body = readFileSync(path.join(dir, name));
-    assets.set(name, { body, type: STATIC_TYPES[path.extname(name)]!, version: createHash('sha256').update(body).digest('hex').slice(0, 12) });
+    assets.set(name, {
+      body,
+      type: STATIC_TYPES[path.extname(name)]!,
+      version: createHash('sha256').update(body).digest('hex').slice(0, 12),
+    });
   }
   return assets;
 }
@@ -100,16 +109,36 @@ export const webPlugin: Plugin<WebOptions> = {
       },
     });
     // Browsers ask for it whatever the page says.
-    server.route({ method: 'GET', path: '/favicon.ico', options: { auth: false, plugins: { 'tally-web': {} } }, handler: (_r, h) => h.redirect(ctx.assets.icon).permanent() });
-    for (const routes of [signinRoutes, profilesRoutes, reportsRoutes, reportRoutes, historyRoutes, uploadRoutes, accountRoutes]) server.route(routes(ctx));
+    server.route({
+      method: 'GET',
+      path: '/favicon.ico',
+      options: { auth: false, plugins: { 'tally-web': {} } },
+      handler: (_r, h) => h.redirect(ctx.assets.icon).permanent(),
+    });
+    for (const routes of [
+      signinRoutes,
+      profilesRoutes,
+      reportsRoutes,
+      reportRoutes,
+      historyRoutes,
+      uploadRoutes,
+      accountRoutes,
+    ])
+      server.route(routes(ctx));
 
     server.ext('onPreResponse', (request: Request, h: ResponseToolkit) => {
       if (!settingsOf(request)) return h.continue;
       let response = request.response as Boom | ResponseObject;
       if ('isBoom' in response && response.isBoom) {
         const status = response.output.statusCode;
-        if (status >= 500) o.log('request.internal_error', { path: request.path, error: response.stack ?? response.message });
-        response = errorPage(ctx, request, h, status === 404 ? 'not_found' : status === 400 ? 'import_validation_error' : 'internal_error');
+        if (status >= 500)
+          o.log('request.internal_error', { path: request.path, error: response.stack ?? response.message });
+        response = errorPage(
+          ctx,
+          request,
+          h,
+          status === 404 ? 'not_found' : status === 400 ? 'import_validation_error' : 'internal_error',
+        );
       }
       const r = response as ResponseObject;
       r.header('x-content-type-options', 'nosniff');

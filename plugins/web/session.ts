@@ -51,16 +51,35 @@ export function sameToken(a: string, b: string): boolean {
 }
 
 export function settingsOf(request: Request): WebRouteSettings | null {
-  return ((request.route.settings.plugins as Record<string, unknown> | undefined)?.['tally-web'] as WebRouteSettings | undefined) ?? null;
+  return (
+    ((request.route.settings.plugins as Record<string, unknown> | undefined)?.['tally-web'] as
+      WebRouteSettings | undefined) ?? null
+  );
 }
 
 export function credentialsOf(request: Request): WebCredentials {
   return request.auth.credentials as unknown as WebCredentials;
 }
 
-export function registerSessions(server: Server, o: { store: Store; publicUrl: string | null; fault: (h: ResponseToolkit, code: 'session_required' | 'csrf_rejected') => ResponseObject }): void {
+export function registerSessions(
+  server: Server,
+  o: {
+    store: Store;
+    publicUrl: string | null;
+    fault: (h: ResponseToolkit, code: 'session_required' | 'csrf_rejected') => ResponseObject;
+  },
+): void {
   const secure = (o.publicUrl ?? '').startsWith('https:');
-  const cookie = { isSecure: secure, isHttpOnly: true, isSameSite: 'Lax' as const, path: '/', encoding: 'none' as const, strictHeader: true, clearInvalid: true, ignoreErrors: true };
+  const cookie = {
+    isSecure: secure,
+    isHttpOnly: true,
+    isSameSite: 'Lax' as const,
+    path: '/',
+    encoding: 'none' as const,
+    strictHeader: true,
+    clearInvalid: true,
+    ignoreErrors: true,
+  };
   server.state(SESSION_COOKIE, { ...cookie, ttl: SESSION_TTL_MS });
   server.state(SIGNIN_CSRF_COOKIE, { ...cookie, ttl: 60 * 60 * 1000 });
 
@@ -70,9 +89,13 @@ export function registerSessions(server: Server, o: { store: Store; publicUrl: s
         // `try` routes (the sign-in page) go on without a session.
         if (request.auth.mode === 'try') return h.unauthenticated(Boom.unauthorized(null, 'tally-session'));
         // Pages send people to sign in and back; scripts and forms get a coded 401.
-        if (request.method !== 'get' || request.headers['x-requested-with']) return o.fault(h, 'session_required').takeover();
+        if (request.method !== 'get' || request.headers['x-requested-with'])
+          return o.fault(h, 'session_required').takeover();
         const next = request.url.pathname + request.url.search;
-        return h.redirect(`/signin?next=${encodeURIComponent(next)}`).unstate(SESSION_COOKIE).takeover();
+        return h
+          .redirect(`/signin?next=${encodeURIComponent(next)}`)
+          .unstate(SESSION_COOKIE)
+          .takeover();
       };
       const token = (request.state as Record<string, unknown> | null)?.[SESSION_COOKIE];
       if (typeof token !== 'string' || token.length === 0 || token.length > 100) return away();
@@ -103,12 +126,15 @@ export function registerSessions(server: Server, o: { store: Store; publicUrl: s
     const settings = settingsOf(request);
     if (!settings || request.method === 'get' || request.method === 'head') return h.continue;
     const origin = request.headers.origin;
-    if (origin && origin !== 'null' && origin !== baseUrl(request, o.publicUrl)) return o.fault(h, 'csrf_rejected').takeover();
+    if (origin && origin !== 'null' && origin !== baseUrl(request, o.publicUrl))
+      return o.fault(h, 'csrf_rejected').takeover();
     if (origin === 'null') return o.fault(h, 'csrf_rejected').takeover();
     const payload = request.payload as Record<string, unknown> | null;
     const sent =
       (request.headers['x-csrf-token'] as string | undefined) ??
-      (payload && typeof payload === 'object' && !Buffer.isBuffer(payload) && typeof payload.csrf === 'string' ? payload.csrf : undefined) ??
+      (payload && typeof payload === 'object' && !Buffer.isBuffer(payload) && typeof payload.csrf === 'string'
+        ? payload.csrf
+        : undefined) ??
       (typeof request.query.csrf === 'string' ? request.query.csrf : undefined);
     const expected = settings.signin
       ? ((request.state as Record<string, unknown> | null)?.[SIGNIN_CSRF_COOKIE] as string | undefined)

@@ -6,7 +6,9 @@
  */
 import { Session } from 'node:inspector/promises';
 
-type Take = { result: { url: string; functions: { ranges: { startOffset: number; endOffset: number; count: number }[] }[] }[] };
+type Take = {
+  result: { url: string; functions: { ranges: { startOffset: number; endOffset: number; count: number }[] }[] }[];
+};
 
 function bucket(count: number): number {
   if (count <= 3) return count;

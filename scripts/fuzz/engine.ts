@@ -49,7 +49,11 @@ const withTimeout = <T>(p: Promise<T>, ms: number): Promise<T> =>
     );
   });
 
-export async function fuzz(target: Target, coverage: Coverage, o: { seconds: number; seed: number; timeoutMs?: number; maxCrashes?: number }): Promise<RunStats> {
+export async function fuzz(
+  target: Target,
+  coverage: Coverage,
+  o: { seconds: number; seed: number; timeoutMs?: number; maxCrashes?: number },
+): Promise<RunStats> {
   const rnd = seeded(o.seed);
   const corpus: Buffer[] = [];
   const crashes: Found[] = [];
@@ -63,7 +67,14 @@ export async function fuzz(target: Target, coverage: Coverage, o: { seconds: num
       const error = e instanceof Error ? `${e.name}: ${e.message}`.slice(0, 500) : String(e);
       const hash = createHash('sha1').update(input).digest('hex').slice(0, 16);
       // One report per distinct error text keeps a run from filling up with the same bug.
-      const where = e instanceof Error ? (e.stack ?? '').split('\n').slice(1, 5).map((l) => l.trim()).join(' | ') : '';
+      const where =
+        e instanceof Error
+          ? (e.stack ?? '')
+              .split('\n')
+              .slice(1, 5)
+              .map((l) => l.trim())
+              .join(' | ')
+          : '';
       if (!crashes.some((c) => c.error === error)) crashes.push({ target: target.name, input, error, where, hash });
     }
     return (await coverage.take()) > 0;
@@ -77,5 +88,12 @@ export async function fuzz(target: Target, coverage: Coverage, o: { seconds: num
     const child = mutate(parent, corpus, target.dictionary, rnd);
     if (await runOne(child)) corpus.push(child);
   }
-  return { target: target.name, execs, corpus: corpus.length, blocks: coverage.size, crashes, seconds: (Date.now() - started) / 1000 };
+  return {
+    target: target.name,
+    execs,
+    corpus: corpus.length,
+    blocks: coverage.size,
+    crashes,
+    seconds: (Date.now() - started) / 1000,
+  };
 }

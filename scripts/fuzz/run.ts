@@ -18,10 +18,13 @@ import { formatterTarget, frontEndTarget, FUZZ_BOUNDARY } from './targets.js';
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
 /** Tally's code and the parsers it drives count; the fuzzer, the tests and the test runner do not. */
-export const coverageOf = (url: string): boolean => url.includes(root) && !/\/node_modules\/(tap|@tapjs|tsx|esbuild|typescript)\/|\/scripts\/fuzz\/|\/test\//.test(url);
+export const coverageOf = (url: string): boolean =>
+  url.includes(root) && !/\/node_modules\/(tap|@tapjs|tsx|esbuild|typescript)\/|\/scripts\/fuzz\/|\/test\//.test(url);
 
 export function formatterTargets(only?: string): Target[] {
-  return builtinFormatters.filter((f) => !only || f.key === only).map((f) => formatterTarget(f, builtinFormatters, path.join(root, 'formatters', f.key, 'fixtures')));
+  return builtinFormatters
+    .filter((f) => !only || f.key === only)
+    .map((f) => formatterTarget(f, builtinFormatters, path.join(root, 'formatters', f.key, 'fixtures')));
 }
 
 export async function frontEndSeeds(): Promise<Buffer[]> {
@@ -34,8 +37,19 @@ export async function frontEndSeeds(): Promise<Buffer[]> {
   ]);
   return [
     form([file('file[]', 'TEST-a.xml', junitXml())]),
-    form([field('tag[]', 'branch:main'), file('file[]', 'results.zip', zip, 'application/zip'), file('attachment[]', 'log.txt', 'hello'), field('merge_containers', 'true')]),
-    form([file('files', 'report.json', '{"numTotalTests":1,"testResults":[{"name":"a.test.js","assertionResults":[{"title":"t","status":"passed"}]}]}')]),
+    form([
+      field('tag[]', 'branch:main'),
+      file('file[]', 'results.zip', zip, 'application/zip'),
+      file('attachment[]', 'log.txt', 'hello'),
+      field('merge_containers', 'true'),
+    ]),
+    form([
+      file(
+        'files',
+        'report.json',
+        '{"numTotalTests":1,"testResults":[{"name":"a.test.js","assertionResults":[{"title":"t","status":"passed"}]}]}',
+      ),
+    ]),
   ];
 }
 
@@ -44,7 +58,11 @@ export function faultLog(): { log: Logger; last(): string | null } {
   let last: string | null = null;
   return {
     log: (event, data = {}) => {
-      if (/internal_error/.test(event)) last = String(data.error ?? '').split('\n').slice(0, 5).join(' | ');
+      if (/internal_error/.test(event))
+        last = String(data.error ?? '')
+          .split('\n')
+          .slice(0, 5)
+          .join(' | ');
     },
     last: () => last,
   };
@@ -54,7 +72,11 @@ export function frontEndOf(h: Harness, faults?: { last(): string | null }): Targ
   return frontEndTarget(
     {
       async post(body, contentType) {
-        const r = await h.send({ path: `/api/v2/profile/${h.profileId}/import?ignore_old_report_date=true`, headers: { 'content-type': contentType }, body });
+        const r = await h.send({
+          path: `/api/v2/profile/${h.profileId}/import?ignore_old_report_date=true`,
+          headers: { 'content-type': contentType },
+          body,
+        });
         const code = r.json?.messages?.find((m: { severity: string }) => m.severity === 'error')?.code ?? null;
         return { status: r.status, code: r.status >= 500 && faults?.last() ? `${code}: ${faults.last()}` : code };
       },
@@ -66,7 +88,10 @@ export function frontEndOf(h: Harness, faults?: { last(): string | null }): Targ
   );
 }
 
-export async function runAll(targets: Target[], o: { secondsPerTarget: (t: Target) => number; seed: number; onDone?: (s: RunStats) => void }): Promise<RunStats[]> {
+export async function runAll(
+  targets: Target[],
+  o: { secondsPerTarget: (t: Target) => number; seed: number; onDone?: (s: RunStats) => void },
+): Promise<RunStats[]> {
   const coverage = new Coverage(coverageOf);
   await coverage.start();
   const out: RunStats[] = [];

@@ -21,10 +21,59 @@ const MAX_SEEDS = 30;
 const tokens = (xs: string[]): Buffer[] => xs.map((x) => Buffer.from(x, 'latin1'));
 
 export const TEXT_DICTIONARY = tokens([
-  '<', '>', '</', '/>', '<?xml version="1.0" encoding="UTF-8"?>', '<?xml version="1.0" encoding="UTF-16"?>', '<!DOCTYPE x [<!ENTITY a "b">]>', '&a;', '&amp;', '&#0;', '&#27;',
-  '&#x110000;', '<![CDATA[', ']]>', '="', '<testsuite name="s">', '</testsuite>', '<testcase name="t" time="-1">', '</testcase>', '<failure message="m">', '<skipped/>', 'xmlns="urn:x"',
-  '{', '}', '[', ']', '"', ':', ',', 'null', 'true', '-1e999', '1e400', '"\\u0000"', '"\\ud800"', '0.5', '{"a":', '"status":"failed"', '"name":', '\n', '\r\n',
-  'ok 1 - a\n', 'not ok 2 - b\n', '1..3\n', '  ---\n', '  ...\n', 'TAP version 13\n', '# Subtest: s\n', '    ', '\t', '\xef\xbb\xbf', '\xff\xfe', '\xc3\x28',
+  '<',
+  '>',
+  '</',
+  '/>',
+  '<?xml version="1.0" encoding="UTF-8"?>',
+  '<?xml version="1.0" encoding="UTF-16"?>',
+  '<!DOCTYPE x [<!ENTITY a "b">]>',
+  '&a;',
+  '&amp;',
+  '&#0;',
+  '&#27;',
+  '&#x110000;',
+  '<![CDATA[',
+  ']]>',
+  '="',
+  '<testsuite name="s">',
+  '</testsuite>',
+  '<testcase name="t" time="-1">',
+  '</testcase>',
+  '<failure message="m">',
+  '<skipped/>',
+  'xmlns="urn:x"',
+  '{',
+  '}',
+  '[',
+  ']',
+  '"',
+  ':',
+  ',',
+  'null',
+  'true',
+  '-1e999',
+  '1e400',
+  '"\\u0000"',
+  '"\\ud800"',
+  '0.5',
+  '{"a":',
+  '"status":"failed"',
+  '"name":',
+  '\n',
+  '\r\n',
+  'ok 1 - a\n',
+  'not ok 2 - b\n',
+  '1..3\n',
+  '  ---\n',
+  '  ...\n',
+  'TAP version 13\n',
+  '# Subtest: s\n',
+  '    ',
+  '\t',
+  '\xef\xbb\xbf',
+  '\xff\xfe',
+  '\xc3\x28',
 ]);
 
 function fixtureFiles(dir: string): string[] {
@@ -40,7 +89,9 @@ function fixtureFiles(dir: string): string[] {
 
 export function seedsOf(dir: string): Buffer[] {
   // Small fixtures first: mutations of small inputs run fast and reach as much code.
-  const files = fixtureFiles(dir).sort((a, b) => statSync(a).size - statSync(b).size).slice(0, MAX_SEEDS);
+  const files = fixtureFiles(dir)
+    .sort((a, b) => statSync(a).size - statSync(b).size)
+    .slice(0, MAX_SEEDS);
   return files.map((f) => readFileSync(f).subarray(0, MAX_SEED_BYTES));
 }
 
@@ -81,7 +132,19 @@ export function frontEndTarget(server: FrontEnd, seeds: Buffer[]): Target {
     name: 'multipart+zip',
     seeds,
     dictionary: [
-      ...tokens([`\r\n--${FUZZ_BOUNDARY}\r\n`, `\r\n--${FUZZ_BOUNDARY}--\r\n`, 'Content-Disposition: form-data; name="file[]"; filename="a.xml"\r\n\r\n', 'Content-Disposition: form-data; name="attachment[]"; filename="x.png"\r\n', 'Content-Type: application/zip\r\n', 'name="merge_containers"\r\n\r\ntrue', 'PK\x03\x04', 'PK\x01\x02', 'PK\x05\x06', 'PK\x06\x06', '\r\n\r\n']),
+      ...tokens([
+        `\r\n--${FUZZ_BOUNDARY}\r\n`,
+        `\r\n--${FUZZ_BOUNDARY}--\r\n`,
+        'Content-Disposition: form-data; name="file[]"; filename="a.xml"\r\n\r\n',
+        'Content-Disposition: form-data; name="attachment[]"; filename="x.png"\r\n',
+        'Content-Type: application/zip\r\n',
+        'name="merge_containers"\r\n\r\ntrue',
+        'PK\x03\x04',
+        'PK\x01\x02',
+        'PK\x05\x06',
+        'PK\x06\x06',
+        '\r\n\r\n',
+      ]),
       ...TEXT_DICTIONARY.slice(0, 20),
     ],
     async run(input) {

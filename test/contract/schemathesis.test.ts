@@ -15,7 +15,13 @@ import { junitXml } from '../helpers/junit.js';
 import { file, multipart } from '../helpers/multipart.js';
 import { schemathesisBinary } from '../../scripts/schemathesis.js';
 
-const CHECKS = ['not_a_server_error', 'status_code_conformance', 'content_type_conformance', 'response_schema_conformance', 'negative_data_rejection'];
+const CHECKS = [
+  'not_a_server_error',
+  'status_code_conformance',
+  'content_type_conformance',
+  'response_schema_conformance',
+  'negative_data_rejection',
+];
 
 t.test('schemathesis finds no failure against /openapi.json', async (t) => {
   let bin: string;
@@ -29,7 +35,11 @@ t.test('schemathesis finds no failure against /openapi.json', async (t) => {
   const h = await startTally(t, { limits: { maxKeyFailuresPerMinute: 1_000_000 } });
   // One real import, so the report and import ids the run may reuse exist.
   const m = multipart([file('file[]', 'a.xml', junitXml())]);
-  const seeded = await h.send({ path: `/api/v2/profile/${h.profileId}/import/junit`, headers: { 'content-type': m.contentType }, body: m.body });
+  const seeded = await h.send({
+    path: `/api/v2/profile/${h.profileId}/import/junit`,
+    headers: { 'content-type': m.contentType },
+    body: m.body,
+  });
   t.equal(seeded.status, 201);
 
   const work = await mkdtemp(path.join(os.tmpdir(), 'tally-contract-'));
@@ -37,27 +47,50 @@ t.test('schemathesis finds no failure against /openapi.json', async (t) => {
   // Import routes get the real profile, so generated bodies reach the import graph instead of a 404.
   const config = path.join(work, 'schemathesis.toml');
   // A request Tally refuses for its size (413 over a limit, 431 a query over Node's 16 KiB) is rejected too.
-  await writeFile(config, `[parameters]\n"path.profile_id" = "${h.profileId}"\n\n[checks.negative_data_rejection]\nexpected-statuses = ["400", "401", "403", "404", "405", "413", "415", "422", "429", "431"]\n`);
+  await writeFile(
+    config,
+    `[parameters]\n"path.profile_id" = "${h.profileId}"\n\n[checks.negative_data_rejection]\nexpected-statuses = ["400", "401", "403", "404", "405", "413", "415", "422", "429", "431"]\n`,
+  );
   const args = [
-    '--config-file', config,
-    'run', `${h.url}/openapi.json`,
-    '--checks', CHECKS.join(','),
-    '--max-examples', process.env.TALLY_CONTRACT_EXAMPLES ?? '25',
-    '--seed', process.env.TALLY_CONTRACT_SEED ?? '1',
-    '--header', `x-api-key: ${h.apiKey}`,
-    '--request-timeout', '30',
-    '--workers', '2',
+    '--config-file',
+    config,
+    'run',
+    `${h.url}/openapi.json`,
+    '--checks',
+    CHECKS.join(','),
+    '--max-examples',
+    process.env.TALLY_CONTRACT_EXAMPLES ?? '25',
+    '--seed',
+    process.env.TALLY_CONTRACT_SEED ?? '1',
+    '--header',
+    `x-api-key: ${h.apiKey}`,
+    '--request-timeout',
+    '30',
+    '--workers',
+    '2',
     '--no-color',
   ];
-  const child = spawn(bin, args, { cwd: work, env: { ...process.env, SCHEMATHESIS_TELEMETRY: 'false', NO_COLOR: '1' } });
+  const child = spawn(bin, args, {
+    cwd: work,
+    env: { ...process.env, SCHEMATHESIS_TELEMETRY: 'false', NO_COLOR: '1' },
+  });
   let out = '';
   child.stdout.on('data', (c: Buffer) => (out += c.toString()));
   child.stderr.on('data', (c: Buffer) => (out += c.toString()));
   const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
   if (process.env.TALLY_CONTRACT_LOG) await writeFile(process.env.TALLY_CONTRACT_LOG, out);
   // The failures section (with a curl line per failure) comes first, the long summary after it.
-  const failures = out.includes('FAILURES') ? out.slice(out.indexOf('FAILURES'), out.indexOf('FAILURES') + 12_000) : out.slice(-12_000);
+  const failures = out.includes('FAILURES')
+    ? out.slice(out.indexOf('FAILURES'), out.indexOf('FAILURES') + 12_000)
+    : out.slice(-12_000);
   t.equal(code, 0, 'schemathesis exits 0');
   if (code !== 0) t.comment(failures);
-  else t.comment(out.split('\n').filter((l) => /passed|failed|Test cases|Operations/i.test(l)).slice(-6).join('\n'));
+  else
+    t.comment(
+      out
+        .split('\n')
+        .filter((l) => /passed|failed|Test cases|Operations/i.test(l))
+        .slice(-6)
+        .join('\n'),
+    );
 });

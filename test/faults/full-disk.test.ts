@@ -30,7 +30,11 @@ async function junitOf(bytes: number, seed: number): Promise<Buffer> {
 
 function importOf(h: Harness, content: Buffer) {
   const m = multipart([file('file[]', 'TEST-big.xml', content), { name: 'ignore_old_report_date', value: 'true' }]);
-  return h.send({ path: `/api/v2/profile/${h.profileId}/import/junit`, headers: { 'content-type': m.contentType }, body: m.body });
+  return h.send({
+    path: `/api/v2/profile/${h.profileId}/import/junit`,
+    headers: { 'content-type': m.contentType },
+    body: m.body,
+  });
 }
 
 function containers(h: Harness): number {
@@ -75,53 +79,64 @@ async function smallDisk(): Promise<{ path: string } | { unavailable: string }> 
 
 const disk = await smallDisk();
 
-t.test('a full disk answers storage_full and keeps nothing (embedded store)', { skip: 'unavailable' in disk ? disk.unavailable : false }, async (t) => {
-  if (!('path' in disk)) return;
-  const mountPoint = disk.path;
-  t.teardown(async () => {
-    execFileSync('umount', ['-l', mountPoint]);
-    await rm(mountPoint, { recursive: true, force: true });
-  });
-  const h = await startTally(t, { dataDirIn: mountPoint, reserveBytes: 8 * MiB });
-  const small = await junitOf(20 * 1024, 1);
-  t.equal((await importOf(h, small)).status, 201, 'imports while there is room');
-  const filler = path.join(mountPoint, 'filler');
-
-  /** Fills the file system up to `free` bytes left. */
-  async function leave(free: number): Promise<void> {
-    await rm(filler, { force: true });
-    const fs = await statfs(mountPoint);
-    await writeFile(filler, Buffer.alloc(Math.max(0, fs.bavail * fs.bsize - free)));
-  }
-
-  for (const [name, free, size] of [
-    ['the upload does not fit (the blob write fails)', 1 * MiB, 4 * MiB],
-    ['the upload fits, its containers do not (SQLite is full)', 5 * MiB, 3 * MiB],
-  ] as const) {
-    await t.test(name, async (t) => {
-      const before = await h.leftovers();
-      const containersBefore = containers(h);
-      await truncateLog(h);
-      await leave(free);
-      const r = await importOf(h, await junitOf(size, 2));
-      t.equal(r.status, 507, 'answered 507', { body: r.text.slice(0, 600) });
-      t.equal(r.json?.messages?.find((m: { severity: string }) => m.severity === 'error')?.code, 'storage_full');
-      const record = await h.send({ method: 'GET', path: `/api/v2/imports/${r.json.import_id}` });
-      t.equal(record.json?.status, 'failed', 'the import ended failed');
-      const after = await h.leftovers();
-      t.same(after.tmp, [], 'no spool file');
-      t.equal(after.blobs, before.blobs, 'no blob');
-      t.equal(containers(h), containersBefore, 'no container');
-      t.equal((await h.send({ method: 'GET', path: '/healthz', noKey: true })).status, 200, 'still healthy while full');
-      await rm(filler, { force: true });
-      const again = await importOf(h, small);
-      t.equal(again.status, 201, 'imports again once there is room');
-      let reserve = 0;
-      for (let i = 0; i < 40 && reserve !== 8 * MiB; i++) {
-        await new Promise((r) => setTimeout(r, 50));
-        reserve = await stat(path.join(h.dataDir, 'reserve.bin')).then((s) => s.size, () => 0);
-      }
-      t.equal(reserve, 8 * MiB, 'the reserve given up for the clean-up is back');
+t.test(
+  'a full disk answers storage_full and keeps nothing (embedded store)',
+  { skip: 'unavailable' in disk ? disk.unavailable : false },
+  async (t) => {
+    if (!('path' in disk)) return;
+    const mountPoint = disk.path;
+    t.teardown(async () => {
+      execFileSync('umount', ['-l', mountPoint]);
+      await rm(mountPoint, { recursive: true, force: true });
     });
-  }
-});
+    const h = await startTally(t, { dataDirIn: mountPoint, reserveBytes: 8 * MiB });
+    const small = await junitOf(20 * 1024, 1);
+    t.equal((await importOf(h, small)).status, 201, 'imports while there is room');
+    const filler = path.join(mountPoint, 'filler');
+
+    /** Fills the file system up to `free` bytes left. */
+    async function leave(free: number): Promise<void> {
+      await rm(filler, { force: true });
+      const fs = await statfs(mountPoint);
+      await writeFile(filler, Buffer.alloc(Math.max(0, fs.bavail * fs.bsize - free)));
+    }
+
+    for (const [name, free, size] of [
+      ['the upload does not fit (the blob write fails)', 1 * MiB, 4 * MiB],
+      ['the upload fits, its containers do not (SQLite is full)', 5 * MiB, 3 * MiB],
+    ] as const) {
+      await t.test(name, async (t) => {
+        const before = await h.leftovers();
+        const containersBefore = containers(h);
+        await truncateLog(h);
+        await leave(free);
+        const r = await importOf(h, await junitOf(size, 2));
+        t.equal(r.status, 507, 'answered 507', { body: r.text.slice(0, 600) });
+        t.equal(r.json?.messages?.find((m: { severity: string }) => m.severity === 'error')?.code, 'storage_full');
+        const record = await h.send({ method: 'GET', path: `/api/v2/imports/${r.json.import_id}` });
+        t.equal(record.json?.status, 'failed', 'the import ended failed');
+        const after = await h.leftovers();
+        t.same(after.tmp, [], 'no spool file');
+        t.equal(after.blobs, before.blobs, 'no blob');
+        t.equal(containers(h), containersBefore, 'no container');
+        t.equal(
+          (await h.send({ method: 'GET', path: '/healthz', noKey: true })).status,
+          200,
+          'still healthy while full',
+        );
+        await rm(filler, { force: true });
+        const again = await importOf(h, small);
+        t.equal(again.status, 201, 'imports again once there is room');
+        let reserve = 0;
+        for (let i = 0; i < 40 && reserve !== 8 * MiB; i++) {
+          await new Promise((r) => setTimeout(r, 50));
+          reserve = await stat(path.join(h.dataDir, 'reserve.bin')).then(
+            (s) => s.size,
+            () => 0,
+          );
+        }
+        t.equal(reserve, 8 * MiB, 'the reserve given up for the clean-up is back');
+      });
+    }
+  },
+);

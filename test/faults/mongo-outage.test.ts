@@ -24,15 +24,25 @@ import { junitXml } from '../helpers/junit.js';
 
 const bin = process.env.TALLY_FERRETDB_BIN;
 if (!bin) {
-  if (process.env.TALLY_REQUIRE_MONGODB === '1') t.fail('TALLY_REQUIRE_MONGODB=1 but no FerretDB binary was given (TALLY_FERRETDB_BIN): run the suite with `npm test`');
-  else t.skip('MongoDB outage test skipped: it needs a FerretDB it can stop (TALLY_FERRETDB_BIN, set by `npm test` when it starts FerretDB)', () => undefined);
+  if (process.env.TALLY_REQUIRE_MONGODB === '1')
+    t.fail(
+      'TALLY_REQUIRE_MONGODB=1 but no FerretDB binary was given (TALLY_FERRETDB_BIN): run the suite with `npm test`',
+    );
+  else
+    t.skip(
+      'MongoDB outage test skipped: it needs a FerretDB it can stop (TALLY_FERRETDB_BIN, set by `npm test` when it starts FerretDB)',
+      () => undefined,
+    );
 } else {
   t.test('the store goes away mid-import', async (t) => {
     const ferret = await startFerretDB({ bin });
     t.teardown(() => ferret.stop());
     const dataDir = await mkdtemp(path.join(os.tmpdir(), 'tally-outage-'));
     t.teardown(() => rm(dataDir, { recursive: true, force: true }));
-    const store = createMongoStore({ url: `${ferret.url}tally_outage?serverSelectionTimeoutMS=1500`, dbName: 'tally_outage' });
+    const store = createMongoStore({
+      url: `${ferret.url}tally_outage?serverSelectionTimeoutMS=1500`,
+      dbName: 'tally_outage',
+    });
     await store.init();
     const config = { ...loadConfig({ TALLY_DATA_DIR: dataDir }), port: 0, host: '127.0.0.1', limits: DEFAULT_LIMITS };
     const tally = await createTally({ config, store, formatters: builtinFormatters, log: silentLogger });
@@ -46,8 +56,16 @@ if (!bin) {
     const port = Number(new URL(tally.url()).port);
 
     // A JUnit file of ~24 MB streamed in pieces; the server is killed after the first ~4 MB.
-    const head = Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="file[]"; filename="big.xml"\r\nContent-Type: application/xml\r\n\r\n<?xml version="1.0"?>\n<testsuite name="big">\n`);
-    const block = Buffer.from(Array.from({ length: 1000 }, (_, i) => `<testcase classname="c" name="t${i}" time="0.1"><system-out>${'x'.repeat(60)}</system-out></testcase>\n`).join(''));
+    const head = Buffer.from(
+      `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file[]"; filename="big.xml"\r\nContent-Type: application/xml\r\n\r\n<?xml version="1.0"?>\n<testsuite name="big">\n`,
+    );
+    const block = Buffer.from(
+      Array.from(
+        { length: 1000 },
+        (_, i) =>
+          `<testcase classname="c" name="t${i}" time="0.1"><system-out>${'x'.repeat(60)}</system-out></testcase>\n`,
+      ).join(''),
+    );
     const answer = await new Promise<{ status: number; body: any }>((resolve, reject) => {
       let raw = '';
       const socket = net.connect(port, '127.0.0.1');
@@ -63,7 +81,9 @@ if (!bin) {
         }
       });
       socket.on('connect', async () => {
-        socket.write(`POST /api/v2/profile/${profile.id}/import/junit HTTP/1.1\r\nHost: x\r\nx-api-key: ${apiKey}\r\nContent-Type: multipart/form-data; boundary=${BOUNDARY}\r\nTransfer-Encoding: chunked\r\n\r\n`);
+        socket.write(
+          `POST /api/v2/profile/${profile.id}/import/junit HTTP/1.1\r\nHost: x\r\nx-api-key: ${apiKey}\r\nContent-Type: multipart/form-data; boundary=${BOUNDARY}\r\nTransfer-Encoding: chunked\r\n\r\n`,
+        );
         const chunk = (b: Buffer) => socket.write(`${b.length.toString(16)}\r\n${b.toString('latin1')}\r\n`, 'latin1');
         chunk(head);
         for (let i = 0; i < 200 && !socket.destroyed && raw === ''; i++) {
@@ -86,11 +106,20 @@ if (!bin) {
     if (answer.body.import_id) {
       const record = await store.getImport(answer.body.import_id);
       t.equal(record?.status, 'failed');
-      if (record?.reportId) t.same(await store.listContainers(record.reportId, { parentSeq: null, limit: 5 }), [], 'no containers of the failed import remain');
+      if (record?.reportId)
+        t.same(
+          await store.listContainers(record.reportId, { parentSeq: null, limit: 5 }),
+          [],
+          'no containers of the failed import remain',
+        );
     }
 
     const m = multipart([file('file[]', 'a.xml', junitXml())]);
-    const next = await send(tally.url(), apiKey, { path: `/api/v2/profile/${profile.id}/import/junit`, headers: { 'content-type': m.contentType }, body: m.body });
+    const next = await send(tally.url(), apiKey, {
+      path: `/api/v2/profile/${profile.id}/import/junit`,
+      headers: { 'content-type': m.contentType },
+      body: m.body,
+    });
     t.equal(next.status, 201, 'the next import after the server is back succeeds');
     t.equal((await store.listReports(profile.id, { limit: 10 })).length, 1);
   });
@@ -103,7 +132,13 @@ if (!bin) {
     t.teardown(() => rm(dataDir, { recursive: true, force: true }));
     const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'bin/tally.ts'), 'serve'], {
       cwd: root,
-      env: { ...process.env, TALLY_DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', MONGODB_URL: `mongodb://127.0.0.1:${dbPort}/tally_down?serverSelectionTimeoutMS=500` },
+      env: {
+        ...process.env,
+        TALLY_DATA_DIR: dataDir,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        MONGODB_URL: `mongodb://127.0.0.1:${dbPort}/tally_down?serverSelectionTimeoutMS=500`,
+      },
     });
     let out = '';
     child.stdout.on('data', (c: Buffer) => (out += c.toString()));

@@ -32,12 +32,21 @@ t.test('SIGTERM: refuse new requests, end in-flight imports within the grace per
   const port = await freePort();
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'bin/tally.ts'), 'serve'], {
     cwd: root,
-    env: { ...process.env, TALLY_DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', TALLY_SHUTDOWN_GRACE_MS: '1500', MONGODB_URL: '' },
+    env: {
+      ...process.env,
+      TALLY_DATA_DIR: dataDir,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      TALLY_SHUTDOWN_GRACE_MS: '1500',
+      MONGODB_URL: '',
+    },
   });
   let out = '';
   child.stdout.on('data', (c: Buffer) => (out += c.toString()));
   child.stderr.on('data', (c: Buffer) => (out += c.toString()));
-  const exited = new Promise<{ code: number | null; at: number }>((resolve) => child.on('exit', (code) => resolve({ code, at: Date.now() })));
+  const exited = new Promise<{ code: number | null; at: number }>((resolve) =>
+    child.on('exit', (code) => resolve({ code, at: Date.now() })),
+  );
   for (let i = 0; i < 100 && !out.includes('server.started'); i++) await new Promise((r) => setTimeout(r, 100));
   const key = /API key: +(tly_\S+)/.exec(out)?.[1];
   const profile = /profile id: +(\S+)/.exec(out)?.[1];
@@ -52,7 +61,9 @@ t.test('SIGTERM: refuse new requests, end in-flight imports within the grace per
     slow.on('error', () => undefined);
   });
   await new Promise<void>((ok) => slow.on('connect', () => ok()));
-  slow.write(`POST /api/v2/profile/${profile}/import/junit HTTP/1.1\r\nHost: x\r\nx-api-key: ${key}\r\nContent-Type: multipart/form-data; boundary=${BOUNDARY}\r\nTransfer-Encoding: chunked\r\n\r\n`);
+  slow.write(
+    `POST /api/v2/profile/${profile}/import/junit HTTP/1.1\r\nHost: x\r\nx-api-key: ${key}\r\nContent-Type: multipart/form-data; boundary=${BOUNDARY}\r\nTransfer-Encoding: chunked\r\n\r\n`,
+  );
   const part = `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file[]"; filename="slow.xml"\r\n\r\n<?xml version="1.0"?><testsuite name="s">${'<testcase name="a"/>'.repeat(500)}`;
   slow.write(`${Buffer.byteLength(part).toString(16)}\r\n${part}\r\n`);
   await new Promise((r) => setTimeout(r, 300));
@@ -74,7 +85,11 @@ t.test('SIGTERM: refuse new requests, end in-flight imports within the grace per
 
   const db = new Database(path.join(dataDir, 'tally.sqlite'), { readonly: true });
   t.teardown(() => db.close());
-  const imports = db.prepare('select status, messages, report_id from imports').all() as { status: string; messages: string; report_id: string }[];
+  const imports = db.prepare('select status, messages, report_id from imports').all() as {
+    status: string;
+    messages: string;
+    report_id: string;
+  }[];
   t.equal(imports.length, 1);
   t.equal(imports[0]!.status, 'failed', 'the cut-off import ended failed');
   t.match(imports[0]!.messages, /upload_aborted/);

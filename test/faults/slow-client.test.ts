@@ -14,7 +14,10 @@ const TIMEOUT_MS = 2000;
 for (const kind of storeKinds(t)) {
   t.test(`slow client (${kind} store)`, async (t) => {
     // One import slot: a slow client that kept it would lock the account out.
-    const h = await startTally(t, { store: kind, limits: { uploadTimeoutMs: TIMEOUT_MS, minUploadBytes: 1024, maxConcurrentImportsPerAccount: 1 } });
+    const h = await startTally(t, {
+      store: kind,
+      limits: { uploadTimeoutMs: TIMEOUT_MS, minUploadBytes: 1024, maxConcurrentImportsPerAccount: 1 },
+    });
     const port = Number(new URL(h.url).port);
 
     await t.test('one byte a second ends in upload_timeout within two windows', async (t) => {
@@ -27,7 +30,9 @@ for (const kind of storeKinds(t)) {
       const closed = new Promise<void>((ok) => s.once('close', () => ok()));
       const startedAt = Date.now();
       // A zip, so the upload is spooled to tmp/ while it arrives.
-      s.write(`POST /api/v2/profile/${h.profileId}/import HTTP/1.1\r\nHost: x\r\nx-api-key: ${h.apiKey}\r\nContent-Type: multipart/form-data; boundary=${BOUNDARY}\r\nTransfer-Encoding: chunked\r\n\r\n`);
+      s.write(
+        `POST /api/v2/profile/${h.profileId}/import HTTP/1.1\r\nHost: x\r\nx-api-key: ${h.apiKey}\r\nContent-Type: multipart/form-data; boundary=${BOUNDARY}\r\nTransfer-Encoding: chunked\r\n\r\n`,
+      );
       const head = `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file[]"; filename="results.zip"\r\n\r\nPK\x03\x04`;
       s.write(`${Buffer.byteLength(head).toString(16)}\r\n${head}\r\n`);
       const drip = setInterval(() => {
@@ -53,7 +58,9 @@ for (const kind of storeKinds(t)) {
 
     await t.test('the slot is free again and a client that keeps up imports', async (t) => {
       // Sent in chunks well above the minimum rate, with pauses shorter than the window.
-      const m = multipart([file('file[]', 'a.xml', junitXml({ cases: Array.from({ length: 200 }, (_, i) => ({ name: `case ${i}` })) }))]);
+      const m = multipart([
+        file('file[]', 'a.xml', junitXml({ cases: Array.from({ length: 200 }, (_, i) => ({ name: `case ${i}` })) })),
+      ]);
       const chunks: Buffer[] = [];
       for (let i = 0; i < m.body.length; i += 1024) chunks.push(m.body.subarray(i, i + 1024));
       async function* paced(): AsyncGenerator<Buffer> {
@@ -62,8 +69,14 @@ for (const kind of storeKinds(t)) {
           await new Promise((r) => setTimeout(r, 400));
         }
       }
-      const r = await h.send({ path: `/api/v2/profile/${h.profileId}/import/junit`, headers: { 'content-type': m.contentType }, body: paced() });
-      t.equal(r.status, 201, `imported (${chunks.length} chunks over ${(chunks.length * 0.4).toFixed(1)} s)`, { body: r.text.slice(0, 500) });
+      const r = await h.send({
+        path: `/api/v2/profile/${h.profileId}/import/junit`,
+        headers: { 'content-type': m.contentType },
+        body: paced(),
+      });
+      t.equal(r.status, 201, `imported (${chunks.length} chunks over ${(chunks.length * 0.4).toFixed(1)} s)`, {
+        body: r.text.slice(0, 500),
+      });
       t.equal(r.json.report.totals.tests, 200);
     });
   });

@@ -1,5 +1,12 @@
 /** Small JUnit documents for HTTP tests. */
-export function junitXml(o: { suite?: string; cases?: { name: string; status?: 'passed' | 'failed' | 'error' | 'skipped'; out?: string }[]; timestamp?: string; declaration?: boolean } = {}): string {
+export function junitXml(
+  o: {
+    suite?: string;
+    cases?: { name: string; status?: 'passed' | 'failed' | 'error' | 'skipped'; out?: string }[];
+    timestamp?: string;
+    declaration?: boolean;
+  } = {},
+): string {
   const cases = o.cases ?? [{ name: 'passes' }, { name: 'fails', status: 'failed' }];
   const body = cases
     .map((c) => {

@@ -17,13 +17,22 @@ export function multipart(parts: Part[], boundary = BOUNDARY): { body: Buffer; c
     head += '\r\n';
     if (p.contentType) head += `Content-Type: ${p.contentType}\r\n`;
     for (const [k, v] of Object.entries(p.headers ?? {})) head += `${k}: ${v}\r\n`;
-    chunks.push(Buffer.from(`${head}\r\n`), Buffer.isBuffer(p.value) ? p.value : Buffer.from(p.value), Buffer.from('\r\n'));
+    chunks.push(
+      Buffer.from(`${head}\r\n`),
+      Buffer.isBuffer(p.value) ? p.value : Buffer.from(p.value),
+      Buffer.from('\r\n'),
+    );
   }
   chunks.push(Buffer.from(`--${boundary}--\r\n`));
   return { body: Buffer.concat(chunks), contentType: `multipart/form-data; boundary=${boundary}` };
 }
 
-export function file(name: string, filename: string, value: string | Buffer, contentType = 'application/octet-stream'): Part {
+export function file(
+  name: string,
+  filename: string,
+  value: string | Buffer,
+  contentType = 'application/octet-stream',
+): Part {
   return { name, filename, value, contentType };
 }
 

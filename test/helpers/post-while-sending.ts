@@ -38,5 +38,6 @@ function post(url: string, headers: http.OutgoingHttpHeaders, bytes: number): Pr
 
 const [url, headers, bytes, tries] = process.argv.slice(2);
 if (url && headers && bytes && tries) {
-  for (let i = 0; i < Number(tries); i++) console.log(JSON.stringify(await post(url, JSON.parse(headers), Number(bytes))));
+  for (let i = 0; i < Number(tries); i++)
+    console.log(JSON.stringify(await post(url, JSON.parse(headers), Number(bytes))));
 }

@@ -26,7 +26,10 @@ export type StoreKind = 'embedded' | 'mongo';
  */
 export function storeKinds(t: { fail(message: string): void; comment(message: string): void }): StoreKind[] {
   if (process.env.TALLY_TEST_MONGODB_URL) return ['embedded', 'mongo'];
-  if (process.env.TALLY_REQUIRE_MONGODB === '1') t.fail('TALLY_REQUIRE_MONGODB=1 but no MongoDB-wire server was given: run the suite with `npm test`, which starts one');
+  if (process.env.TALLY_REQUIRE_MONGODB === '1')
+    t.fail(
+      'TALLY_REQUIRE_MONGODB=1 but no MongoDB-wire server was given: run the suite with `npm test`, which starts one',
+    );
   else t.comment('MongoDB half skipped: TALLY_TEST_MONGODB_URL is not set (`npm test` starts a MongoDB-wire server)');
   return ['embedded'];
 }
@@ -71,16 +74,38 @@ interface TapLike {
 
 export async function startTally(
   t: TapLike,
-  o: { store?: StoreKind; limits?: Partial<Limits>; formatters?: readonly Formatter[]; publicUrl?: string; parseWorkers?: number; dataDirIn?: string; reserveBytes?: number; log?: Logger } = {},
+  o: {
+    store?: StoreKind;
+    limits?: Partial<Limits>;
+    formatters?: readonly Formatter[];
+    publicUrl?: string;
+    parseWorkers?: number;
+    dataDirIn?: string;
+    reserveBytes?: number;
+    log?: Logger;
+  } = {},
 ): Promise<Harness> {
   const kind = o.store ?? 'embedded';
   const dataDir = await mkdtemp(path.join(o.dataDirIn ?? os.tmpdir(), 'tally-test-'));
   const base = loadConfig({ TALLY_DATA_DIR: dataDir, TALLY_PUBLIC_URL: o.publicUrl });
-  const config = { ...base, port: 0, host: '127.0.0.1', limits: { ...DEFAULT_LIMITS, ...o.limits }, parseWorkers: o.parseWorkers ?? base.parseWorkers };
+  const config = {
+    ...base,
+    port: 0,
+    host: '127.0.0.1',
+    limits: { ...DEFAULT_LIMITS, ...o.limits },
+    parseWorkers: o.parseWorkers ?? base.parseWorkers,
+  };
   const mongo = kind === 'mongo' ? await testDatabase() : null;
-  const store: Store = mongo ? createMongoStore({ url: mongo.url, dbName: mongo.dbName }) : createEmbeddedStore({ dataDir, reserveBytes: o.reserveBytes ?? 1024 * 1024 });
+  const store: Store = mongo
+    ? createMongoStore({ url: mongo.url, dbName: mongo.dbName })
+    : createEmbeddedStore({ dataDir, reserveBytes: o.reserveBytes ?? 1024 * 1024 });
   await store.init();
-  const tally = await createTally({ config, store, formatters: o.formatters ?? builtinFormatters, log: o.log ?? silentLogger });
+  const tally = await createTally({
+    config,
+    store,
+    formatters: o.formatters ?? builtinFormatters,
+    log: o.log ?? silentLogger,
+  });
   await tally.start();
   const { accountId, apiKey } = await createAccountWithKey(store, 'test');
   const profile = await store.createProfile(accountId, 'main');
@@ -112,7 +137,12 @@ export async function startTally(
       if (mongo) return mongo.latestImportId();
       const db = new Database(path.join(dataDir, 'tally.sqlite'), { readonly: true });
       try {
-        return (db.prepare('select id from imports order by created_at desc, rowid desc limit 1').get() as { id: string } | undefined)?.id ?? null;
+        return (
+          (
+            db.prepare('select id from imports order by created_at desc, rowid desc limit 1').get() as
+              { id: string } | undefined
+          )?.id ?? null
+        );
       } finally {
         db.close();
       }
@@ -122,7 +152,13 @@ export async function startTally(
 }
 
 /** A fresh database on the suite's MongoDB-wire server, dropped afterwards. */
-async function testDatabase(): Promise<{ url: string; dbName: string; countBlobs(): Promise<number>; latestImportId(): Promise<string | null>; drop(): Promise<void> }> {
+async function testDatabase(): Promise<{
+  url: string;
+  dbName: string;
+  countBlobs(): Promise<number>;
+  latestImportId(): Promise<string | null>;
+  drop(): Promise<void>;
+}> {
   const url = process.env.TALLY_TEST_MONGODB_URL;
   if (!url) throw new Error('TALLY_TEST_MONGODB_URL is not set');
   const dbName = `tally_test_${randomBytes(6).toString('hex')}`;
@@ -132,11 +168,20 @@ async function testDatabase(): Promise<{ url: string; dbName: string; countBlobs
     dbName,
     countBlobs: () => client.db(dbName).collection('blobs.files').countDocuments(),
     async latestImportId() {
-      const doc = await client.db(dbName).collection<{ _id: string }>('imports').find().sort({ createdAt: -1 }).limit(1).next();
+      const doc = await client
+        .db(dbName)
+        .collection<{ _id: string }>('imports')
+        .find()
+        .sort({ createdAt: -1 })
+        .limit(1)
+        .next();
       return doc?._id ?? null;
     },
     async drop() {
-      await client.db(dbName).dropDatabase().catch(() => undefined);
+      await client
+        .db(dbName)
+        .dropDatabase()
+        .catch(() => undefined);
       await client.close();
     },
   };
@@ -155,22 +200,26 @@ export function send(base: string, apiKey: string, req: RawRequest): Promise<Rep
     const u = new URL(req.path, base);
     const headers: Record<string, string> = { ...(req.noKey ? {} : { 'x-api-key': apiKey }), ...req.headers };
     const body = req.body;
-    if (typeof body === 'string' || Buffer.isBuffer(body)) headers['content-length'] ??= String(Buffer.byteLength(body));
-    const r = http.request({ method: req.method ?? 'POST', hostname: u.hostname, port: u.port, path: `${u.pathname}${u.search}`, headers }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8');
-        let json: unknown = null;
-        try {
-          json = JSON.parse(text);
-        } catch {
-          json = null;
-        }
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json });
-      });
-      res.on('error', reject);
-    });
+    if (typeof body === 'string' || Buffer.isBuffer(body))
+      headers['content-length'] ??= String(Buffer.byteLength(body));
+    const r = http.request(
+      { method: req.method ?? 'POST', hostname: u.hostname, port: u.port, path: `${u.pathname}${u.search}`, headers },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          let json: unknown;
+          try {
+            json = JSON.parse(text);
+          } catch {
+            json = null;
+          }
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json });
+        });
+        res.on('error', reject);
+      },
+    );
     r.on('error', reject);
     if (body === undefined) r.end();
     else if (typeof body === 'string' || Buffer.isBuffer(body)) r.end(body);

@@ -8,12 +8,22 @@ export class WebClient {
   constructor(readonly base: string) {}
 
   async get(path: string, headers: Record<string, string> = {}): Promise<Reply> {
-    return this.#keep(await send(this.base, '', { method: 'GET', path, noKey: true, headers: { ...this.#cookieHeader(), ...headers } }));
+    return this.#keep(
+      await send(this.base, '', { method: 'GET', path, noKey: true, headers: { ...this.#cookieHeader(), ...headers } }),
+    );
   }
 
   async post(path: string, form: Record<string, string>, headers: Record<string, string> = {}): Promise<Reply> {
     const body = new URLSearchParams(form).toString();
-    return this.#keep(await send(this.base, '', { method: 'POST', path, noKey: true, body, headers: { 'content-type': 'application/x-www-form-urlencoded', ...this.#cookieHeader(), ...headers } }));
+    return this.#keep(
+      await send(this.base, '', {
+        method: 'POST',
+        path,
+        noKey: true,
+        body,
+        headers: { 'content-type': 'application/x-www-form-urlencoded', ...this.#cookieHeader(), ...headers },
+      }),
+    );
   }
 
   /** The CSRF token of a page's first form. */
@@ -44,14 +54,23 @@ export class WebClient {
 export const NEW_PASSWORD = 'a new password for tests';
 
 /** A user of the harness account, signed in, password changed; the client holds the session. */
-export async function signedIn(h: Harness, email = `dev-${Math.random().toString(36).slice(2)}@example.com`, accountId = h.accountId): Promise<{ client: WebClient; email: string; csrf: string }> {
+export async function signedIn(
+  h: Harness,
+  email = `dev-${Math.random().toString(36).slice(2)}@example.com`,
+  accountId = h.accountId,
+): Promise<{ client: WebClient; email: string; csrf: string }> {
   const { password } = await createUserWithPassword(h.store, accountId, email);
   const client = new WebClient(h.url);
   const form = await client.get('/signin');
   const signin = await client.post('/signin', { email, password, csrf: WebClient.csrfOf(form) });
   if (signin.status !== 302) throw new Error(`sign-in answered ${signin.status}`);
   const change = await client.get('/account/password');
-  const changed = await client.post('/account/password', { csrf: WebClient.csrfOf(change), current: password, password: NEW_PASSWORD, confirm: NEW_PASSWORD });
+  const changed = await client.post('/account/password', {
+    csrf: WebClient.csrfOf(change),
+    current: password,
+    password: NEW_PASSWORD,
+    confirm: NEW_PASSWORD,
+  });
   if (changed.status !== 302) throw new Error(`password change answered ${changed.status}`);
   const page = await client.get('/profiles');
   return { client, email, csrf: WebClient.csrfOf(page) };

@@ -5,7 +5,8 @@ export function zipOf(entries: { name: string; data: string | Buffer; compress?:
   const zip = new yazl.ZipFile();
   for (const e of entries) {
     if (e.name.endsWith('/')) zip.addEmptyDirectory(e.name);
-    else zip.addBuffer(Buffer.isBuffer(e.data) ? e.data : Buffer.from(e.data), e.name, { compress: e.compress ?? true });
+    else
+      zip.addBuffer(Buffer.isBuffer(e.data) ? e.data : Buffer.from(e.data), e.name, { compress: e.compress ?? true });
   }
   zip.end();
   return new Promise((resolve, reject) => {

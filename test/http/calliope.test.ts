@@ -9,7 +9,11 @@ import { junitXml } from '../helpers/junit.js';
 
 async function upload(h: Harness, parts: Part[], suffix = '/import/junit', query = '') {
   const m = multipart(parts);
-  return h.send({ path: `/api/v2/profile/${h.profileId}${suffix}${query}`, headers: { 'content-type': m.contentType }, body: m.body });
+  return h.send({
+    path: `/api/v2/profile/${h.profileId}${suffix}${query}`,
+    headers: { 'content-type': m.contentType },
+    body: m.body,
+  });
 }
 
 const cucumberJson = JSON.stringify([
@@ -19,8 +23,20 @@ const cucumberJson = JSON.stringify([
     keyword: 'Feature',
     name: 'Login',
     elements: [
-      { id: 'login;ok', keyword: 'Scenario', name: 'ok', type: 'scenario', steps: [{ keyword: 'Given ', name: 'a user', result: { status: 'passed', duration: 1000000 } }] },
-      { id: 'login;bad', keyword: 'Scenario', name: 'bad', type: 'scenario', steps: [{ keyword: 'Given ', name: 'a typo', result: { status: 'failed', error_message: 'boom' } }] },
+      {
+        id: 'login;ok',
+        keyword: 'Scenario',
+        name: 'ok',
+        type: 'scenario',
+        steps: [{ keyword: 'Given ', name: 'a user', result: { status: 'passed', duration: 1000000 } }],
+      },
+      {
+        id: 'login;bad',
+        keyword: 'Scenario',
+        name: 'bad',
+        type: 'scenario',
+        steps: [{ keyword: 'Given ', name: 'a typo', result: { status: 'failed', error_message: 'boom' } }],
+      },
     ],
   },
 ]);
@@ -34,12 +50,21 @@ for (const kind of storeKinds(t)) {
       t.equal(r.status, 201);
       t.equal(r.json.import_status, 'completed');
       t.equal(r.json.import_progress, 100);
-      t.equal(r.json.report_url, `${h.url}/reports/${r.json.report_id}`.replace('127.0.0.1', new URL(h.url).host.split(':')[0]!));
+      t.equal(
+        r.json.report_url,
+        `${h.url}/reports/${r.json.report_id}`.replace('127.0.0.1', new URL(h.url).host.split(':')[0]!),
+      );
       t.equal(r.json.report_status_url, `${h.url}/api/v2/reports/${r.json.report_id}/status`);
       t.match(r.json.message, /^Imported 2 tests from 1 file: 1 passed, 1 failed\.$/);
       const status = await h.send({ method: 'GET', path: new URL(r.json.report_status_url).pathname });
       t.equal(status.status, 200);
-      t.match(status.json, { report_id: r.json.report_id, import_id: r.json.import_id, import_status: 'completed', import_progress: 100, totals: { tests: 2 } });
+      t.match(status.json, {
+        report_id: r.json.report_id,
+        import_id: r.json.import_id,
+        import_status: 'completed',
+        import_progress: 100,
+        totals: { tests: 2 },
+      });
       const failed = await upload(h, [file('file[]', 'a.xml', '<testsuite')]);
       t.equal(failed.json.import_status, 'failed');
       t.match(failed.json.message, /^The import failed: /);
@@ -47,9 +72,16 @@ for (const kind of storeKinds(t)) {
     });
 
     await t.test('date overrides the report date; now; a bad date is refused', async (t) => {
-      const old = await upload(h, [file('file[]', 'a.xml', junitXml()), field('date', '2020-05-01T12:00:00Z'), field('ignore_old_report_date', 'true')]);
+      const old = await upload(h, [
+        file('file[]', 'a.xml', junitXml()),
+        field('date', '2020-05-01T12:00:00Z'),
+        field('ignore_old_report_date', 'true'),
+      ]);
       t.equal(old.json.report.date, '2020-05-01T12:00:00.000Z');
-      const naive = await upload(h, [file('file[]', 'a.xml', junitXml({ timestamp: '2001-01-01T00:00:00' })), field('date', 'now')]);
+      const naive = await upload(h, [
+        file('file[]', 'a.xml', junitXml({ timestamp: '2001-01-01T00:00:00' })),
+        field('date', 'now'),
+      ]);
       t.ok(Date.now() - Date.parse(naive.json.report.date) < 60_000, 'now replaces the detected date');
       t.notOk(naive.json.messages.some((m: any) => m.code === 'report_contains_old_date'));
       const bad = await upload(h, [file('file[]', 'a.xml', junitXml()), field('date', 'last tuesday')]);
@@ -58,28 +90,47 @@ for (const kind of storeKinds(t)) {
     });
 
     await t.test('smart, suppress_notifications and envelope are known options', async (t) => {
-      const r = await upload(h, [file('file[]', 'a.xml', junitXml()), field('smart', 'false'), field('suppress_notifications', 'true'), field('envelope', 'x')]);
+      const r = await upload(h, [
+        file('file[]', 'a.xml', junitXml()),
+        field('smart', 'false'),
+        field('suppress_notifications', 'true'),
+        field('envelope', 'x'),
+      ]);
       t.equal(r.status, 201);
-      t.notOk(r.json.messages.some((m: any) => m.code === null), 'never in the unused-parameters warning');
+      t.notOk(
+        r.json.messages.some((m: any) => m.code === null),
+        'never in the unused-parameters warning',
+      );
       const record = await h.send({ method: 'GET', path: `/api/v2/imports/${r.json.import_id}` });
       t.same(record.json.params.suppress_notifications, ['true'], 'kept on the record');
     });
 
     await t.test('ignore_empty_report: an empty report is not an error', async (t) => {
-      const r = await upload(h, [file('file[]', 'a.xml', junitXml({ cases: [] })), field('ignore_empty_report', 'yes')]);
+      const r = await upload(h, [
+        file('file[]', 'a.xml', junitXml({ cases: [] })),
+        field('ignore_empty_report', 'yes'),
+      ]);
       t.equal(r.status, 201);
       t.equal(r.json.messages.find((m: any) => m.code === 'empty_import_after_processing')?.severity, 'notice');
     });
 
     await t.test('process_async: 202 queued, then the worker completes it with the same messages', async (t) => {
-      const r = await upload(h, [file('files[]', 'a.xml', junitXml()), field('tag[]', 'branch:main'), field('colour', 'red')], '/import/junit', '?process_async=true');
+      const r = await upload(
+        h,
+        [file('files[]', 'a.xml', junitXml()), field('tag[]', 'branch:main'), field('colour', 'red')],
+        '/import/junit',
+        '?process_async=true',
+      );
       t.equal(r.status, 202);
       t.equal(r.json.import_status, 'queued');
       t.equal(r.json.status, 'queued');
       t.equal(r.json.import_progress, 0);
       t.ok(r.json.report_status_url);
       t.match(r.json.message, /queued/);
-      t.ok(r.json.messages.some((m: any) => m.code === 'parameter_plural_made_singular'), 'request-time messages in the answer');
+      t.ok(
+        r.json.messages.some((m: any) => m.code === 'parameter_plural_made_singular'),
+        'request-time messages in the answer',
+      );
       let status: any = null;
       for (let i = 0; i < 100; i++) {
         status = (await h.send({ method: 'GET', path: new URL(r.json.report_status_url).pathname })).json;
@@ -89,7 +140,10 @@ for (const kind of storeKinds(t)) {
       t.equal(status.import_status, 'completed');
       t.equal(status.totals.tests, 2);
       const codes = status.messages.map((m: any) => m.code);
-      t.ok(codes.includes('parameter_plural_made_singular') && codes.includes(null), 'the same messages end up on the import record');
+      t.ok(
+        codes.includes('parameter_plural_made_singular') && codes.includes(null),
+        'the same messages end up on the import record',
+      );
       const report = await h.send({ method: 'GET', path: `/api/v2/reports/${r.json.report_id}` });
       t.same(report.json.tags, ['branch:main']);
       const record = await h.send({ method: 'GET', path: `/api/v2/imports/${r.json.import_id}` });
@@ -136,11 +190,17 @@ for (const kind of storeKinds(t)) {
     await t.test('booleans as uploaders spell them', async (t) => {
       for (const value of ['true', 'True', 'TRUE', '1', 'yes', 'on']) {
         const r = await upload(h, [file('file[]', 'a.png', junitXml()), field('ignore_invalid_file_type', value)]);
-        t.notOk(r.json.messages.some((m: any) => m.code === 'invalid_file_mime_type'), `${value} is true`);
+        t.notOk(
+          r.json.messages.some((m: any) => m.code === 'invalid_file_mime_type'),
+          `${value} is true`,
+        );
       }
       for (const value of ['false', 'False', '0', 'no', 'off', '']) {
         const r = await upload(h, [file('file[]', 'a.png', junitXml()), field('ignore_invalid_file_type', value)]);
-        t.ok(r.json.messages.some((m: any) => m.code === 'invalid_file_mime_type'), `${JSON.stringify(value)} is false`);
+        t.ok(
+          r.json.messages.some((m: any) => m.code === 'invalid_file_mime_type'),
+          `${JSON.stringify(value)} is false`,
+        );
       }
     });
   });

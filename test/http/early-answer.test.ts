@@ -20,9 +20,25 @@ const exec = promisify(execFile);
 const client = fileURLToPath(new URL('../helpers/post-while-sending.ts', import.meta.url));
 
 /** Runs the client in a child process; its outcomes, one per try. */
-async function postWhileSending(url: string, headers: Record<string, string>, bytes: number, tries: number): Promise<Outcome[]> {
-  const { stdout } = await exec(process.execPath, ['--import', 'tsx', client, url, JSON.stringify(headers), String(bytes), String(tries)]);
-  return stdout.trim().split('\n').map((line) => JSON.parse(line) as Outcome);
+async function postWhileSending(
+  url: string,
+  headers: Record<string, string>,
+  bytes: number,
+  tries: number,
+): Promise<Outcome[]> {
+  const { stdout } = await exec(process.execPath, [
+    '--import',
+    'tsx',
+    client,
+    url,
+    JSON.stringify(headers),
+    String(bytes),
+    String(tries),
+  ]);
+  return stdout
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as Outcome);
 }
 
 t.test('an early answer reaches a client that is still sending', async (t) => {
@@ -32,7 +48,12 @@ t.test('an early answer reaches a client that is still sending', async (t) => {
 
   const cases: [name: string, headers: Record<string, string>, status: number, code: string][] = [
     ['no API key, chunked body', { ...multipart, 'transfer-encoding': 'chunked' }, 401, 'missing_api_key'],
-    ['a declared size over the limit', { ...multipart, 'x-api-key': h.apiKey, 'content-length': String(4 * MiB) }, 413, 'payload_too_large'],
+    [
+      'a declared size over the limit',
+      { ...multipart, 'x-api-key': h.apiKey, 'content-length': String(4 * MiB) },
+      413,
+      'payload_too_large',
+    ],
   ];
   for (const [name, headers, status, code] of cases) {
     // Without the lingering close, about two tries in three ended in EPIPE here.
@@ -60,7 +81,9 @@ t.test('a client that never stops sending is cut off after the lingering time', 
   socket.on('data', (c: string) => (answer += c));
   const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
   await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
-  socket.write(`POST /api/v2/profile/${h.profileId}/import HTTP/1.1\r\nHost: x\r\nContent-Type: multipart/form-data; boundary=${BOUNDARY}\r\nTransfer-Encoding: chunked\r\n\r\n`);
+  socket.write(
+    `POST /api/v2/profile/${h.profileId}/import HTTP/1.1\r\nHost: x\r\nContent-Type: multipart/form-data; boundary=${BOUNDARY}\r\nTransfer-Encoding: chunked\r\n\r\n`,
+  );
   const chunk = `4000\r\n${'a'.repeat(0x4000)}\r\n`;
   // The client never ends: only the server's bound (LINGER_MS) closes this connection; without it
   // the test would wait for tap's timeout.

@@ -33,12 +33,22 @@ async function manifests(): Promise<{ key: string; dir: string; files: Entry[] }
 
 async function importFile(h: Harness, name: string, bytes: Buffer, suffix: string) {
   const m = multipart([file('file[]', name, bytes, 'application/octet-stream'), field('ignore_empty_import', 'true')]);
-  return h.send({ path: `/api/v2/profile/${h.profileId}${suffix}`, headers: { 'content-type': m.contentType }, body: m.body });
+  return h.send({
+    path: `/api/v2/profile/${h.profileId}${suffix}`,
+    headers: { 'content-type': m.contentType },
+    body: m.body,
+  });
 }
 
 const totalsOf = (r: any) => {
   const t = r.json.report?.totals ?? {};
-  return { tests: t.tests, passed: t.passed, failed: t.failed, errored: t.errored, skipped: t.skipped + t.pending + t.unknown };
+  return {
+    tests: t.tests,
+    passed: t.passed,
+    failed: t.failed,
+    errored: t.errored,
+    skipped: t.skipped + t.pending + t.unknown,
+  };
 };
 
 for (const kind of storeKinds(t)) {
@@ -60,8 +70,15 @@ for (const kind of storeKinds(t)) {
             t.equal(reply.status, 201, `${entry.path} ${suffix}: 201`, { body: reply.text.slice(0, 1500) });
             t.same(totalsOf(reply), entry.expected, `${entry.path} ${suffix}: totals`);
             if (suffix === '/import') {
-              t.same(reply.json.report.files.map((f: any) => f.formatter), [key], `${entry.path}: detected as ${key}`);
-              t.notOk(reply.json.messages.some((m: any) => m.code === 'multiple_formatter_match'), `${entry.path}: no tie`);
+              t.same(
+                reply.json.report.files.map((f: any) => f.formatter),
+                [key],
+                `${entry.path}: detected as ${key}`,
+              );
+              t.notOk(
+                reply.json.messages.some((m: any) => m.code === 'multiple_formatter_match'),
+                `${entry.path}: no tie`,
+              );
             }
           }
         }
@@ -69,25 +86,62 @@ for (const kind of storeKinds(t)) {
     }
 
     await t.test('encodings: UTF-8 with BOM, UTF-16 LE and BE, the encoding an XML declaration names', async (t) => {
-      const source = (await readFile(path.join(formattersDir, 'junit/fixtures/dorny__jest-junit.xml'), 'utf8')).replace(/^\uFEFF/, '');
+      const source = (await readFile(path.join(formattersDir, 'junit/fixtures/dorny__jest-junit.xml'), 'utf8')).replace(
+        /^\uFEFF/,
+        '',
+      );
       const body = source.replace(/^<\?xml[^>]*\?>\s*/, '');
       const variants: [string, Buffer][] = [
         ['utf-8 BOM', Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(source)])],
-        ['utf-16le BOM', Buffer.concat([Buffer.from([0xff, 0xfe]), iconv.encode(`<?xml version="1.0" encoding="UTF-16"?>\n${body}`, 'utf16le')])],
-        ['utf-16be BOM', Buffer.concat([Buffer.from([0xfe, 0xff]), iconv.encode(`<?xml version="1.0" encoding="UTF-16"?>\n${body}`, 'utf16be')])],
-        ['iso-8859-1 declared', iconv.encode(`<?xml version="1.0" encoding="ISO-8859-1"?>\n${body.replace('</testsuites>', '<!-- Größe --></testsuites>')}`, 'latin1')],
+        [
+          'utf-16le BOM',
+          Buffer.concat([
+            Buffer.from([0xff, 0xfe]),
+            iconv.encode(`<?xml version="1.0" encoding="UTF-16"?>\n${body}`, 'utf16le'),
+          ]),
+        ],
+        [
+          'utf-16be BOM',
+          Buffer.concat([
+            Buffer.from([0xfe, 0xff]),
+            iconv.encode(`<?xml version="1.0" encoding="UTF-16"?>\n${body}`, 'utf16be'),
+          ]),
+        ],
+        [
+          'iso-8859-1 declared',
+          iconv.encode(
+            `<?xml version="1.0" encoding="ISO-8859-1"?>\n${body.replace('</testsuites>', '<!-- Größe --></testsuites>')}`,
+            'latin1',
+          ),
+        ],
       ];
       for (const [label, bytes] of variants) {
         const reply = await importFile(h, 'jest-junit.xml', bytes, '/import');
         t.equal(reply.status, 201, `${label}: 201`, { body: reply.text.slice(0, 800) });
         t.same(totalsOf(reply), { tests: 6, passed: 1, failed: 4, errored: 0, skipped: 1 }, `${label}: totals`);
-        t.same(reply.json.report?.files.map((f: any) => f.formatter), ['junit'], `${label}: detected`);
+        t.same(
+          reply.json.report?.files.map((f: any) => f.formatter),
+          ['junit'],
+          `${label}: detected`,
+        );
       }
-      const json = await readFile(path.join(formattersDir, 'jest/fixtures', readdirSync(path.join(formattersDir, 'jest/fixtures')).find((f) => f.endsWith('.json') && f !== 'MANIFEST.json')!));
+      const json = await readFile(
+        path.join(
+          formattersDir,
+          'jest/fixtures',
+          readdirSync(path.join(formattersDir, 'jest/fixtures')).find(
+            (f) => f.endsWith('.json') && f !== 'MANIFEST.json',
+          )!,
+        ),
+      );
       const utf16 = Buffer.concat([Buffer.from([0xff, 0xfe]), iconv.encode(json.toString('utf8'), 'utf16le')]);
       const reply = await importFile(h, 'report.json', utf16, '/import');
       t.equal(reply.status, 201, 'UTF-16 JSON: 201', { body: reply.text.slice(0, 800) });
-      t.same(reply.json.report?.files.map((f: any) => f.formatter), ['jest'], 'UTF-16 JSON detected as jest');
+      t.same(
+        reply.json.report?.files.map((f: any) => f.formatter),
+        ['jest'],
+        'UTF-16 JSON detected as jest',
+      );
     });
   });
 }

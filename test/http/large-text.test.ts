@@ -19,13 +19,19 @@ async function* hugeOutput(): AsyncGenerator<Buffer> {
   );
   const line = Buffer.from('2026-11-01 10:00:00.000 INFO  step done &amp; ok ✓\n'.repeat(4096));
   for (let sent = 0; sent < OUTPUT_BYTES; sent += line.length) yield line;
-  yield Buffer.from(`</system-out></testcase>\n<testcase name="after" classname="big" time="0.1"/>\n</testsuite>\n\r\n--${BOUNDARY}--\r\n`);
+  yield Buffer.from(
+    `</system-out></testcase>\n<testcase name="after" classname="big" time="0.1"/>\n</testsuite>\n\r\n--${BOUNDARY}--\r\n`,
+  );
 }
 
 t.test('a 500 MB system-out is capped, not buffered', async (t) => {
   const h = await startTally(t, { store: 'embedded' });
   const { value: reply, growth } = await peakRssDuring(() =>
-    h.send({ path: `/api/v2/profile/${h.profileId}/import/junit`, headers: { 'content-type': `multipart/form-data; boundary=${BOUNDARY}` }, body: hugeOutput() }),
+    h.send({
+      path: `/api/v2/profile/${h.profileId}/import/junit`,
+      headers: { 'content-type': `multipart/form-data; boundary=${BOUNDARY}` },
+      body: hugeOutput(),
+    }),
   );
   t.equal(reply.status, 201, 'imported', { body: reply.text.slice(0, 2000) });
   t.equal(reply.json.report.totals.tests, 2, 'both testcases, the one after the output too');
@@ -36,10 +42,19 @@ t.test('a 500 MB system-out is capped, not buffered', async (t) => {
   // 152 MiB on Node 24, client and server sharing the process).
   t.ok(growth < 250 * MiB, `RSS grew by ${(growth / MiB).toFixed(1)} MiB while 500 MB of output streamed through`);
   const suites = await h.send({ method: 'GET', path: `/api/v2/reports/${reply.json.report_id}/containers` });
-  const tests = await h.send({ method: 'GET', path: `/api/v2/reports/${reply.json.report_id}/containers?parent=${suites.json.containers[0].seq}` });
+  const tests = await h.send({
+    method: 'GET',
+    path: `/api/v2/reports/${reply.json.report_id}/containers?parent=${suites.json.containers[0].seq}`,
+  });
   const talks = tests.json.containers.find((c: any) => c.title === 'talks');
   const stdout: string = talks.output.stdout;
-  t.ok(stdout.length > 1024 * 1024 && stdout.length < 1024 * 1024 + 200, `stored ${stdout.length} characters: the limit and a marker`);
+  t.ok(
+    stdout.length > 1024 * 1024 && stdout.length < 1024 * 1024 + 200,
+    `stored ${stdout.length} characters: the limit and a marker`,
+  );
   t.match(stdout, /\[… truncated by Tally at 1048576 characters\]$/, 'ends with the marker');
-  t.ok(stdout.startsWith('2026-11-01 10:00:00.000 INFO  step done & ok ✓\n'), 'the kept part is the start, entities decoded');
+  t.ok(
+    stdout.startsWith('2026-11-01 10:00:00.000 INFO  step done & ok ✓\n'),
+    'the kept part is the start, entities decoded',
+  );
 });

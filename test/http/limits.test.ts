@@ -10,7 +10,10 @@ import { junitXml } from '../helpers/junit.js';
 
 for (const kind of storeKinds(t)) {
   t.test(`limits (${kind} store)`, async (t) => {
-    const h = await startTally(t, { store: kind, limits: { maxConcurrentImportsPerAccount: 2, maxKeyFailuresPerMinute: 3 } });
+    const h = await startTally(t, {
+      store: kind,
+      limits: { maxConcurrentImportsPerAccount: 2, maxKeyFailuresPerMinute: 3 },
+    });
     const port = Number(new URL(h.url).port);
 
     await t.test('a third concurrent import of one account gets 429 too_many_imports', async (t) => {
@@ -20,7 +23,9 @@ for (const kind of storeKinds(t)) {
           () =>
             new Promise<net.Socket>((resolve) => {
               const s = net.connect(port, '127.0.0.1', () => {
-                s.write(`POST /api/v2/profile/${h.profileId}/import/junit HTTP/1.1\r\nHost: x\r\nx-api-key: ${h.apiKey}\r\nContent-Type: multipart/form-data; boundary=${BOUNDARY}\r\nTransfer-Encoding: chunked\r\n\r\n`);
+                s.write(
+                  `POST /api/v2/profile/${h.profileId}/import/junit HTTP/1.1\r\nHost: x\r\nx-api-key: ${h.apiKey}\r\nContent-Type: multipart/form-data; boundary=${BOUNDARY}\r\nTransfer-Encoding: chunked\r\n\r\n`,
+                );
                 const part = `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file[]"; filename="slow.xml"\r\n\r\n<testsuite name="s">`;
                 s.write(`${Buffer.byteLength(part).toString(16)}\r\n${part}\r\n`);
                 resolve(s);
@@ -31,23 +36,44 @@ for (const kind of storeKinds(t)) {
       );
       await new Promise((r) => setTimeout(r, 200));
       const m = multipart([file('file[]', 'a.xml', junitXml())]);
-      const third = await h.send({ path: `/api/v2/profile/${h.profileId}/import/junit`, headers: { 'content-type': m.contentType }, body: m.body });
+      const third = await h.send({
+        path: `/api/v2/profile/${h.profileId}/import/junit`,
+        headers: { 'content-type': m.contentType },
+        body: m.body,
+      });
       t.equal(third.status, 429);
       t.equal(third.json.messages[0].code, 'too_many_imports');
       t.equal(third.json.messages[0].severity, 'error');
       t.equal(third.headers['retry-after'], '5');
       for (const s of open) s.destroy();
       await new Promise((r) => setTimeout(r, 300));
-      const after = await h.send({ path: `/api/v2/profile/${h.profileId}/import/junit`, headers: { 'content-type': m.contentType }, body: m.body });
+      const after = await h.send({
+        path: `/api/v2/profile/${h.profileId}/import/junit`,
+        headers: { 'content-type': m.contentType },
+        body: m.body,
+      });
       t.equal(after.status, 201, 'slots come back when imports end');
     });
 
     await t.test('repeated wrong keys from one address get 429 too_many_attempts', async (t) => {
       const wrong = 'tly_AAAAAAAAAAAA_' + 'A'.repeat(43);
       const statuses: number[] = [];
-      for (let i = 0; i < 5; i++) statuses.push((await h.send({ method: 'GET', path: `/api/v2/profile/${h.profileId}/reports`, headers: { 'x-api-key': wrong } })).status);
+      for (let i = 0; i < 5; i++)
+        statuses.push(
+          (
+            await h.send({
+              method: 'GET',
+              path: `/api/v2/profile/${h.profileId}/reports`,
+              headers: { 'x-api-key': wrong },
+            })
+          ).status,
+        );
       t.same(statuses, [401, 401, 401, 429, 429]);
-      const blocked = await h.send({ method: 'GET', path: `/api/v2/profile/${h.profileId}/reports`, headers: { 'x-api-key': wrong } });
+      const blocked = await h.send({
+        method: 'GET',
+        path: `/api/v2/profile/${h.profileId}/reports`,
+        headers: { 'x-api-key': wrong },
+      });
       t.equal(blocked.json.messages[0].code, 'too_many_attempts');
       t.ok(Number(blocked.headers['retry-after']) > 0);
       const right = await h.send({ method: 'GET', path: `/api/v2/profile/${h.profileId}/reports` });

@@ -14,7 +14,12 @@ import { junitXml } from '../helpers/junit.js';
 import { zipOf } from '../helpers/zip.js';
 
 // A second, real formatter that claims JUnit files named tie*.xml, so that two formatters vote equally.
-const twin = { ...junit, key: 'junit-twin', title: 'A second formatter that claims JUnit', sniff: (head: Head) => (head.fileName.startsWith('tie') ? junit.sniff(head) : 0) };
+const twin = {
+  ...junit,
+  key: 'junit-twin',
+  title: 'A second formatter that claims JUnit',
+  sniff: (head: Head) => (head.fileName.startsWith('tie') ? junit.sniff(head) : 0),
+};
 const throwing = {
   ...junit,
   key: 'throws',
@@ -44,19 +49,65 @@ const form = (parts: Part[]) => {
   const m = multipart(parts);
   return { body: m.body, headers: { 'content-type': m.contentType } };
 };
-const importPath = (h: Harness, suffix = '/import/junit', profile = h.profileId) => `/api/v2/profile/${profile}${suffix}`;
-const post = (h: Harness, parts: Part[], suffix?: string, query = ''): RawRequest => ({ path: importPath(h, suffix) + query, ...form(parts) });
+const importPath = (h: Harness, suffix = '/import/junit', profile = h.profileId) =>
+  `/api/v2/profile/${profile}${suffix}`;
+const post = (h: Harness, parts: Part[], suffix?: string, query = ''): RawRequest => ({
+  path: importPath(h, suffix) + query,
+  ...form(parts),
+});
 const oldDate = '2001-01-01T00:00:00';
 
 const cases: Case[] = [
   // 7.1 errors
-  { name: 'two formatters claim the file', code: 'multiple_formatter_match', severity: 'error', status: 422, request: (h) => post(h, [file('file[]', 'tie.xml', xml)], '/import') },
-  { name: 'no file matches a formatter', code: 'zero_files_matched_formatters', severity: 'error', status: 422, request: (h) => post(h, [file('file[]', 'a.txt', 'plain words')], '/import') },
-  { name: 'unknown formatter key', code: 'invalid_formatter', severity: 'error', status: 400, request: (h) => post(h, [file('file[]', 'a.xml', xml)], '/import/nosuch') },
-  { name: 'raw body request with an empty body', code: 'missing_file_and_body', severity: 'error', status: 400, request: (h) => ({ path: importPath(h), headers: { 'content-type': 'application/xml' }, body: '' }) },
-  { name: 'multipart form without file[]', code: 'import_missing_file', severity: 'error', status: 400, request: (h) => post(h, [field('tag[]', 'a:b')]) },
-  { name: 'raw body of a type no formatter takes', code: 'import_content_type_error', severity: 'error', status: 415, request: (h) => ({ path: importPath(h, '/import'), headers: { 'content-type': 'text/plain' }, body: 'hello' }) },
-  { name: 'no content type at all', code: 'import_missing_media_type', severity: 'error', status: 415, request: (h) => ({ path: importPath(h), body: xml }) },
+  {
+    name: 'two formatters claim the file',
+    code: 'multiple_formatter_match',
+    severity: 'error',
+    status: 422,
+    request: (h) => post(h, [file('file[]', 'tie.xml', xml)], '/import'),
+  },
+  {
+    name: 'no file matches a formatter',
+    code: 'zero_files_matched_formatters',
+    severity: 'error',
+    status: 422,
+    request: (h) => post(h, [file('file[]', 'a.txt', 'plain words')], '/import'),
+  },
+  {
+    name: 'unknown formatter key',
+    code: 'invalid_formatter',
+    severity: 'error',
+    status: 400,
+    request: (h) => post(h, [file('file[]', 'a.xml', xml)], '/import/nosuch'),
+  },
+  {
+    name: 'raw body request with an empty body',
+    code: 'missing_file_and_body',
+    severity: 'error',
+    status: 400,
+    request: (h) => ({ path: importPath(h), headers: { 'content-type': 'application/xml' }, body: '' }),
+  },
+  {
+    name: 'multipart form without file[]',
+    code: 'import_missing_file',
+    severity: 'error',
+    status: 400,
+    request: (h) => post(h, [field('tag[]', 'a:b')]),
+  },
+  {
+    name: 'raw body of a type no formatter takes',
+    code: 'import_content_type_error',
+    severity: 'error',
+    status: 415,
+    request: (h) => ({ path: importPath(h, '/import'), headers: { 'content-type': 'text/plain' }, body: 'hello' }),
+  },
+  {
+    name: 'no content type at all',
+    code: 'import_missing_media_type',
+    severity: 'error',
+    status: 415,
+    request: (h) => ({ path: importPath(h), body: xml }),
+  },
   {
     name: 'the import record cannot be created',
     code: 'import_generating_error',
@@ -68,11 +119,21 @@ const cases: Case[] = [
       return post(h, [file('file[]', 'a.xml', xml)]);
     },
     check: (t, reply, h) => {
-      t.match(reply.messages.find((m: any) => m.code === 'import_generating_error').at, /^\d{4}-\d\d-\d\dT/, 'fault messages carry a timestamp');
+      t.match(
+        reply.messages.find((m: any) => m.code === 'import_generating_error').at,
+        /^\d{4}-\d\d-\d\dT/,
+        'fault messages carry a timestamp',
+      );
       clearFault(h, 'imports');
     },
   },
-  { name: 'a flag with a value that is not a boolean', code: 'import_validation_error', severity: 'error', status: 400, request: (h) => post(h, [field('merge_containers', 'perhaps'), file('file[]', 'a.xml', xml)]) },
+  {
+    name: 'a flag with a value that is not a boolean',
+    code: 'import_validation_error',
+    severity: 'error',
+    status: 400,
+    request: (h) => post(h, [field('merge_containers', 'perhaps'), file('file[]', 'a.xml', xml)]),
+  },
   {
     name: 'a result file that is not well-formed',
     code: 'report_validation_error',
@@ -83,30 +144,93 @@ const cases: Case[] = [
       t.equal(reply.messages.find((m: any) => m.code === 'report_validation_error').file, 'a.xml');
     },
   },
-  { name: 'only empty results', code: 'empty_import_after_processing', severity: 'error', status: 422, request: (h) => post(h, [file('file[]', 'a.xml', junitXml({ cases: [] }))]) },
-  { name: 'empty results with ignore_empty_import', code: 'empty_import_after_processing', severity: 'notice', status: 201, request: (h) => post(h, [file('file[]', 'a.xml', junitXml({ cases: [] })), field('ignore_empty_import', 'true')]) },
-  { name: 'a zip without files', code: 'zero_files_after_unzipping', severity: 'error', status: 422, request: async (h) => post(h, [file('file[]', 'r.zip', await zipOf([{ name: '__MACOSX/._a.xml', data: 'x' }]))]) },
+  {
+    name: 'only empty results',
+    code: 'empty_import_after_processing',
+    severity: 'error',
+    status: 422,
+    request: (h) => post(h, [file('file[]', 'a.xml', junitXml({ cases: [] }))]),
+  },
+  {
+    name: 'empty results with ignore_empty_import',
+    code: 'empty_import_after_processing',
+    severity: 'notice',
+    status: 201,
+    request: (h) => post(h, [file('file[]', 'a.xml', junitXml({ cases: [] })), field('ignore_empty_import', 'true')]),
+  },
+  {
+    name: 'a zip without files',
+    code: 'zero_files_after_unzipping',
+    severity: 'error',
+    status: 422,
+    request: async (h) => post(h, [file('file[]', 'r.zip', await zipOf([{ name: '__MACOSX/._a.xml', data: 'x' }]))]),
+  },
   // 7.2 warnings
   {
     name: 'an attachment reference that is not attached',
     code: 'failed_to_attach_asset',
     severity: 'warning',
     status: 201,
-    request: (h) => post(h, [file('file[]', 'a.xml', junitXml({ cases: [{ name: 'x', out: '[[ATTACHMENT|/ci/shots/missing.png]]' }] }))]),
+    request: (h) =>
+      post(h, [
+        file('file[]', 'a.xml', junitXml({ cases: [{ name: 'x', out: '[[ATTACHMENT|/ci/shots/missing.png]]' }] })),
+      ]),
   },
-  { name: 'an unmatched file next to a result', code: 'files_moved_to_attachments', severity: 'warning', status: 201, request: (h) => post(h, [file('file[]', 'a.xml', xml), file('file[]', 'notes.txt', 'words')]) },
+  {
+    name: 'an unmatched file next to a result',
+    code: 'files_moved_to_attachments',
+    severity: 'warning',
+    status: 201,
+    request: (h) => post(h, [file('file[]', 'a.xml', xml), file('file[]', 'notes.txt', 'words')]),
+  },
   {
     name: 'suppress_files_moved lowers it',
     code: 'files_moved_to_attachments',
     severity: 'notice',
     status: 201,
-    request: (h) => post(h, [file('file[]', 'a.xml', xml), file('file[]', 'notes.txt', 'words'), field('suppress_files_moved', 'true')]),
+    request: (h) =>
+      post(h, [
+        file('file[]', 'a.xml', xml),
+        file('file[]', 'notes.txt', 'words'),
+        field('suppress_files_moved', 'true'),
+      ]),
   },
-  { name: 'XML without declaration', code: 'invalid_file_mime_type', severity: 'warning', status: 201, request: (h) => post(h, [file('file[]', 'a.xml', junitXml({ declaration: false }))]) },
-  { name: 'XML named like a picture', code: 'invalid_file_mime_type', severity: 'warning', status: 201, request: (h) => post(h, [file('file[]', 'a.png', xml)]) },
-  { name: 'ignore_invalid_file_type hides it', code: 'invalid_file_mime_type', severity: 'warning', status: 201, absent: true, request: (h) => post(h, [file('file[]', 'a.png', xml), field('ignore_invalid_file_type', 'True')]) },
-  { name: 'a raw-body import', code: 'parameter_file_empty', severity: 'warning', status: 201, request: (h) => ({ path: importPath(h), headers: { 'content-type': 'application/xml' }, body: xml }) },
-  { name: 'a raw-body import is not multipart', code: 'invalid_content_type', severity: 'warning', status: 201, request: (h) => ({ path: importPath(h), headers: { 'content-type': 'text/xml' }, body: xml }) },
+  {
+    name: 'XML without declaration',
+    code: 'invalid_file_mime_type',
+    severity: 'warning',
+    status: 201,
+    request: (h) => post(h, [file('file[]', 'a.xml', junitXml({ declaration: false }))]),
+  },
+  {
+    name: 'XML named like a picture',
+    code: 'invalid_file_mime_type',
+    severity: 'warning',
+    status: 201,
+    request: (h) => post(h, [file('file[]', 'a.png', xml)]),
+  },
+  {
+    name: 'ignore_invalid_file_type hides it',
+    code: 'invalid_file_mime_type',
+    severity: 'warning',
+    status: 201,
+    absent: true,
+    request: (h) => post(h, [file('file[]', 'a.png', xml), field('ignore_invalid_file_type', 'True')]),
+  },
+  {
+    name: 'a raw-body import',
+    code: 'parameter_file_empty',
+    severity: 'warning',
+    status: 201,
+    request: (h) => ({ path: importPath(h), headers: { 'content-type': 'application/xml' }, body: xml }),
+  },
+  {
+    name: 'a raw-body import is not multipart',
+    code: 'invalid_content_type',
+    severity: 'warning',
+    status: 201,
+    request: (h) => ({ path: importPath(h), headers: { 'content-type': 'text/xml' }, body: xml }),
+  },
   {
     name: 'unknown parameters',
     code: null,
@@ -117,9 +241,29 @@ const cases: Case[] = [
       t.same(reply.messages.find((m: any) => m.code === null).details.parameters.sort(), ['colour', 'speed']);
     },
   },
-  { name: 'ignore_unused_parameters hides it', code: null, severity: 'warning', status: 201, absent: true, request: (h) => post(h, [file('file[]', 'a.xml', xml), field('colour', 'blue'), field('ignore_unused_parameters', '1')]) },
-  { name: 'file without []', code: 'parameter_not_array_type', severity: 'warning', status: 201, request: (h) => post(h, [file('file', 'a.xml', xml)]) },
-  { name: 'tag without [] in the query', code: 'parameter_not_array_type', severity: 'warning', status: 201, request: (h) => post(h, [file('file[]', 'a.xml', xml)], undefined, '?tag=branch:main') },
+  {
+    name: 'ignore_unused_parameters hides it',
+    code: null,
+    severity: 'warning',
+    status: 201,
+    absent: true,
+    request: (h) =>
+      post(h, [file('file[]', 'a.xml', xml), field('colour', 'blue'), field('ignore_unused_parameters', '1')]),
+  },
+  {
+    name: 'file without []',
+    code: 'parameter_not_array_type',
+    severity: 'warning',
+    status: 201,
+    request: (h) => post(h, [file('file', 'a.xml', xml)]),
+  },
+  {
+    name: 'tag without [] in the query',
+    code: 'parameter_not_array_type',
+    severity: 'warning',
+    status: 201,
+    request: (h) => post(h, [file('file[]', 'a.xml', xml)], undefined, '?tag=branch:main'),
+  },
   {
     name: 'two testcases with one title',
     code: 'duplicate_field_titles',
@@ -130,10 +274,35 @@ const cases: Case[] = [
       t.equal(reply.report.totals.tests, 2, 'equal titles stay separate tests');
     },
   },
-  { name: 'no formatter in the path', code: 'specify_formatter', severity: 'warning', status: 201, request: (h) => post(h, [file('file[]', 'a.xml', xml)], '/import') },
-  { name: 'trailing slash is the same path', code: 'specify_formatter', severity: 'warning', status: 201, request: (h) => post(h, [file('file[]', 'a.xml', xml)], '/import/') },
-  { name: 'ignore_unspecified_formatter hides it', code: 'specify_formatter', severity: 'warning', status: 201, absent: true, request: (h) => post(h, [file('file[]', 'a.xml', xml), field('ignore_unspecified_formatter', 'yes')], '/import') },
-  { name: 'the old report/import path', code: 'report_endpoint_deprecated', severity: 'warning', status: 201, request: (h) => post(h, [file('file[]', 'a.xml', xml)], '/report/import') },
+  {
+    name: 'no formatter in the path',
+    code: 'specify_formatter',
+    severity: 'warning',
+    status: 201,
+    request: (h) => post(h, [file('file[]', 'a.xml', xml)], '/import'),
+  },
+  {
+    name: 'trailing slash is the same path',
+    code: 'specify_formatter',
+    severity: 'warning',
+    status: 201,
+    request: (h) => post(h, [file('file[]', 'a.xml', xml)], '/import/'),
+  },
+  {
+    name: 'ignore_unspecified_formatter hides it',
+    code: 'specify_formatter',
+    severity: 'warning',
+    status: 201,
+    absent: true,
+    request: (h) => post(h, [file('file[]', 'a.xml', xml), field('ignore_unspecified_formatter', 'yes')], '/import'),
+  },
+  {
+    name: 'the old report/import path',
+    code: 'report_endpoint_deprecated',
+    severity: 'warning',
+    status: 201,
+    request: (h) => post(h, [file('file[]', 'a.xml', xml)], '/report/import'),
+  },
   {
     name: 'os, platform and build query parameters',
     code: 'tag_params_deprecated',
@@ -144,36 +313,118 @@ const cases: Case[] = [
       t.same(reply.report.tags, ['os:linux', 'platform:x64', 'build:42']);
     },
   },
-  { name: 'GET on an import path', code: 'invalid_request_method', severity: 'warning', status: 405, request: (h) => ({ method: 'GET', path: importPath(h) }) },
-  { name: 'PUT on the detect path', code: 'invalid_request_method', severity: 'warning', status: 405, request: (h) => ({ method: 'PUT', path: importPath(h, '/import'), body: 'x' }) },
-  { name: 'more files than the limit without a formatter', code: 'max_files_limit', severity: 'warning', status: 201, request: (h) => post(h, [1, 2, 3].map((i) => file('file[]', `a${i}.xml`, junitXml({ suite: `s${i}` }))), '/import') },
-  { name: 'ignore_max_files_limit hides it', code: 'max_files_limit', severity: 'warning', status: 201, absent: true, request: (h) => post(h, [...[1, 2, 3].map((i) => file('file[]', `a${i}.xml`, junitXml({ suite: `s${i}` }))), field('ignore_max_files_limit', 'true')], '/import') },
-  { name: 'one file without tests beside others', code: 'import_file_resulted_in_empty_report', severity: 'warning', status: 201, request: (h) => post(h, [file('file[]', 'a.xml', xml), file('file[]', 'b.xml', junitXml({ cases: [] }))]) },
+  {
+    name: 'GET on an import path',
+    code: 'invalid_request_method',
+    severity: 'warning',
+    status: 405,
+    request: (h) => ({ method: 'GET', path: importPath(h) }),
+  },
+  {
+    name: 'PUT on the detect path',
+    code: 'invalid_request_method',
+    severity: 'warning',
+    status: 405,
+    request: (h) => ({ method: 'PUT', path: importPath(h, '/import'), body: 'x' }),
+  },
+  {
+    name: 'more files than the limit without a formatter',
+    code: 'max_files_limit',
+    severity: 'warning',
+    status: 201,
+    request: (h) =>
+      post(
+        h,
+        [1, 2, 3].map((i) => file('file[]', `a${i}.xml`, junitXml({ suite: `s${i}` }))),
+        '/import',
+      ),
+  },
+  {
+    name: 'ignore_max_files_limit hides it',
+    code: 'max_files_limit',
+    severity: 'warning',
+    status: 201,
+    absent: true,
+    request: (h) =>
+      post(
+        h,
+        [
+          ...[1, 2, 3].map((i) => file('file[]', `a${i}.xml`, junitXml({ suite: `s${i}` }))),
+          field('ignore_max_files_limit', 'true'),
+        ],
+        '/import',
+      ),
+  },
+  {
+    name: 'one file without tests beside others',
+    code: 'import_file_resulted_in_empty_report',
+    severity: 'warning',
+    status: 201,
+    request: (h) => post(h, [file('file[]', 'a.xml', xml), file('file[]', 'b.xml', junitXml({ cases: [] }))]),
+  },
   // 7.3 notices
-  { name: 'plural parameter names', code: 'parameter_plural_made_singular', severity: 'notice', status: 201, request: (h) => post(h, [file('files[]', 'a.xml', xml), field('tags[]', 'x:y')]) },
+  {
+    name: 'plural parameter names',
+    code: 'parameter_plural_made_singular',
+    severity: 'notice',
+    status: 201,
+    request: (h) => post(h, [file('files[]', 'a.xml', xml), field('tags[]', 'x:y')]),
+  },
   {
     name: 'merge_containers combines suites of two files',
     code: 'containers_combined',
     severity: 'notice',
     status: 201,
-    request: (h) => post(h, [file('file[]', 'a.xml', junitXml({ cases: [{ name: 'a' }] })), file('file[]', 'b.xml', junitXml({ cases: [{ name: 'b' }] })), field('merge_containers', 'true')]),
+    request: (h) =>
+      post(h, [
+        file('file[]', 'a.xml', junitXml({ cases: [{ name: 'a' }] })),
+        file('file[]', 'b.xml', junitXml({ cases: [{ name: 'b' }] })),
+        field('merge_containers', 'true'),
+      ]),
     check: async (t, reply, h) => {
       const top = await h.send({ method: 'GET', path: `/api/v2/reports/${reply.report_id}/containers` });
       const suites = top.json.containers.filter((c: any) => c.type === 'suite');
       t.equal(suites.length, 1, 'one suite left at the top');
-      const kids = await h.send({ method: 'GET', path: `/api/v2/reports/${reply.report_id}/containers?parent=${suites[0].seq}` });
+      const kids = await h.send({
+        method: 'GET',
+        path: `/api/v2/reports/${reply.report_id}/containers?parent=${suites[0].seq}`,
+      });
       t.same(kids.json.containers.map((c: any) => c.title).sort(), ['a', 'b']);
     },
   },
-  { name: 'a report from long ago', code: 'report_contains_old_date', severity: 'notice', status: 201, request: (h) => post(h, [file('file[]', 'a.xml', junitXml({ timestamp: oldDate }))]) },
-  { name: 'ignore_old_report_date hides it', code: 'report_contains_old_date', severity: 'notice', status: 201, absent: true, request: (h) => post(h, [file('file[]', 'a.xml', junitXml({ timestamp: oldDate })), field('ignore_old_report_date', 'on')]) },
+  {
+    name: 'a report from long ago',
+    code: 'report_contains_old_date',
+    severity: 'notice',
+    status: 201,
+    request: (h) => post(h, [file('file[]', 'a.xml', junitXml({ timestamp: oldDate }))]),
+  },
+  {
+    name: 'ignore_old_report_date hides it',
+    code: 'report_contains_old_date',
+    severity: 'notice',
+    status: 201,
+    absent: true,
+    request: (h) =>
+      post(h, [file('file[]', 'a.xml', junitXml({ timestamp: oldDate })), field('ignore_old_report_date', 'on')]),
+  },
   {
     name: 'hidden files in a zip',
     code: 'mac_os_hidden_files',
     severity: 'notice',
     status: 201,
     request: async (h) =>
-      post(h, [file('file[]', 'r.zip', await zipOf([{ name: 'out/a.xml', data: xml }, { name: '__MACOSX/out/._a.xml', data: 'junk' }, { name: 'out/._b.xml', data: 'junk' }]))]),
+      post(h, [
+        file(
+          'file[]',
+          'r.zip',
+          await zipOf([
+            { name: 'out/a.xml', data: xml },
+            { name: '__MACOSX/out/._a.xml', data: 'junk' },
+            { name: 'out/._b.xml', data: 'junk' },
+          ]),
+        ),
+      ]),
     check: (t, reply) => {
       t.equal(reply.report.totals.tests, 2, 'hidden entries are not parsed');
     },
@@ -183,7 +434,10 @@ const cases: Case[] = [
     code: 'text_truncated',
     severity: 'notice',
     status: 201,
-    request: (h) => post(h, [file('file[]', 'a.xml', junitXml({ cases: [{ name: 'talks', out: 'x'.repeat(5000) }, { name: 'quiet' }] }))]),
+    request: (h) =>
+      post(h, [
+        file('file[]', 'a.xml', junitXml({ cases: [{ name: 'talks', out: 'x'.repeat(5000) }, { name: 'quiet' }] })),
+      ]),
     check: (t, reply) => {
       const m = reply.messages.find((m: any) => m.code === 'text_truncated');
       t.equal(m.details.containers, 1, 'one container was cut');
@@ -191,11 +445,47 @@ const cases: Case[] = [
     },
   },
   // Tally's own codes
-  { name: 'no API key', code: 'missing_api_key', severity: 'error', status: 401, request: (h) => ({ ...post(h, [file('file[]', 'a.xml', xml)]), noKey: true }) },
-  { name: 'a wrong API key', code: 'invalid_api_key', severity: 'error', status: 401, request: (h) => ({ ...post(h, [file('file[]', 'a.xml', xml)]), headers: { ...form([file('file[]', 'a.xml', xml)]).headers, 'x-api-key': 'tly_AAAAAAAAAAAA_' + 'A'.repeat(43) } }) },
-  { name: "another account's profile", code: 'profile_forbidden', severity: 'error', status: 403, request: (h) => ({ path: importPath(h, '/import/junit', h.foreignProfileId), ...form([file('file[]', 'a.xml', xml)]) }) },
-  { name: 'an unknown profile', code: 'profile_not_found', severity: 'error', status: 404, request: (h) => ({ path: importPath(h, '/import/junit', 'nope'), ...form([file('file[]', 'a.xml', xml)]) }) },
-  { name: 'a field over the size limit', code: 'multipart_limit_exceeded', severity: 'error', status: 413, request: (h) => post(h, [field('tag[]', 'x'.repeat(70_000)), file('file[]', 'a.xml', xml)]) },
+  {
+    name: 'no API key',
+    code: 'missing_api_key',
+    severity: 'error',
+    status: 401,
+    request: (h) => ({ ...post(h, [file('file[]', 'a.xml', xml)]), noKey: true }),
+  },
+  {
+    name: 'a wrong API key',
+    code: 'invalid_api_key',
+    severity: 'error',
+    status: 401,
+    request: (h) => ({
+      ...post(h, [file('file[]', 'a.xml', xml)]),
+      headers: { ...form([file('file[]', 'a.xml', xml)]).headers, 'x-api-key': 'tly_AAAAAAAAAAAA_' + 'A'.repeat(43) },
+    }),
+  },
+  {
+    name: "another account's profile",
+    code: 'profile_forbidden',
+    severity: 'error',
+    status: 403,
+    request: (h) => ({
+      path: importPath(h, '/import/junit', h.foreignProfileId),
+      ...form([file('file[]', 'a.xml', xml)]),
+    }),
+  },
+  {
+    name: 'an unknown profile',
+    code: 'profile_not_found',
+    severity: 'error',
+    status: 404,
+    request: (h) => ({ path: importPath(h, '/import/junit', 'nope'), ...form([file('file[]', 'a.xml', xml)]) }),
+  },
+  {
+    name: 'a field over the size limit',
+    code: 'multipart_limit_exceeded',
+    severity: 'error',
+    status: 413,
+    request: (h) => post(h, [field('tag[]', 'x'.repeat(70_000)), file('file[]', 'a.xml', xml)]),
+  },
   {
     name: 'a chunked body over the upload limit',
     code: 'payload_too_large',
@@ -203,11 +493,31 @@ const cases: Case[] = [
     status: 413,
     request: (h) => {
       const m = multipart([file('file[]', 'a.xml', xml + ' '.repeat(300_000))]);
-      return { path: importPath(h), headers: { 'content-type': m.contentType, 'transfer-encoding': 'chunked' }, body: chunks(m.body, 16_384) };
+      return {
+        path: importPath(h),
+        headers: { 'content-type': m.contentType, 'transfer-encoding': 'chunked' },
+        body: chunks(m.body, 16_384),
+      };
     },
   },
-  { name: 'a zip over the entry limit', code: 'zip_limit_exceeded', severity: 'error', status: 413, request: async (h) => post(h, [file('file[]', 'r.zip', await zipOf([1, 2, 3, 4, 5, 6].map((i) => ({ name: `a${i}.xml`, data: xml }))))]) },
-  { name: 'a truncated zip', code: 'zip_invalid', severity: 'error', status: 422, request: async (h) => post(h, [file('file[]', 'r.zip', (await zipOf([{ name: 'a.xml', data: xml }])).subarray(0, 60))]) },
+  {
+    name: 'a zip over the entry limit',
+    code: 'zip_limit_exceeded',
+    severity: 'error',
+    status: 413,
+    request: async (h) =>
+      post(h, [
+        file('file[]', 'r.zip', await zipOf([1, 2, 3, 4, 5, 6].map((i) => ({ name: `a${i}.xml`, data: xml })))),
+      ]),
+  },
+  {
+    name: 'a truncated zip',
+    code: 'zip_invalid',
+    severity: 'error',
+    status: 422,
+    request: async (h) =>
+      post(h, [file('file[]', 'r.zip', (await zipOf([{ name: 'a.xml', data: xml }])).subarray(0, 60))]),
+  },
   {
     name: 'a store that fails while containers are written',
     code: 'store_unavailable',
@@ -220,7 +530,13 @@ const cases: Case[] = [
     },
     check: (_t, _r, h) => clearFault(h, 'containers'),
   },
-  { name: 'a formatter with a bug', code: 'internal_error', severity: 'error', status: 500, request: (h) => post(h, [file('file[]', 'a.xml', xml)], '/import/throws') },
+  {
+    name: 'a formatter with a bug',
+    code: 'internal_error',
+    severity: 'error',
+    status: 500,
+    request: (h) => post(h, [file('file[]', 'a.xml', xml)], '/import/throws'),
+  },
 ];
 
 function chunks(buf: Buffer, size: number): AsyncIterable<Buffer> {
@@ -232,7 +548,9 @@ function chunks(buf: Buffer, size: number): AsyncIterable<Buffer> {
 /** A real SQLite fault: a second connection adds a trigger that makes inserts into `table` fail. */
 function failInserts(h: Harness, table: string): void {
   const db = new Database(path.join(h.dataDir, 'tally.sqlite'));
-  db.exec(`create trigger if not exists fail_${table} before insert on ${table} begin select raise(fail, 'disk I/O error (test)'); end`);
+  db.exec(
+    `create trigger if not exists fail_${table} before insert on ${table} begin select raise(fail, 'disk I/O error (test)'); end`,
+  );
   db.close();
 }
 
@@ -242,45 +560,68 @@ function clearFault(h: Harness, table: string): void {
   db.close();
 }
 
-for (const kind of storeKinds(t)) t.test(`every message code (${kind} store)`, async (t) => {
-  const h = await startTally(t, {
-    store: kind,
-    formatters: [junit, twin, throwing],
-    limits: { maxFilesWithoutFormatter: 2, maxZipEntries: 5, maxUploadBytes: 200_000, maxTextChars: 1000 },
-  });
-  const covered = new Set<string | null>();
-  for (const c of cases.filter((c) => !c.only || c.only === kind)) {
-    await t.test(`${c.code ?? '(uncoded)'}: ${c.name}`, async (t) => {
-      // The twin formatter only exists to make a tie; other cases name junit or vote with it absent.
-      const before = await h.leftovers();
-      const reply = await h.send(await c.request(h));
-      t.equal(reply.status, c.status, `status ${c.status}`, { body: reply.text.slice(0, 2000) });
-      t.ok(reply.json && Array.isArray(reply.json.messages), 'answer has messages');
-      const found = reply.json.messages.filter((m: any) => m.code === c.code);
-      if (c.absent) t.equal(found.length, 0, 'hidden by its flag');
-      else {
-        t.ok(found.length > 0, `has ${c.code}`);
-        t.ok(found.every((m: any) => m.severity === c.severity), `severity ${c.severity}`);
-        t.ok(found.every((m: any) => typeof m.message === 'string' && m.message.length > 10), 'human text');
-        covered.add(c.code);
-      }
-      if (reply.status >= 400 && reply.json.import_id) {
-        const after = await h.leftovers();
-        t.same(after.tmp, [], 'no spool file left');
-        t.equal(after.blobs, before.blobs, 'no blob left behind');
-        const record = await h.send({ method: 'GET', path: `/api/v2/imports/${reply.json.import_id}` });
-        if (record.status === 200) t.equal(record.json.status, 'failed', 'import record ended failed');
-      }
-      if (c.status === 201) t.equal(reply.json.status, 'completed');
-      await c.check?.(t, reply.json, h);
+for (const kind of storeKinds(t))
+  t.test(`every message code (${kind} store)`, async (t) => {
+    const h = await startTally(t, {
+      store: kind,
+      formatters: [junit, twin, throwing],
+      limits: { maxFilesWithoutFormatter: 2, maxZipEntries: 5, maxUploadBytes: 200_000, maxTextChars: 1000 },
     });
-  }
-  // Tested elsewhere: not_found, upload_aborted, import_interrupted (test/http/import.test.ts), the 429s (test/http/limits.test.ts),
-  // the web interface's codes (test/web/auth.test.ts); upload_timeout (test/faults/slow-client.test.ts), storage_full
-  // (test/faults/full-disk.test.ts), request_headers_too_large and malformed_request (test/http/odd-names.test.ts:
-  // Node's parser refuses them before any route).
-  const web = ['session_required', 'csrf_rejected', 'signin_failed', 'password_rejected'];
-  const elsewhere = ['not_found', 'upload_aborted', 'import_interrupted', 'too_many_imports', 'too_many_attempts', 'upload_timeout', 'storage_full', 'request_headers_too_large', 'malformed_request', ...web, ...cases.filter((c) => c.only && c.only !== kind).map((c) => c.code)];
-  const all = [...Object.keys(CATALOGUE), null].filter((code) => !elsewhere.includes(code as string));
-  t.same(all.filter((code) => !covered.has(code)), [], 'every catalogue code has a case here');
-});
+    const covered = new Set<string | null>();
+    for (const c of cases.filter((c) => !c.only || c.only === kind)) {
+      await t.test(`${c.code ?? '(uncoded)'}: ${c.name}`, async (t) => {
+        // The twin formatter only exists to make a tie; other cases name junit or vote with it absent.
+        const before = await h.leftovers();
+        const reply = await h.send(await c.request(h));
+        t.equal(reply.status, c.status, `status ${c.status}`, { body: reply.text.slice(0, 2000) });
+        t.ok(reply.json && Array.isArray(reply.json.messages), 'answer has messages');
+        const found = reply.json.messages.filter((m: any) => m.code === c.code);
+        if (c.absent) t.equal(found.length, 0, 'hidden by its flag');
+        else {
+          t.ok(found.length > 0, `has ${c.code}`);
+          t.ok(
+            found.every((m: any) => m.severity === c.severity),
+            `severity ${c.severity}`,
+          );
+          t.ok(
+            found.every((m: any) => typeof m.message === 'string' && m.message.length > 10),
+            'human text',
+          );
+          covered.add(c.code);
+        }
+        if (reply.status >= 400 && reply.json.import_id) {
+          const after = await h.leftovers();
+          t.same(after.tmp, [], 'no spool file left');
+          t.equal(after.blobs, before.blobs, 'no blob left behind');
+          const record = await h.send({ method: 'GET', path: `/api/v2/imports/${reply.json.import_id}` });
+          if (record.status === 200) t.equal(record.json.status, 'failed', 'import record ended failed');
+        }
+        if (c.status === 201) t.equal(reply.json.status, 'completed');
+        await c.check?.(t, reply.json, h);
+      });
+    }
+    // Tested elsewhere: not_found, upload_aborted, import_interrupted (test/http/import.test.ts), the 429s (test/http/limits.test.ts),
+    // the web interface's codes (test/web/auth.test.ts); upload_timeout (test/faults/slow-client.test.ts), storage_full
+    // (test/faults/full-disk.test.ts), request_headers_too_large and malformed_request (test/http/odd-names.test.ts:
+    // Node's parser refuses them before any route).
+    const web = ['session_required', 'csrf_rejected', 'signin_failed', 'password_rejected'];
+    const elsewhere = [
+      'not_found',
+      'upload_aborted',
+      'import_interrupted',
+      'too_many_imports',
+      'too_many_attempts',
+      'upload_timeout',
+      'storage_full',
+      'request_headers_too_large',
+      'malformed_request',
+      ...web,
+      ...cases.filter((c) => c.only && c.only !== kind).map((c) => c.code),
+    ];
+    const all = [...Object.keys(CATALOGUE), null].filter((code) => !elsewhere.includes(code as string));
+    t.same(
+      all.filter((code) => !covered.has(code)),
+      [],
+      'every catalogue code has a case here',
+    );
+  });

@@ -16,7 +16,11 @@ for (const kind of storeKinds(t)) {
 
     await t.test('a field named __proto__ is an unused parameter, kept on the record', async (t) => {
       const m = multipart([field('__proto__', '{}'), field('constructor', 'x'), file('file[]', 'a.xml', junitXml())]);
-      const r = await h.send({ path: `/api/v2/profile/${h.profileId}/import/junit`, headers: { 'content-type': m.contentType }, body: m.body });
+      const r = await h.send({
+        path: `/api/v2/profile/${h.profileId}/import/junit`,
+        headers: { 'content-type': m.contentType },
+        body: m.body,
+      });
       t.equal(r.status, 201, 'imported', { body: r.text.slice(0, 800) });
       const unused = r.json.messages.find((x: { code: string | null }) => x.code === null);
       t.same(unused?.details?.parameters, ['__proto__', 'constructor'], 'named in the unused-parameters warning');
@@ -28,14 +32,21 @@ for (const kind of storeKinds(t)) {
     await t.test('a formatter segment with an encoded % is invalid_formatter, not a fault', async (t) => {
       const m = multipart([file('file[]', 'a.xml', junitXml())]);
       for (const segment of ['%25', '%25E0%25A4%25A', 'jun%25it']) {
-        const r = await h.send({ path: `/api/v2/profile/${h.profileId}/import/${segment}`, headers: { 'content-type': m.contentType }, body: m.body });
+        const r = await h.send({
+          path: `/api/v2/profile/${h.profileId}/import/${segment}`,
+          headers: { 'content-type': m.contentType },
+          body: m.body,
+        });
         t.equal(r.status, 400, segment);
         t.equal(r.json.messages.at(-1).code, 'invalid_formatter');
       }
     });
 
-    await t.test('a request line over Node\'s header limit is 431 request_headers_too_large, as JSON', async (t) => {
-      const r = await h.send({ method: 'GET', path: `/api/v2/profile/${h.profileId}/reports?${'tag[]=x&'.repeat(2500)}` });
+    await t.test("a request line over Node's header limit is 431 request_headers_too_large, as JSON", async (t) => {
+      const r = await h.send({
+        method: 'GET',
+        path: `/api/v2/profile/${h.profileId}/reports?${'tag[]=x&'.repeat(2500)}`,
+      });
       t.equal(r.status, 431);
       t.match(r.headers['content-type'], /application\/json/);
       t.equal(r.json?.messages?.[0]?.code, 'request_headers_too_large');
@@ -43,7 +54,9 @@ for (const kind of storeKinds(t)) {
 
     await t.test('a malformed request is 400 malformed_request, as JSON', async (t) => {
       const answer = await new Promise<string>((resolve) => {
-        const s = net.connect(Number(new URL(h.url).port), '127.0.0.1', () => s.write('GET /healthz HTTP/1.1\r\nHost x\r\n\r\n'));
+        const s = net.connect(Number(new URL(h.url).port), '127.0.0.1', () =>
+          s.write('GET /healthz HTTP/1.1\r\nHost x\r\n\r\n'),
+        );
         let text = '';
         s.on('data', (c) => (text += c.toString()));
         s.on('close', () => resolve(text));

@@ -49,12 +49,20 @@ for (const kind of storeKinds(t)) {
     const { cases } = JSON.parse(await readFile(path.join(dir, 'requests.json'), 'utf8')) as { cases: Case[] };
     t.ok(cases.length >= 15);
     for (const c of cases) {
-      const raw = (await readFile(path.join(dir, c.request))).toString('latin1').replaceAll('{{PROFILE}}', h.profileId).replaceAll('{{KEY}}', h.apiKey);
+      const raw = (await readFile(path.join(dir, c.request)))
+        .toString('latin1')
+        .replaceAll('{{PROFILE}}', h.profileId)
+        .replaceAll('{{KEY}}', h.apiKey);
       const answer = await replay(port, Buffer.from(raw, 'latin1'));
       t.equal(answer.status, c.status, `${c.request}: ${c.status}`, { body: answer.body });
       const codes = (answer.body?.messages ?? []).map((m: any) => m.code);
       for (const code of c.codes) t.ok(codes.includes(code), `${c.request}: ${code}`);
-      if (c.error) t.equal(answer.body?.messages?.find((m: any) => m.severity === 'error')?.code, c.error, `${c.request}: error ${c.error}`);
+      if (c.error)
+        t.equal(
+          answer.body?.messages?.find((m: any) => m.severity === 'error')?.code,
+          c.error,
+          `${c.request}: error ${c.error}`,
+        );
       const health = await h.send({ method: 'GET', path: '/healthz', noKey: true });
       t.equal(health.status, 200, `${c.request}: healthy afterwards`);
     }

@@ -197,7 +197,9 @@ export function fullGc(): void {
  * RSS while `work` runs. The live heap says what was held (strings live there); RSS also counts the
  * garbage the test runner's hooks leave around until the next GC, which makes it noisy.
  */
-export async function peakMemoryDuring<T>(work: () => Promise<T>): Promise<{ value: T; liveGrowth: number; rssGrowth: number; ms: number }> {
+export async function peakMemoryDuring<T>(
+  work: () => Promise<T>,
+): Promise<{ value: T; liveGrowth: number; rssGrowth: number; ms: number }> {
   fullGc();
   const live = (): number => process.memoryUsage().heapUsed;
   const baseLive = live();

@@ -32,7 +32,10 @@ export async function assertCoded(t: Tap, h: Harness, reply: Reply, e: Expected)
   const messages: any[] = reply.json?.messages ?? [];
   const found = messages.filter((m) => m.code === e.code);
   t.ok(found.length > 0, `answered with ${e.code}`, { messages: messages.map((m) => `${m.code}: ${m.message}`) });
-  t.ok(found.every((m) => m.severity === e.severity), `severity ${e.severity}`);
+  t.ok(
+    found.every((m) => m.severity === e.severity),
+    `severity ${e.severity}`,
+  );
   if (e.severity === 'error') {
     t.equal(messages.find((m) => m.severity === 'error')?.code, e.code, `${e.code} is the first error`);
     t.equal(reply.json?.status, 'failed', 'the import failed');
@@ -44,10 +47,19 @@ export async function assertCoded(t: Tap, h: Harness, reply: Reply, e: Expected)
 }
 
 /** After a case: no spool file, the blob count unchanged (for failed imports), and the server still imports. */
-export async function assertClean(t: Tap, h: Harness, before: { blobs: number }, o: { blobsAdded?: number } = {}): Promise<void> {
+export async function assertClean(
+  t: Tap,
+  h: Harness,
+  before: { blobs: number },
+  o: { blobsAdded?: number } = {},
+): Promise<void> {
   const after = await h.leftovers();
   t.same(after.tmp, [], 'no spool file left in tmp/');
-  t.equal(after.blobs, before.blobs + (o.blobsAdded ?? 0), o.blobsAdded ? `exactly ${o.blobsAdded} blob(s) stored` : 'no blob left behind');
+  t.equal(
+    after.blobs,
+    before.blobs + (o.blobsAdded ?? 0),
+    o.blobsAdded ? `exactly ${o.blobsAdded} blob(s) stored` : 'no blob left behind',
+  );
 }
 
 export async function assertHealthy(t: Tap, h: Harness): Promise<void> {
@@ -101,9 +113,15 @@ export async function allContainers(h: Harness, reportId: string): Promise<any[]
 }
 
 /** Streams `total` bytes of one repeated chunk between a head and a tail, without holding them. */
-export async function* streamed(head: string | Buffer, fill: Buffer, total: number, tail: string | Buffer): AsyncGenerator<Buffer> {
+export async function* streamed(
+  head: string | Buffer,
+  fill: Buffer,
+  total: number,
+  tail: string | Buffer,
+): AsyncGenerator<Buffer> {
   yield Buffer.isBuffer(head) ? head : Buffer.from(head);
-  for (let sent = 0; sent < total; sent += fill.length) yield sent + fill.length <= total ? fill : fill.subarray(0, total - sent);
+  for (let sent = 0; sent < total; sent += fill.length)
+    yield sent + fill.length <= total ? fill : fill.subarray(0, total - sent);
   yield Buffer.isBuffer(tail) ? tail : Buffer.from(tail);
 }
 
@@ -146,38 +164,52 @@ function answers(h: Harness): Map<string, Promise<number>> {
  * answers before the body ended). Returns the answer and how many bytes of the request the server
  * had read when it answered.
  */
-export function streamRequest(h: Harness, path: string, headers: Record<string, string>, body: AsyncIterable<Buffer>): Promise<{ reply: Reply; bytesRead: number }> {
+export function streamRequest(
+  h: Harness,
+  path: string,
+  headers: Record<string, string>,
+  body: AsyncIterable<Buffer>,
+): Promise<{ reply: Reply; bytesRead: number }> {
   const seen = answers(h);
   const id = String(++nextStream);
   return new Promise((resolve, reject) => {
     const u = new URL(path, h.url);
     let answered = false;
-    const req = http.request({ method: 'POST', hostname: u.hostname, port: u.port, path: `${u.pathname}${u.search}`, headers: { 'x-api-key': h.apiKey, 'transfer-encoding': 'chunked', 'x-tally-test-stream': id, ...headers } }, (res) => {
-      answered = true;
-      const chunks: Buffer[] = [];
-      let finished = false;
-      const finish = async (): Promise<void> => {
-        if (finished) return;
-        finished = true;
-        const text = Buffer.concat(chunks).toString('utf8');
-        let json: any = null;
-        try {
-          json = JSON.parse(text);
-        } catch {
-          json = null;
-        }
-        req.destroy();
-        // The server's 'finish' and this side's 'end' are separate events, in either order.
-        const bytesRead = (await seen.get(id)) ?? Number.NaN;
-        seen.delete(id);
-        resolve({ reply: { status: res.statusCode ?? 0, headers: res.headers, text, json }, bytesRead });
-      };
-      res.on('data', (c: Buffer) => chunks.push(c));
-      // The server may close the connection right after its answer (the rest of the body is unread).
-      res.on('end', () => void finish());
-      res.on('close', () => void finish());
-      res.on('error', () => void finish());
-    });
+    const req = http.request(
+      {
+        method: 'POST',
+        hostname: u.hostname,
+        port: u.port,
+        path: `${u.pathname}${u.search}`,
+        headers: { 'x-api-key': h.apiKey, 'transfer-encoding': 'chunked', 'x-tally-test-stream': id, ...headers },
+      },
+      (res) => {
+        answered = true;
+        const chunks: Buffer[] = [];
+        let finished = false;
+        const finish = async (): Promise<void> => {
+          if (finished) return;
+          finished = true;
+          const text = Buffer.concat(chunks).toString('utf8');
+          let json: any;
+          try {
+            json = JSON.parse(text);
+          } catch {
+            json = null;
+          }
+          req.destroy();
+          // The server's 'finish' and this side's 'end' are separate events, in either order.
+          const bytesRead = (await seen.get(id)) ?? Number.NaN;
+          seen.delete(id);
+          resolve({ reply: { status: res.statusCode ?? 0, headers: res.headers, text, json }, bytesRead });
+        };
+        res.on('data', (c: Buffer) => chunks.push(c));
+        // The server may close the connection right after its answer (the rest of the body is unread).
+        res.on('end', () => void finish());
+        res.on('close', () => void finish());
+        res.on('error', () => void finish());
+      },
+    );
     req.on('error', (e) => {
       if (!answered) reject(e);
     });
@@ -206,5 +238,8 @@ export function streamRequest(h: Harness, path: string, headers: Record<string, 
 /** Rejects when `p` takes longer than `ms`: a hang fails the test instead of stalling the suite. */
 export function within<T>(ms: number, p: Promise<T>): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
-  return Promise.race([p, new Promise<T>((_, reject) => (timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms)))]).finally(() => clearTimeout(timer));
+  return Promise.race([
+    p,
+    new Promise<T>((_, reject) => (timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms))),
+  ]).finally(() => clearTimeout(timer));
 }

@@ -41,7 +41,11 @@ for (const kind of storeKinds(t)) {
           return value;
         },
         { status: 422, code: 'report_validation_error', severity: 'error' },
-        (t, reply) => t.match(reply.json.messages.find((m: any) => m.code === 'report_validation_error').message, /nested deeper than 512 levels/),
+        (t, reply) =>
+          t.match(
+            reply.json.messages.find((m: any) => m.code === 'report_validation_error').message,
+            /nested deeper than 512 levels/,
+          ),
       );
     }
 
@@ -52,7 +56,11 @@ for (const kind of storeKinds(t)) {
     for (const [what, duration, startTime] of [
       ['1e999999 as a duration and a start time', '1e999999', '1e999999'],
       ['10,000-digit integers', '9'.repeat(10_000), '1' + '0'.repeat(9_999)],
-      ['a 10,000-digit negative fraction with a huge negative exponent', '-' + '9'.repeat(10_000) + '.5e-999999', '-1e999999'],
+      [
+        'a 10,000-digit negative fraction with a huge negative exponent',
+        '-' + '9'.repeat(10_000) + '.5e-999999',
+        '-1e999999',
+      ],
     ] as const) {
       await hostile(
         t,
@@ -77,12 +85,18 @@ for (const kind of storeKinds(t)) {
       h,
       'a number literal of 5 MB',
       async (t) => {
-        const { value, growth } = await peakRssDuring(() => upload(h, 'number.json', jestReport({ duration: '7'.repeat(5 * MiB) }), '/import/jest'));
+        const { value, growth } = await peakRssDuring(() =>
+          upload(h, 'number.json', jestReport({ duration: '7'.repeat(5 * MiB) }), '/import/jest'),
+        );
         t.ok(growth < 100 * MiB, `RSS grew by ${(growth / MiB).toFixed(1)} MiB`);
         return value;
       },
       { status: 422, code: 'report_validation_error', severity: 'error' },
-      (t, reply) => t.match(reply.json.messages.find((m: any) => m.code === 'report_validation_error').message, new RegExp(`number is longer than ${MAX_JSON_NUMBER_CHARS}`)),
+      (t, reply) =>
+        t.match(
+          reply.json.messages.find((m: any) => m.code === 'report_validation_error').message,
+          new RegExp(`number is longer than ${MAX_JSON_NUMBER_CHARS}`),
+        ),
     );
 
     // Guards: JsonLengthGuard in lib/formatter-kit/json.ts (`await feed(lengths.push(chunk))` in parseJson), added
@@ -93,13 +107,23 @@ for (const kind of storeKinds(t)) {
       t,
       h,
       'a test title of 6 MB: cut at the JSON string cap',
-      () => upload(h, 'title.json', jestReport().replace('"title":"the test"', `"title":"${'t'.repeat(6 * MiB)}"`), '/import/jest'),
+      () =>
+        upload(
+          h,
+          'title.json',
+          jestReport().replace('"title":"the test"', `"title":"${'t'.repeat(6 * MiB)}"`),
+          '/import/jest',
+        ),
       { status: 201, code: 'report_contains_old_date', severity: 'notice' },
       async (t, reply) => {
         const test = (await allContainers(h, reply.json.report_id)).find((c) => c.type === 'test');
         const title: string = test?.title ?? '';
         t.ok(title.length <= MAX_JSON_STRING_CHARS + 100, `the stored title has ${title.length} characters`);
-        t.match(title.slice(-60), new RegExp(`truncated by Tally at ${MAX_JSON_STRING_CHARS} characters`), 'cut by the JSON string cap');
+        t.match(
+          title.slice(-60),
+          new RegExp(`truncated by Tally at ${MAX_JSON_STRING_CHARS} characters`),
+          'cut by the JSON string cap',
+        );
       },
       { blobsAdded: 1 },
     );
@@ -111,16 +135,27 @@ for (const kind of storeKinds(t)) {
       const [head, tail] = jestReport({ failure: '"Error: @@"' }).split('@@') as [string, string];
       const fill = Buffer.alloc(64 * 1024, 0x61);
       const { value, liveGrowth, rssGrowth, ms } = await peakMemoryDuring(() =>
-        streamRequest(h, importPath(h, '/import/jest'), { 'content-type': 'application/json' }, (async function* () {
-          yield Buffer.from(head);
-          for (let sent = 0; sent < 50 * MiB; sent += fill.length) yield fill;
-          yield Buffer.from(tail);
-        })()),
+        streamRequest(
+          h,
+          importPath(h, '/import/jest'),
+          { 'content-type': 'application/json' },
+          (async function* () {
+            yield Buffer.from(head);
+            for (let sent = 0; sent < 50 * MiB; sent += fill.length) yield fill;
+            yield Buffer.from(tail);
+          })(),
+        ),
       );
       const { reply } = value;
       t.equal(reply.status, 201, 'imported', { body: reply.text.slice(0, 600) });
-      t.ok(reply.json.messages.some((m: any) => m.code === 'parameter_file_empty' && m.severity === 'warning'), 'answered with its coded warnings (raw body)');
-      t.ok(liveGrowth < 30 * MiB, `the live heap grew by ${(liveGrowth / MiB).toFixed(1)} MiB (the string alone is 50 MiB); RSS by ${(rssGrowth / MiB).toFixed(1)} MiB; ${ms} ms`);
+      t.ok(
+        reply.json.messages.some((m: any) => m.code === 'parameter_file_empty' && m.severity === 'warning'),
+        'answered with its coded warnings (raw body)',
+      );
+      t.ok(
+        liveGrowth < 30 * MiB,
+        `the live heap grew by ${(liveGrowth / MiB).toFixed(1)} MiB (the string alone is 50 MiB); RSS by ${(rssGrowth / MiB).toFixed(1)} MiB; ${ms} ms`,
+      );
       const test = (await allContainers(h, reply.json.report_id)).find((c) => c.type === 'test');
       t.ok((test?.failure?.message ?? '').length < 2 * MiB, 'the stored failure text is capped');
       const after = await h.leftovers();

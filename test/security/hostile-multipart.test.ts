@@ -26,11 +26,15 @@ async function truncatedUpload(h: Harness, contentType: string, body: Buffer, up
   const u = new URL(h.url);
   await new Promise<void>((resolve, reject) => {
     const socket = net.connect(Number(u.port), u.hostname, () => {
-      socket.write(`POST ${importPath(h)} HTTP/1.1\r\nHost: tally.test\r\nx-api-key: ${h.apiKey}\r\nContent-Type: ${contentType}\r\nContent-Length: ${body.length}\r\n\r\n`);
-      socket.write(body.subarray(0, upTo), () => setImmediate(() => {
-        socket.destroy();
-        resolve();
-      }));
+      socket.write(
+        `POST ${importPath(h)} HTTP/1.1\r\nHost: tally.test\r\nx-api-key: ${h.apiKey}\r\nContent-Type: ${contentType}\r\nContent-Length: ${body.length}\r\n\r\n`,
+      );
+      socket.write(body.subarray(0, upTo), () =>
+        setImmediate(() => {
+          socket.destroy();
+          resolve();
+        }),
+      );
     });
     socket.on('error', reject);
   });
@@ -68,15 +72,25 @@ for (const kind of storeKinds(t)) {
           raw(
             h,
             'multipart/form-data; boundary=----WebKitFormBoundaryoo6vortfDzBsDiro',
-            Buffer.from('------WebKitFormBoundaryoo6vortfDzBsDiro\r\n Content-Disposition: form-data; name="bildbeschreibung"\r\n\r\n\r\n------WebKitFormBoundaryoo6vortfDzBsDiro--'),
+            Buffer.from(
+              '------WebKitFormBoundaryoo6vortfDzBsDiro\r\n Content-Disposition: form-data; name="bildbeschreibung"\r\n\r\n\r\n------WebKitFormBoundaryoo6vortfDzBsDiro--',
+            ),
           ),
         ),
       { status: 400, code: 'import_missing_file', severity: 'error' },
     );
     await t.test('CVE-2022-24434 payload followed by a real file part: the file still imports', async (t) => {
-      const m = multipart([{ name: 'x', value: 'y', headers: {} }, { name: 'file[]', filename: 'a.xml', value: xml, contentType: 'application/xml' }]);
+      const m = multipart([
+        { name: 'x', value: 'y', headers: {} },
+        { name: 'file[]', filename: 'a.xml', value: xml, contentType: 'application/xml' },
+      ]);
       // The first part's header block starts with a folded (whitespace) line and holds no Content-Disposition.
-      const body = Buffer.from(m.body.toString('latin1').replace('Content-Disposition: form-data; name="x"', ' Content-Disposition: form-data; name="x"'), 'latin1');
+      const body = Buffer.from(
+        m.body
+          .toString('latin1')
+          .replace('Content-Disposition: form-data; name="x"', ' Content-Disposition: form-data; name="x"'),
+        'latin1',
+      );
       const reply = await within(10_000, raw(h, m.contentType, body));
       t.equal(reply.status, 201, 'imported', { body: reply.text.slice(0, 500) });
       t.equal(reply.json.report.totals.tests, 2);
@@ -86,12 +100,22 @@ for (const kind of storeKinds(t)) {
     // Guards: hapi refuses a multipart Content-Type without a boundary before the handler runs (no import record),
     // and plugins/server.ts codes its 400 (`BOOM_CODES`: `400: 'import_validation_error'`). Behind it, the
     // try/catch around `Busboy({...})` in readMultipart does the same for anything hapi lets through.
-    for (const contentType of ['multipart/form-data', 'multipart/form-data; boundary=', 'multipart/form-data; charset=utf-8']) {
-      await hostile(t, h, `no boundary: Content-Type ${contentType}`, () => raw(h, contentType, multipart([{ name: 'file[]', filename: 'a.xml', value: xml }]).body), {
-        status: 400,
-        code: 'import_validation_error',
-        severity: 'error',
-      });
+    for (const contentType of [
+      'multipart/form-data',
+      'multipart/form-data; boundary=',
+      'multipart/form-data; charset=utf-8',
+    ]) {
+      await hostile(
+        t,
+        h,
+        `no boundary: Content-Type ${contentType}`,
+        () => raw(h, contentType, multipart([{ name: 'file[]', filename: 'a.xml', value: xml }]).body),
+        {
+          status: 400,
+          code: 'import_validation_error',
+          severity: 'error',
+        },
+      );
     }
 
     // Guards: `parser.on('error', …)` in readMultipart (lib/import/multipart.ts): Dicer's "Unexpected end
@@ -102,10 +126,17 @@ for (const kind of storeKinds(t)) {
       'a body that ends in the middle of a part (no final boundary)',
       () => {
         const m = multipart([{ name: 'file[]', filename: 'a.xml', value: xml, contentType: 'application/xml' }]);
-        return within(10_000, raw(h, m.contentType, m.body.subarray(0, m.body.length - `\r\n--${BOUNDARY}--\r\n`.length - 40)));
+        return within(
+          10_000,
+          raw(h, m.contentType, m.body.subarray(0, m.body.length - `\r\n--${BOUNDARY}--\r\n`.length - 40)),
+        );
       },
       { status: 400, code: 'import_validation_error', severity: 'error' },
-      (t, reply) => t.match(reply.json.messages.find((m: any) => m.code === 'import_validation_error').message, /end of multipart data|terminated early/),
+      (t, reply) =>
+        t.match(
+          reply.json.messages.find((m: any) => m.code === 'import_validation_error').message,
+          /end of multipart data|terminated early/,
+        ),
     );
 
     // Guards: PartHeaderGuard in lib/import/multipart.ts (`const problem = headers.push(chunk)` in
@@ -150,11 +181,18 @@ for (const kind of storeKinds(t)) {
       const before = await h.leftovers();
       const fill = Buffer.alloc(64 * 1024, 0x61);
       const { value, growth } = await peakRssDuring(() =>
-        streamRequest(h, importPath(h), { 'content-type': `multipart/form-data; boundary=${BOUNDARY}` }, (async function* () {
-          yield Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="tag[]"\r\n\r\n`);
-          for (let sent = 0; sent < 100 * MiB; sent += fill.length) yield fill;
-          yield Buffer.from(`\r\n--${BOUNDARY}\r\nContent-Disposition: form-data; name="file[]"; filename="a.xml"\r\n\r\n${xml}\r\n--${BOUNDARY}--\r\n`);
-        })()),
+        streamRequest(
+          h,
+          importPath(h),
+          { 'content-type': `multipart/form-data; boundary=${BOUNDARY}` },
+          (async function* () {
+            yield Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="tag[]"\r\n\r\n`);
+            for (let sent = 0; sent < 100 * MiB; sent += fill.length) yield fill;
+            yield Buffer.from(
+              `\r\n--${BOUNDARY}\r\nContent-Disposition: form-data; name="file[]"; filename="a.xml"\r\n\r\n${xml}\r\n--${BOUNDARY}--\r\n`,
+            );
+          })(),
+        ),
       );
       const { reply, bytesRead } = value;
       t.equal(reply.status, 413, 'status 413', { body: reply.text.slice(0, 500) });
@@ -170,8 +208,14 @@ for (const kind of storeKinds(t)) {
     // and lib/import/session.ts (`counter?.destroy(new ImportFault('upload_aborted'))`), then fail() removes
     // what the import wrote.
     await t.test('uploads cut at 10 seeded random offsets: each import ends failed with upload_aborted', async (t) => {
-      const big = junitXml({ cases: Array.from({ length: 2000 }, (_, i) => ({ name: `case ${i}`, out: 'output '.repeat(20) })) });
-      const m = multipart([field('tag[]', 'branch:main'), file('file[]', 'big.xml', big, 'application/xml'), file('attachment[]', 'shot.png', Buffer.alloc(40_000, 7), 'image/png')]);
+      const big = junitXml({
+        cases: Array.from({ length: 2000 }, (_, i) => ({ name: `case ${i}`, out: 'output '.repeat(20) })),
+      });
+      const m = multipart([
+        field('tag[]', 'branch:main'),
+        file('file[]', 'big.xml', big, 'application/xml'),
+        file('attachment[]', 'shot.png', Buffer.alloc(40_000, 7), 'image/png'),
+      ]);
       const random = seeded(20220324);
       const offsets = Array.from({ length: 10 }, () => 1 + Math.floor(random() * (m.body.length - 2)));
       const before = await h.leftovers();

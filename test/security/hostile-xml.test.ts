@@ -20,7 +20,8 @@ const billionLaughs = (use: boolean): string =>
 /** A well-formed JUnit file of about `bytes`, to be cut. */
 const junitBody = (bytes: number): string => {
   const cases: string[] = [];
-  for (let n = 0; n * 60 < bytes; n++) cases.push(`<testcase name="case ${n}" classname="c"><system-out>x</system-out></testcase>`);
+  for (let n = 0; n * 60 < bytes; n++)
+    cases.push(`<testcase name="case ${n}" classname="c"><system-out>x</system-out></testcase>`);
   return `<?xml version="1.0"?>\n<testsuites><testsuite name="s">${cases.join('')}</testsuite></testsuites>\n`;
 };
 
@@ -49,21 +50,34 @@ for (const kind of storeKinds(t)) {
       h,
       'billion laughs: nine levels of internal entities, referenced',
       async (t) => {
-        const { value, growth } = await peakRssDuring(() => upload(h, 'laughs.xml', billionLaughs(true), '/import/junit'));
+        const { value, growth } = await peakRssDuring(() =>
+          upload(h, 'laughs.xml', billionLaughs(true), '/import/junit'),
+        );
         t.ok(growth < 50 * MiB, `RSS grew by ${(growth / MiB).toFixed(1)} MiB`);
         t.notMatch(value.text, /lollol/, 'no expanded text in the answer');
         return value;
       },
       { status: 422, code: 'report_validation_error', severity: 'error' },
-      (t, reply) => t.match(reply.json.messages.find((m: any) => m.code === 'report_validation_error').message, /Invalid character entity/),
+      (t, reply) =>
+        t.match(
+          reply.json.messages.find((m: any) => m.code === 'report_validation_error').message,
+          /Invalid character entity/,
+        ),
     );
     // Guards: FileProcessor.addUpload (lib/import/files.ts) destroys the blob stream *with* the parse error; without
     // one, a blob stream that tee() had already ended left the store's pipeline waiting, and the import hung.
     for (const [name, content] of [
-      ['a 300 KB JUnit file cut before its closing tags (a CI job that died mid-write)', junitBody(300 * 1024).slice(0, -40)],
+      [
+        'a 300 KB JUnit file cut before its closing tags (a CI job that died mid-write)',
+        junitBody(300 * 1024).slice(0, -40),
+      ],
       ['a 300 KB JUnit file cut inside an attribute', `${junitBody(300 * 1024).slice(0, -2000)}<testcase name="cut`],
     ] as const) {
-      await hostile(t, h, name, () => within(10_000, upload(h, 'cut.xml', content, '/import/junit')), { status: 422, code: 'report_validation_error', severity: 'error' });
+      await hostile(t, h, name, () => within(10_000, upload(h, 'cut.xml', content, '/import/junit')), {
+        status: 422,
+        code: 'report_validation_error',
+        severity: 'error',
+      });
     }
     await hostile(
       t,
@@ -81,10 +95,30 @@ for (const kind of storeKinds(t)) {
     // Guards: the same: sax has no DTD processing and no I/O; xml.ts never resolves a SYSTEM id. The trap
     // server must see no request, and no /etc/passwd content may appear in the answer or the stored report.
     const xxe: [string, string, number, string][] = [
-      ['an external entity to file:///etc/passwd in an attribute', `<?xml version="1.0"?><!DOCTYPE t [<!ENTITY x SYSTEM "file:///etc/passwd">]><testsuites><testsuite name="&x;"><testcase name="a"/></testsuite></testsuites>`, 422, 'report_validation_error'],
-      ['an external entity to an http URL in text', `<?xml version="1.0"?><!DOCTYPE t [<!ENTITY x SYSTEM "${trapUrl}/entity">]><testsuites><testsuite name="s"><testcase name="a"><system-out>&x;</system-out></testcase></testsuite></testsuites>`, 422, 'report_validation_error'],
-      ['an external DTD by http URL', `<?xml version="1.0"?><!DOCTYPE testsuites SYSTEM "${trapUrl}/doc.dtd"><testsuites><testsuite name="s"><testcase name="a"/></testsuite></testsuites>`, 201, 'specify_formatter'],
-      ['a parameter entity by http URL', `<?xml version="1.0"?><!DOCTYPE t [<!ENTITY % p SYSTEM "${trapUrl}/param.dtd"> %p;]><testsuites><testsuite name="s"><testcase name="a"/></testsuite></testsuites>`, 201, 'specify_formatter'],
+      [
+        'an external entity to file:///etc/passwd in an attribute',
+        `<?xml version="1.0"?><!DOCTYPE t [<!ENTITY x SYSTEM "file:///etc/passwd">]><testsuites><testsuite name="&x;"><testcase name="a"/></testsuite></testsuites>`,
+        422,
+        'report_validation_error',
+      ],
+      [
+        'an external entity to an http URL in text',
+        `<?xml version="1.0"?><!DOCTYPE t [<!ENTITY x SYSTEM "${trapUrl}/entity">]><testsuites><testsuite name="s"><testcase name="a"><system-out>&x;</system-out></testcase></testsuite></testsuites>`,
+        422,
+        'report_validation_error',
+      ],
+      [
+        'an external DTD by http URL',
+        `<?xml version="1.0"?><!DOCTYPE testsuites SYSTEM "${trapUrl}/doc.dtd"><testsuites><testsuite name="s"><testcase name="a"/></testsuite></testsuites>`,
+        201,
+        'specify_formatter',
+      ],
+      [
+        'a parameter entity by http URL',
+        `<?xml version="1.0"?><!DOCTYPE t [<!ENTITY % p SYSTEM "${trapUrl}/param.dtd"> %p;]><testsuites><testsuite name="s"><testcase name="a"/></testsuite></testsuites>`,
+        201,
+        'specify_formatter',
+      ],
     ];
     for (const [what, doc, status, code] of xxe) {
       await hostile(
@@ -97,7 +131,12 @@ for (const kind of storeKinds(t)) {
           await new Promise((r) => setTimeout(r, 50));
           t.same(knocks, [], 'nothing was fetched');
           t.notMatch(reply.text, /root:x?:0:0|FETCHED-BY-TALLY/, 'nothing read into the answer');
-          if (reply.json.report_id) t.notMatch(await storedText(h, reply.json.report_id), /root:x?:0:0|FETCHED-BY-TALLY/, 'nothing read into the stored report');
+          if (reply.json.report_id)
+            t.notMatch(
+              await storedText(h, reply.json.report_id),
+              /root:x?:0:0|FETCHED-BY-TALLY/,
+              'nothing read into the stored report',
+            );
         },
         { blobsAdded: status === 201 ? 1 : 0 },
       );
@@ -112,13 +151,24 @@ for (const kind of storeKinds(t)) {
       h,
       `nesting ${N} deep (closed): refused at ${MAX_XML_DEPTH} levels`,
       async (t) => {
-        const doc = '<?xml version="1.0"?><testsuites>' + '<testsuite name="d">'.repeat(N) + '<testcase name="t"/>' + '</testsuite>'.repeat(N) + '</testsuites>';
-        const { value, growth } = await peakRssDuring(() => within(10_000, upload(h, 'deep.xml', doc, '/import/junit')));
+        const doc =
+          '<?xml version="1.0"?><testsuites>' +
+          '<testsuite name="d">'.repeat(N) +
+          '<testcase name="t"/>' +
+          '</testsuite>'.repeat(N) +
+          '</testsuites>';
+        const { value, growth } = await peakRssDuring(() =>
+          within(10_000, upload(h, 'deep.xml', doc, '/import/junit')),
+        );
         t.ok(growth < 100 * MiB, `RSS grew by ${(growth / MiB).toFixed(1)} MiB`);
         return value;
       },
       { status: 422, code: 'report_validation_error', severity: 'error' },
-      (t, reply) => t.match(reply.json.messages.find((m: any) => m.code === 'report_validation_error').message, new RegExp(`nested deeper than ${MAX_XML_DEPTH}`)),
+      (t, reply) =>
+        t.match(
+          reply.json.messages.find((m: any) => m.code === 'report_validation_error').message,
+          new RegExp(`nested deeper than ${MAX_XML_DEPTH}`),
+        ),
     );
     await hostile(
       t,
@@ -126,7 +176,11 @@ for (const kind of storeKinds(t)) {
       `nesting ${N} deep (<testsuite> × ${N}, never closed)`,
       () => within(10_000, upload(h, 'deep.xml', '<?xml version="1.0"?>' + '<testsuite>'.repeat(N), '/import/junit')),
       { status: 422, code: 'report_validation_error', severity: 'error' },
-      (t, reply) => t.match(reply.json.messages.find((m: any) => m.code === 'report_validation_error').message, new RegExp(`nested deeper than ${MAX_XML_DEPTH}`)),
+      (t, reply) =>
+        t.match(
+          reply.json.messages.find((m: any) => m.code === 'report_validation_error').message,
+          new RegExp(`nested deeper than ${MAX_XML_DEPTH}`),
+        ),
     );
 
     // Guards: XmlTokenizer.attributes refuses a value over MAX_XML_BUFFER_CHARS even inside a tag under the tag limit.
@@ -134,9 +188,19 @@ for (const kind of storeKinds(t)) {
       t,
       h,
       `an attribute value of ${MAX_XML_BUFFER_CHARS + 1} characters in a complete tag`,
-      () => upload(h, 'long-value.xml', `<?xml version="1.0"?><testsuites><testsuite name="${'v'.repeat(MAX_XML_BUFFER_CHARS + 1)}"><testcase name="a"/></testsuite></testsuites>`, '/import/junit'),
+      () =>
+        upload(
+          h,
+          'long-value.xml',
+          `<?xml version="1.0"?><testsuites><testsuite name="${'v'.repeat(MAX_XML_BUFFER_CHARS + 1)}"><testcase name="a"/></testsuite></testsuites>`,
+          '/import/junit',
+        ),
       { status: 422, code: 'report_validation_error', severity: 'error' },
-      (t, reply) => t.match(reply.json.messages.find((m: any) => m.code === 'report_validation_error').message, new RegExp(`attribute value longer than ${MAX_XML_BUFFER_CHARS} characters`)),
+      (t, reply) =>
+        t.match(
+          reply.json.messages.find((m: any) => m.code === 'report_validation_error').message,
+          new RegExp(`attribute value longer than ${MAX_XML_BUFFER_CHARS} characters`),
+        ),
     );
 
     // Guards: the tokenizer (lib/formatter-kit/xml-tokenizer.ts) waits for the end of a start tag only up to
@@ -145,18 +209,26 @@ for (const kind of storeKinds(t)) {
       const before = await h.leftovers();
       const fill = Buffer.alloc(64 * 1024, 0x61);
       const { value, growth } = await peakRssDuring(() =>
-        streamRequest(h, importPath(h), { 'content-type': 'application/xml' }, (async function* () {
-          yield Buffer.from('<?xml version="1.0"?><testsuites><testsuite name="');
-          for (let sent = 0; sent < 50 * MiB; sent += fill.length) yield fill;
-          yield Buffer.from('"><testcase name="a"/></testsuite></testsuites>');
-        })()),
+        streamRequest(
+          h,
+          importPath(h),
+          { 'content-type': 'application/xml' },
+          (async function* () {
+            yield Buffer.from('<?xml version="1.0"?><testsuites><testsuite name="');
+            for (let sent = 0; sent < 50 * MiB; sent += fill.length) yield fill;
+            yield Buffer.from('"><testcase name="a"/></testsuite></testsuites>');
+          })(),
+        ),
       );
       const { reply, bytesRead } = value;
       t.equal(reply.status, 422, 'status 422', { body: reply.text.slice(0, 600) });
       const error = reply.json?.messages?.find((m: any) => m.severity === 'error');
       t.equal(error?.code, 'report_validation_error');
       t.match(error?.message, new RegExp(`more than ${MAX_XML_TAG_CHARS} characters of attributes`));
-      t.ok(bytesRead < 20 * MiB, `answered after reading ${(bytesRead / MiB).toFixed(1)} MiB of 50 (limit ${MAX_XML_BUFFER_CHARS} characters)`);
+      t.ok(
+        bytesRead < 20 * MiB,
+        `answered after reading ${(bytesRead / MiB).toFixed(1)} MiB of 50 (limit ${MAX_XML_BUFFER_CHARS} characters)`,
+      );
       t.ok(growth < 50 * MiB, `RSS grew by ${(growth / MiB).toFixed(1)} MiB`);
       const after = await h.leftovers();
       t.same(after.tmp, []);
@@ -171,15 +243,20 @@ for (const kind of storeKinds(t)) {
       const before = await h.leftovers();
       const value60k = Buffer.alloc(60_000, 0x62);
       const { value, growth } = await peakRssDuring(() =>
-        streamRequest(h, importPath(h), { 'content-type': 'application/xml' }, (async function* () {
-          yield Buffer.from('<?xml version="1.0"?><testsuites><testsuite name="s"');
-          for (let i = 0; i < 800; i++) {
-            yield Buffer.from(` a${i}="`);
-            yield value60k;
-            yield Buffer.from('"');
-          }
-          yield Buffer.from('><testcase name="a"/></testsuite></testsuites>');
-        })()),
+        streamRequest(
+          h,
+          importPath(h),
+          { 'content-type': 'application/xml' },
+          (async function* () {
+            yield Buffer.from('<?xml version="1.0"?><testsuites><testsuite name="s"');
+            for (let i = 0; i < 800; i++) {
+              yield Buffer.from(` a${i}="`);
+              yield value60k;
+              yield Buffer.from('"');
+            }
+            yield Buffer.from('><testcase name="a"/></testsuite></testsuites>');
+          })(),
+        ),
       );
       const { reply, bytesRead } = value;
       t.equal(reply.status, 422, 'status 422', { body: reply.text.slice(0, 600) });
@@ -205,7 +282,11 @@ for (const kind of storeKinds(t)) {
         upload(
           h,
           'bad-utf8.xml',
-          Buffer.concat([Buffer.from('<?xml version="1.0" encoding="UTF-8"?><testsuites><testsuite name="s"><testcase name="caf'), Buffer.from([0xc3, 0x28, 0xff, 0xfe, 0xed, 0xa0, 0x80]), Buffer.from('"/><testcase name="b"/></testsuite></testsuites>')]),
+          Buffer.concat([
+            Buffer.from('<?xml version="1.0" encoding="UTF-8"?><testsuites><testsuite name="s"><testcase name="caf'),
+            Buffer.from([0xc3, 0x28, 0xff, 0xfe, 0xed, 0xa0, 0x80]),
+            Buffer.from('"/><testcase name="b"/></testsuite></testsuites>'),
+          ]),
         ),
       { status: 201, code: 'specify_formatter', severity: 'warning' },
       async (t, reply) => {
@@ -219,10 +300,19 @@ for (const kind of storeKinds(t)) {
 
     // Guards: guessEncoding in lib/sniff/encoding.ts (the BOM, `<` next to a NUL, then the declared encoding).
     const title = 'Grüße – 日本語 ✓';
-    const doc = (encoding: string, name: string): string => `<?xml version="1.0" encoding="${encoding}"?>\n<testsuites><testsuite name="${name}"><testcase name="${name} 1"/></testsuite></testsuites>\n`;
+    const doc = (encoding: string, name: string): string =>
+      `<?xml version="1.0" encoding="${encoding}"?>\n<testsuites><testsuite name="${name}"><testcase name="${name} 1"/></testsuite></testsuites>\n`;
     const encoded: [string, Buffer, string][] = [
-      ['UTF-16LE with a BOM', Buffer.concat([Buffer.from([0xff, 0xfe]), iconv.encode(doc('UTF-16', title), 'utf16le')]), title],
-      ['UTF-16BE with a BOM', Buffer.concat([Buffer.from([0xfe, 0xff]), iconv.encode(doc('UTF-16', title), 'utf16be')]), title],
+      [
+        'UTF-16LE with a BOM',
+        Buffer.concat([Buffer.from([0xff, 0xfe]), iconv.encode(doc('UTF-16', title), 'utf16le')]),
+        title,
+      ],
+      [
+        'UTF-16BE with a BOM',
+        Buffer.concat([Buffer.from([0xfe, 0xff]), iconv.encode(doc('UTF-16', title), 'utf16be')]),
+        title,
+      ],
       ['UTF-16LE without a BOM', iconv.encode(doc('UTF-16LE', title), 'utf16le'), title],
       ['ISO-8859-1', iconv.encode(doc('ISO-8859-1', 'Grüße à la café, ½ ¤ ÿ'), 'latin1'), 'Grüße à la café, ½ ¤ ÿ'],
     ];

@@ -38,7 +38,12 @@ async function withReport(t: Test) {
   t.teardown(() => h.cleanup());
   await h.store.init();
   const { profile, imp } = await seed(h.store);
-  const report = await h.store.createReport({ profileId: profile.id, importId: imp.id, tags: [], date: new Date().toISOString() });
+  const report = await h.store.createReport({
+    profileId: profile.id,
+    importId: imp.id,
+    tags: [],
+    date: new Date().toISOString(),
+  });
   return { h, report };
 }
 
@@ -50,13 +55,24 @@ t.test('embedded: files where the design says', async (t) => {
   t.ok((await stat(join(h.dataDir, 'tally.sqlite'))).isFile(), 'the SQLite file is at <dataDir>/tally.sqlite');
   t.ok((await stat(join(h.dataDir, 'blobs'))).isDirectory(), 'the blob folder is at <dataDir>/blobs');
 
-  const ref = await h.store.putBlob(Readable.from([Buffer.from('hello')]), { name: 'h.txt', contentType: 'text/plain' });
-  t.strictSame(await h.store.blobs.list(), [join(ref.id.slice(0, 2), ref.id)], 'one file, in a 2-character fan-out folder');
+  const ref = await h.store.putBlob(Readable.from([Buffer.from('hello')]), {
+    name: 'h.txt',
+    contentType: 'text/plain',
+  });
+  t.strictSame(
+    await h.store.blobs.list(),
+    [join(ref.id.slice(0, 2), ref.id)],
+    'one file, in a 2-character fan-out folder',
+  );
 
   const peek = new Database(h.store.databasePath, { readonly: true });
   t.teardown(() => peek.close());
   t.equal(peek.pragma('journal_mode', { simple: true }), 'wal');
-  t.strictSame(peek.prepare('select name, content_type, size from blobs').all(), [{ name: 'h.txt', content_type: 'text/plain', size: 5 }], 'blob meta recorded');
+  t.strictSame(
+    peek.prepare('select name, content_type, size from blobs').all(),
+    [{ name: 'h.txt', content_type: 'text/plain', size: 5 }],
+    'blob meta recorded',
+  );
 });
 
 t.test('embedded: a failed putBlob leaves no temp file', async (t) => {
@@ -69,7 +85,11 @@ t.test('embedded: a failed putBlob leaves no temp file', async (t) => {
   }
   await t.rejects(h.store.putBlob(Readable.from(breaks()), { name: 'x', contentType: null }), { message: 'boom' });
   const names = await readdir(join(h.dataDir, 'blobs'), { recursive: true });
-  t.strictSame(names.filter((n) => n.includes('.tmp-')), [], 'no .tmp-* files');
+  t.strictSame(
+    names.filter((n) => n.includes('.tmp-')),
+    [],
+    'no .tmp-* files',
+  );
   t.strictSame(names, [], 'nothing at all');
 });
 
@@ -78,11 +98,31 @@ t.test('embedded: a purge cut short by a crash is finished on init', async (t) =
   t.teardown(() => h.cleanup());
   const store = h.store;
   await store.init();
-  const { account, profile, imp } = await seed(store);
-  const report = await store.createReport({ profileId: profile.id, importId: imp.id, tags: [], date: new Date().toISOString() });
+  const { profile, imp } = await seed(store);
+  const report = await store.createReport({
+    profileId: profile.id,
+    importId: imp.id,
+    tags: [],
+    date: new Date().toISOString(),
+  });
   const rows = Array.from({ length: 12_000 }, (_, i) => ({
-    reportId: report.id, seq: i + 1, parentSeq: null, fileIndex: 0, type: 'test' as const, title: `t${i}`, status: 'passed' as const,
-    durationMs: null, startedAt: null, failure: null, output: null, properties: [], attachmentRefs: [], attachments: [], flaky: false, attempts: [], meta: {},
+    reportId: report.id,
+    seq: i + 1,
+    parentSeq: null,
+    fileIndex: 0,
+    type: 'test' as const,
+    title: `t${i}`,
+    status: 'passed' as const,
+    durationMs: null,
+    startedAt: null,
+    failure: null,
+    output: null,
+    properties: [],
+    attachmentRefs: [],
+    attachments: [],
+    flaky: false,
+    attempts: [],
+    meta: {},
   }));
   await store.insertContainers(rows);
   await store.close();
@@ -127,9 +167,17 @@ t.test('embedded: a new database has 16 KiB pages; one made with 4 KiB pages kee
   const store = createEmbeddedStore({ dataDir: older, reserveBytes: 0 });
   await store.init();
   const { profile, imp } = await seed(store);
-  const report = await store.createReport({ profileId: profile.id, importId: imp.id, tags: [], date: new Date().toISOString() });
+  const report = await store.createReport({
+    profileId: profile.id,
+    importId: imp.id,
+    tags: [],
+    date: new Date().toISOString(),
+  });
   await store.insertContainers(richContainers(report.id));
-  t.equal((await store.listContainers(report.id, { parentSeq: 1, limit: 10 })).length, richContainers(report.id).filter((c) => c.parentSeq === 1).length);
+  t.equal(
+    (await store.listContainers(report.id, { parentSeq: 1, limit: 10 })).length,
+    richContainers(report.id).filter((c) => c.parentSeq === 1).length,
+  );
   await store.close();
   const again = new Database(join(older, 'tally.sqlite'), { readonly: true });
   t.equal(again.pragma('page_size', { simple: true }), 4096, 'an existing file keeps its page size');
@@ -140,7 +188,12 @@ t.test('embedded: rows a parse worker encoded read back exactly', async (t) => {
   const { h, report } = await withReport(t);
   const base = richContainers(report.id);
   // Long texts go as bytes, short ones as text: both kinds, with non-ASCII in each.
-  const long = { ...base[1]!, seq: base.length + 1, failure: { message: 'ü', type: null, stack: '\tat a.B.c(B.java:1) — ✓\n'.repeat(40) }, output: { stdout: 'ключ '.repeat(100), stderr: null } };
+  const long = {
+    ...base[1]!,
+    seq: base.length + 1,
+    failure: { message: 'ü', type: null, stack: '\tat a.B.c(B.java:1) — ✓\n'.repeat(40) },
+    output: { stdout: 'ключ '.repeat(100), stderr: null },
+  };
   const rich = [...base, long];
   const writer = new SqliteContainerWriter(h.store.workerSink()!.path);
   writer.write(rich.map(encodeContainerRow));
@@ -149,8 +202,16 @@ t.test('embedded: rows a parse worker encoded read back exactly', async (t) => {
   t.strictSame(await h.store.findContainers(report.id, { limit: 100 }), rich, 'and through a search');
   const peek = new Database(h.store.databasePath, { readonly: true });
   t.teardown(() => peek.close());
-  const types = peek.prepare('select typeof(failure) as failure, typeof(output) as output, typeof(meta) as meta from containers where seq = ?').get(long.seq);
-  t.strictSame(types, { failure: 'blob', output: 'blob', meta: 'text' }, 'long JSON stored as its UTF-8 bytes, short as text');
+  const types = peek
+    .prepare(
+      'select typeof(failure) as failure, typeof(output) as output, typeof(meta) as meta from containers where seq = ?',
+    )
+    .get(long.seq);
+  t.strictSame(
+    types,
+    { failure: 'blob', output: 'blob', meta: 'text' },
+    'long JSON stored as its UTF-8 bytes, short as text',
+  );
 });
 
 t.test('embedded: the checkpointer copies the log into the database, which keeps it short', async (t) => {
@@ -167,17 +228,42 @@ t.test('embedded: the checkpointer copies the log into the database, which keeps
   const bytesWritten = () => seq * 1100;
   while (bytesWritten() < AUTOCHECKPOINT_BYTES) {
     const batch = Array.from({ length: 1000 }, () => ({
-      reportId: report.id, seq: ++seq, parentSeq: null, fileIndex: 0, type: 'test' as const, title: `t${seq}`, status: 'passed' as const,
-      durationMs: 1, startedAt: null, failure: null, output: { stdout: text, stderr: null }, properties: [], attachmentRefs: [], attachments: [], flaky: false, attempts: [], meta: {},
+      reportId: report.id,
+      seq: ++seq,
+      parentSeq: null,
+      fileIndex: 0,
+      type: 'test' as const,
+      title: `t${seq}`,
+      status: 'passed' as const,
+      durationMs: 1,
+      startedAt: null,
+      failure: null,
+      output: { stdout: text, stderr: null },
+      properties: [],
+      attachmentRefs: [],
+      attachments: [],
+      flaky: false,
+      attempts: [],
+      meta: {},
     }));
     writer.write(batch.map(encodeContainerRow));
     // Paced (~50 MiB/s), so a loaded CI machine still gives the thread its turns.
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
   for (let i = 0; i < 100 && checkpointer!.copies === 0; i++) await new Promise((resolve) => setTimeout(resolve, 50));
-  t.ok(checkpointer!.copies > 0, `the thread copied the log into the database ${checkpointer!.copies} time(s) (${checkpointer!.restarts} with a restart)`);
+  t.ok(
+    checkpointer!.copies > 0,
+    `the thread copied the log into the database ${checkpointer!.copies} time(s) (${checkpointer!.restarts} with a restart)`,
+  );
   t.equal(checkpointer!.lastError, null, 'without an error');
   const wal = (await stat(`${sink.path}-wal`)).size;
-  t.ok(wal < AUTOCHECKPOINT_BYTES, `the log file stays short: ${(wal / 2 ** 20).toFixed(1)} MiB after ${(bytesWritten() / 2 ** 20).toFixed(0)} MiB of rows`);
-  t.equal((await h.store.listContainers(report.id, { parentSeq: null, afterSeq: seq - 1, limit: 5 }))[0]?.seq, seq, 'every row is there');
+  t.ok(
+    wal < AUTOCHECKPOINT_BYTES,
+    `the log file stays short: ${(wal / 2 ** 20).toFixed(1)} MiB after ${(bytesWritten() / 2 ** 20).toFixed(0)} MiB of rows`,
+  );
+  t.equal(
+    (await h.store.listContainers(report.id, { parentSeq: null, afterSeq: seq - 1, limit: 5 }))[0]?.seq,
+    seq,
+    'every row is there',
+  );
 });

@@ -11,7 +11,9 @@ import { seed, storeConformance, type StoreHarness } from './conformance.js';
 
 const url = process.env.TALLY_TEST_MONGODB_URL;
 
-async function harness(serverUrl: string): Promise<StoreHarness & { store: MongoStore; dbName: string; raw: () => Promise<MongoClient> }> {
+async function harness(
+  serverUrl: string,
+): Promise<StoreHarness & { store: MongoStore; dbName: string; raw: () => Promise<MongoClient> }> {
   const dbName = `tally_test_${randomBytes(6).toString('hex')}`;
   const first = createMongoStore({ url: serverUrl, dbName });
   const stores = [first];
@@ -48,7 +50,11 @@ t.test('mongo: the database name', async (t) => {
   t.equal(databaseInUrl('mongodb+srv://cluster.example.net/x%20y'), 'x y');
   t.equal(createMongoStore({ url: 'mongodb://h/' }).dbName, 'tally', 'tally when the URL names none');
   t.equal(createMongoStore({ url: 'mongodb://h/from_url?w=1' }).dbName, 'from_url', 'else the URL path');
-  t.equal(createMongoStore({ url: 'mongodb://h/from_url', dbName: 'given' }).dbName, 'given', 'an explicit dbName wins');
+  t.equal(
+    createMongoStore({ url: 'mongodb://h/from_url', dbName: 'given' }).dbName,
+    'given',
+    'an explicit dbName wins',
+  );
 });
 
 t.test("mongo: a dead server fails fast, with the URL's own timeout", async (t) => {
@@ -62,9 +68,14 @@ t.test("mongo: a dead server fails fast, with the URL's own timeout", async (t) 
 
 if (!url) {
   if (process.env.TALLY_REQUIRE_MONGODB === '1') {
-    t.fail('TALLY_REQUIRE_MONGODB=1 but no MongoDB-wire server was given: set TALLY_TEST_MONGODB_URL (e.g. mongodb://127.0.0.1:27017/)');
+    t.fail(
+      'TALLY_REQUIRE_MONGODB=1 but no MongoDB-wire server was given: set TALLY_TEST_MONGODB_URL (e.g. mongodb://127.0.0.1:27017/)',
+    );
   } else {
-    t.skip('MongoDB store tests skipped: TALLY_TEST_MONGODB_URL is not set (point it at a MongoDB or FerretDB server to run them)', () => undefined);
+    t.skip(
+      'MongoDB store tests skipped: TALLY_TEST_MONGODB_URL is not set (point it at a MongoDB or FerretDB server to run them)',
+      () => undefined,
+    );
   }
 } else {
   const serverUrl = url;
@@ -79,7 +90,10 @@ if (!url) {
     const expected: Record<string, { key: Record<string, number>; unique?: true }[]> = {
       api_keys: [{ key: { keyId: 1 }, unique: true }],
       profiles: [{ key: { accountId: 1, createdAt: 1 } }],
-      reports: [{ key: { profileId: 1, status: 1, createdAt: -1, _id: -1 } }, { key: { profileId: 1, tags: 1, createdAt: -1 } }],
+      reports: [
+        { key: { profileId: 1, status: 1, createdAt: -1, _id: -1 } },
+        { key: { profileId: 1, tags: 1, createdAt: -1 } },
+      ],
       imports: [{ key: { status: 1, createdAt: 1 } }],
       containers: [
         { key: { reportId: 1, parentSeq: 1, seq: 1 } },
@@ -93,7 +107,11 @@ if (!url) {
       for (const w of wanted) {
         const match = found.find((i) => JSON.stringify(i.key) === JSON.stringify(w.key));
         t.ok(match, `${collection} has ${JSON.stringify(w.key)}`);
-        t.equal(match?.unique === true, w.unique === true, `${collection} ${JSON.stringify(w.key)} unique: ${w.unique === true}`);
+        t.equal(
+          match?.unique === true,
+          w.unique === true,
+          `${collection} ${JSON.stringify(w.key)} unique: ${w.unique === true}`,
+        );
         t.type(match?.name, 'string');
       }
     }
@@ -101,7 +119,11 @@ if (!url) {
     await h.store.close();
     await h.store.init();
     await t.resolves(h.store.ping(), 'init after close opens a new client');
-    t.equal((await db.collection('containers').listIndexes().toArray()).length, 4, 'no index is created twice (3 + _id)');
+    t.equal(
+      (await db.collection('containers').listIndexes().toArray()).length,
+      4,
+      'no index is created twice (3 + _id)',
+    );
   });
 
   t.test('mongo: a failed putBlob leaves no GridFS documents', async (t) => {
@@ -120,7 +142,10 @@ if (!url) {
       throw new Error('source broke');
     }
     for (let i = 0; i < 10; i++) {
-      await t.rejects(h.store.putBlob(Readable.from(breaks()), { name: 'x', contentType: null, importId: randomUUID() }), { message: 'source broke' });
+      await t.rejects(
+        h.store.putBlob(Readable.from(breaks()), { name: 'x', contentType: null, importId: randomUUID() }),
+        { message: 'source broke' },
+      );
     }
     const slow = new Readable({ read() {} });
     slow.push(randomBytes(300 * 1024));
@@ -129,9 +154,17 @@ if (!url) {
     t.equal(await db.collection('blobs.files').countDocuments(), 0, 'no blobs.files document');
     t.equal(await db.collection('blobs.chunks').countDocuments(), 0, 'no blobs.chunks document');
 
-    const ref = await h.store.putBlob(Readable.from([Buffer.from('ok')]), { name: 'n ü', contentType: 'text/plain', importId: 'imp-1' });
+    const ref = await h.store.putBlob(Readable.from([Buffer.from('ok')]), {
+      name: 'n ü',
+      contentType: 'text/plain',
+      importId: 'imp-1',
+    });
     const file = await db.collection('blobs.files').findOne({ _id: ref.id as never });
-    t.strictSame(file?.metadata, { name: 'n ü', contentType: 'text/plain', importId: 'imp-1' }, 'metadata as the brief says');
+    t.strictSame(
+      file?.metadata,
+      { name: 'n ü', contentType: 'text/plain', importId: 'imp-1' },
+      'metadata as the brief says',
+    );
     t.equal(file?.length, 2);
   });
 
@@ -140,22 +173,56 @@ if (!url) {
     t.teardown(() => h.cleanup());
     const store = h.store;
     await store.init();
-    const { account, profile, imp } = await seed(store);
-    const report = await store.createReport({ profileId: profile.id, importId: imp.id, tags: [], date: new Date().toISOString() });
+    const { profile, imp } = await seed(store);
+    const report = await store.createReport({
+      profileId: profile.id,
+      importId: imp.id,
+      tags: [],
+      date: new Date().toISOString(),
+    });
     const row = (seq: number) => ({
-      reportId: report.id, seq, parentSeq: null, fileIndex: 0, type: 'test' as const, title: `t${seq}`, status: 'passed' as const,
-      durationMs: null, startedAt: null, failure: null, output: null, properties: [], attachmentRefs: [], attachments: [], flaky: false, attempts: [], meta: {},
+      reportId: report.id,
+      seq,
+      parentSeq: null,
+      fileIndex: 0,
+      type: 'test' as const,
+      title: `t${seq}`,
+      status: 'passed' as const,
+      durationMs: null,
+      startedAt: null,
+      failure: null,
+      output: null,
+      properties: [],
+      attachmentRefs: [],
+      attachments: [],
+      flaky: false,
+      attempts: [],
+      meta: {},
     });
     await store.insertContainers([row(1), row(2)]);
     // A second instance has an empty cache, so it must look the report up.
     const other = (await h.reopen!()) as MongoStore;
     await other.init();
     await other.insertContainers([row(3)]);
-    const docs = await (await h.raw()).db(h.dbName).collection('containers').find({ reportId: report.id }).sort({ seq: 1 }).toArray();
-    t.strictSame(docs.map((d) => [d.seq, d.profileId, d.reportCreatedAt]), [1, 2, 3].map((seq) => [seq, profile.id, report.createdAt]));
+    const docs = await (
+      await h.raw()
+    )
+      .db(h.dbName)
+      .collection('containers')
+      .find({ reportId: report.id })
+      .sort({ seq: 1 })
+      .toArray();
+    t.strictSame(
+      docs.map((d) => [d.seq, d.profileId, d.reportCreatedAt]),
+      [1, 2, 3].map((seq) => [seq, profile.id, report.createdAt]),
+    );
     t.strictSame(await store.getContainer(report.id, 1), row(1), 'the copies stay out of what the store returns');
 
-    await t.rejects(store.insertContainers([{ ...row(1), reportId: randomUUID() }]), /no report/, 'containers of an unknown report are refused');
+    await t.rejects(
+      store.insertContainers([{ ...row(1), reportId: randomUUID() }]),
+      /no report/,
+      'containers of an unknown report are refused',
+    );
   });
 
   t.test('mongo: a history column read back equals the one kept while building', async (t) => {
@@ -163,12 +230,42 @@ if (!url) {
     t.teardown(() => h.cleanup());
     const store = h.store;
     await store.init();
-    const { account, profile, imp } = await seed(store);
-    const row = (reportId: string, seq: number, parentSeq: number | null, type: 'suite' | 'test' | 'step', title: string, status: 'passed' | 'failed') => ({
-      reportId, seq, parentSeq, fileIndex: 0, type, title, status, durationMs: seq * 1.5, startedAt: null, failure: null, output: null,
-      properties: [], attachmentRefs: [], attachments: [], flaky: seq === 3, attempts: [], meta: {},
+    const { profile, imp } = await seed(store);
+    const row = (
+      reportId: string,
+      seq: number,
+      parentSeq: number | null,
+      type: 'suite' | 'test' | 'step',
+      title: string,
+      status: 'passed' | 'failed',
+    ) => ({
+      reportId,
+      seq,
+      parentSeq,
+      fileIndex: 0,
+      type,
+      title,
+      status,
+      durationMs: seq * 1.5,
+      startedAt: null,
+      failure: null,
+      output: null,
+      properties: [],
+      attachmentRefs: [],
+      attachments: [],
+      flaky: seq === 3,
+      attempts: [],
+      meta: {},
     });
-    const tree = (id: string) => [row(id, 1, 4, 'test', 'a', 'passed'), row(id, 2, 4, 'test', 'b', 'failed'), row(id, 3, 1, 'test', 'a.sub', 'passed'), row(id, 4, null, 'suite', 's', 'failed'), row(id, 5, 2, 'step', 'x', 'failed'), row(id, 6, 7, 'test', 'moved', 'passed'), row(id, 7, null, 'suite', 's2', 'passed')];
+    const tree = (id: string) => [
+      row(id, 1, 4, 'test', 'a', 'passed'),
+      row(id, 2, 4, 'test', 'b', 'failed'),
+      row(id, 3, 1, 'test', 'a.sub', 'passed'),
+      row(id, 4, null, 'suite', 's', 'failed'),
+      row(id, 5, 2, 'step', 'x', 'failed'),
+      row(id, 6, 7, 'test', 'moved', 'passed'),
+      row(id, 7, null, 'suite', 's2', 'passed'),
+    ];
     const date = new Date().toISOString();
     const kept = await store.createReport({ profileId: profile.id, importId: imp.id, tags: [], date });
     const read = await store.createReport({ profileId: profile.id, importId: imp.id, tags: [], date });
@@ -179,19 +276,37 @@ if (!url) {
       await store.deleteContainers(id, [7]);
       await store.updateContainer(id, 2, { status: 'passed', durationMs: 9 });
     }
-    const totals = { containers: 6, tests: 4, passed: 4, failed: 0, errored: 0, skipped: 0, pending: 0, unknown: 0, flaky: 1 };
+    const totals = {
+      containers: 6,
+      tests: 4,
+      passed: 4,
+      failed: 0,
+      errored: 0,
+      skipped: 0,
+      pending: 0,
+      unknown: 0,
+      flaky: 1,
+    };
     await store.completeReport(kept.id, { date, totals, files: [], messages: [], tags: [] });
     // Another instance has no draft of `read`: it reads the containers back.
     const other = await h.reopen!();
     await other.init();
     await other.completeReport(read.id, { date, totals, files: [], messages: [], tags: [] });
     const [a, b] = await store.historyColumns([kept.id, read.id]);
-    const plain = (c: typeof a) => ({ keys: [...c!.keys], seqs: [...c!.seqs], durations: [...c!.durations], flags: [...c!.flags] });
+    const plain = (c: typeof a) => ({
+      keys: [...c!.keys],
+      seqs: [...c!.seqs],
+      durations: [...c!.durations],
+      flags: [...c!.flags],
+    });
     t.equal(a!.keys.length, b!.keys.length);
     t.strictSame(plain(a), plain(b));
     t.equal(a!.keys.length, 4, 'four tests');
     t.strictSame([0, 1, 2, 3].map((i) => a!.pathOf(i).join('/')).sort(), ['s/a', 's/a/a.sub', 's/b', 's/moved']);
-    t.strictSame([0, 1, 2, 3].map((i) => b!.pathOf(i).join('/')), [0, 1, 2, 3].map((i) => a!.pathOf(i).join('/')));
+    t.strictSame(
+      [0, 1, 2, 3].map((i) => b!.pathOf(i).join('/')),
+      [0, 1, 2, 3].map((i) => a!.pathOf(i).join('/')),
+    );
   });
 
   t.test('mongo: keys with dots and dollars round-trip', async (t) => {
@@ -199,21 +314,52 @@ if (!url) {
     t.teardown(() => h.cleanup());
     const store = h.store;
     await store.init();
-    const { account, profile, imp } = await seed(store);
+    const { profile, imp } = await seed(store);
     // Query-string names arrive as typed; none of them may break the import record.
-    const params = { 'a.b': ['1'], $where: ['x'], '%2E': ['lit'], 'tag[]': ['t'], '': ['empty'], nested: { 'x.y': [{ $z: null }] } };
-    const messages = [{ severity: 'notice' as const, code: 'N', message: 'm', details: { 'os.name': 'linux', $ref: 1 } }];
+    const params = {
+      'a.b': ['1'],
+      $where: ['x'],
+      '%2E': ['lit'],
+      'tag[]': ['t'],
+      '': ['empty'],
+      nested: { 'x.y': [{ $z: null }] },
+    };
+    const messages = [
+      { severity: 'notice' as const, code: 'N', message: 'm', details: { 'os.name': 'linux', $ref: 1 } },
+    ];
     await store.updateImport(imp.id, { params, messages });
     const got = await store.getImport(imp.id);
     t.strictSame(got?.params, params);
     t.strictSame(got?.messages, messages);
 
-    const report = await store.createReport({ profileId: profile.id, importId: imp.id, tags: [], date: new Date().toISOString() });
+    const report = await store.createReport({
+      profileId: profile.id,
+      importId: imp.id,
+      tags: [],
+      date: new Date().toISOString(),
+    });
     const meta = { 'java.class': 'a.B', $x: '', '%': '%25' };
-    await store.insertContainers([{
-      reportId: report.id, seq: 1, parentSeq: null, fileIndex: 0, type: 'test', title: 't', status: 'passed',
-      durationMs: null, startedAt: null, failure: null, output: null, properties: [], attachmentRefs: [], attachments: [], flaky: false, attempts: [], meta,
-    }]);
+    await store.insertContainers([
+      {
+        reportId: report.id,
+        seq: 1,
+        parentSeq: null,
+        fileIndex: 0,
+        type: 'test',
+        title: 't',
+        status: 'passed',
+        durationMs: null,
+        startedAt: null,
+        failure: null,
+        output: null,
+        properties: [],
+        attachmentRefs: [],
+        attachments: [],
+        flaky: false,
+        attempts: [],
+        meta,
+      },
+    ]);
     t.strictSame((await store.getContainer(report.id, 1))?.meta, meta);
     await store.completeReport(report.id, { date: report.date, totals: report.totals, files: [], messages, tags: [] });
     t.strictSame((await store.getReport(report.id))?.messages, messages);
@@ -224,19 +370,50 @@ if (!url) {
     t.teardown(() => h.cleanup());
     const store = h.store;
     await store.init();
-    const { account, profile, imp } = await seed(store);
-    const report = await store.createReport({ profileId: profile.id, importId: imp.id, tags: [], date: new Date().toISOString() });
-    await store.insertContainers(Array.from({ length: 50 }, (_, i) => ({
-      reportId: report.id, seq: i + 1, parentSeq: null, fileIndex: 0, type: 'test' as const, title: `t${i}`, status: 'passed' as const,
-      durationMs: null, startedAt: null, failure: null, output: null, properties: [], attachmentRefs: [], attachments: [], flaky: false, attempts: [], meta: {},
-    })));
+    const { profile, imp } = await seed(store);
+    const report = await store.createReport({
+      profileId: profile.id,
+      importId: imp.id,
+      tags: [],
+      date: new Date().toISOString(),
+    });
+    await store.insertContainers(
+      Array.from({ length: 50 }, (_, i) => ({
+        reportId: report.id,
+        seq: i + 1,
+        parentSeq: null,
+        fileIndex: 0,
+        type: 'test' as const,
+        title: `t${i}`,
+        status: 'passed' as const,
+        durationMs: null,
+        startedAt: null,
+        failure: null,
+        output: null,
+        properties: [],
+        attachmentRefs: [],
+        attachments: [],
+        flaky: false,
+        attempts: [],
+        meta: {},
+      })),
+    );
     await store.close();
     // What a crash right after failReport's status flip leaves behind.
-    await (await h.raw()).db(h.dbName).collection('reports').updateOne({ _id: report.id as never }, { $set: { status: 'failed', purging: true } });
+    await (
+      await h.raw()
+    )
+      .db(h.dbName)
+      .collection('reports')
+      .updateOne({ _id: report.id as never }, { $set: { status: 'failed', purging: true } });
 
     const again = await h.reopen!();
     await again.init();
     t.strictSame(await again.listContainers(report.id, { parentSeq: null, limit: 5 }), []);
-    t.strictSame(await again.getReport(report.id), { ...report, status: 'failed' }, 'the marker is gone and never shown');
+    t.strictSame(
+      await again.getReport(report.id),
+      { ...report, status: 'failed' },
+      'the marker is gone and never shown',
+    );
   });
 }

@@ -10,14 +10,35 @@ import { file, field, multipart } from '../helpers/multipart.js';
 import { startTally, storeKinds, type Harness } from '../helpers/tally.js';
 import { NEW_PASSWORD, WebClient, signedIn } from '../helpers/web.js';
 
-async function importRun(h: Harness, i: number, o: { failLogin?: boolean; svg?: boolean; tags?: string[] } = {}): Promise<string> {
+async function importRun(
+  h: Harness,
+  i: number,
+  o: { failLogin?: boolean; svg?: boolean; tags?: string[] } = {},
+): Promise<string> {
   const parts = [
     ...(o.tags ?? []).map((tag) => field('tag[]', tag)),
-    file('file[]', `TEST-${i}.xml`, demoJunit(demoRun(i, { failLogin: o.failLogin ?? false }), new Date().toISOString()), 'application/xml'),
+    file(
+      'file[]',
+      `TEST-${i}.xml`,
+      demoJunit(demoRun(i, { failLogin: o.failLogin ?? false }), new Date().toISOString()),
+      'application/xml',
+    ),
   ];
-  if (o.failLogin) parts.push(file('attachment[]', o.svg ? 'login-failed.png' : 'login-failed.png', o.svg ? '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>' : demoScreenshot(), 'image/png'));
+  if (o.failLogin)
+    parts.push(
+      file(
+        'attachment[]',
+        o.svg ? 'login-failed.png' : 'login-failed.png',
+        o.svg ? '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>' : demoScreenshot(),
+        'image/png',
+      ),
+    );
   const { body, contentType } = multipart(parts);
-  const r = await h.send({ path: `/api/v2/profile/${h.profileId}/import/junit`, body, headers: { 'content-type': contentType } });
+  const r = await h.send({
+    path: `/api/v2/profile/${h.profileId}/import/junit`,
+    body,
+    headers: { 'content-type': contentType },
+  });
   if (r.status !== 201) throw new Error(`import answered ${r.status}: ${r.text}`);
   return r.json.report_id as string;
 }
@@ -40,12 +61,19 @@ for (const kind of storeKinds(t)) {
     const form = await client.get('/signin?next=/account');
     t.equal(form.status, 200);
     const csrf = WebClient.csrfOf(form);
-    t.match(form.headers['set-cookie']?.[0], /^tally_signin=[^;]+; .*HttpOnly; SameSite=Lax; Path=\//, 'the sign-in token cookie');
+    t.match(
+      form.headers['set-cookie']?.[0],
+      /^tally_signin=[^;]+; .*HttpOnly; SameSite=Lax; Path=\//,
+      'the sign-in token cookie',
+    );
 
     const wrong = await client.post('/signin', { email: 'ann@example.com', password: 'not it', csrf });
     t.equal(wrong.status, 401, 'a wrong password');
     t.match(wrong.text, 'signin_failed');
-    t.notOk(wrong.headers['set-cookie']?.some((c) => c.startsWith('tally_session=') && !/Max-Age=0/.test(c)), 'no session');
+    t.notOk(
+      wrong.headers['set-cookie']?.some((c) => c.startsWith('tally_session=') && !/Max-Age=0/.test(c)),
+      'no session',
+    );
     const unknown = await client.post('/signin', { email: 'nobody@example.com', password: 'x', csrf });
     t.equal(unknown.status, 401, 'an unknown address answers the same');
     t.match(unknown.text, 'signin_failed');
@@ -57,33 +85,91 @@ for (const kind of storeKinds(t)) {
     t.match(cookie, /HttpOnly/, 'HttpOnly');
     t.match(cookie, /SameSite=Lax/, 'SameSite=Lax');
     t.notMatch(cookie, /Secure/, 'not Secure on http');
-    t.equal((await client.get('/profiles')).headers.location, '/account/password', 'every page waits for the new password');
+    t.equal(
+      (await client.get('/profiles')).headers.location,
+      '/account/password',
+      'every page waits for the new password',
+    );
 
     const change = await client.get('/account/password');
     const c2 = WebClient.csrfOf(change);
-    const short = await client.post('/account/password', { csrf: c2, current: password, password: 'short', confirm: 'short' });
+    const short = await client.post('/account/password', {
+      csrf: c2,
+      current: password,
+      password: 'short',
+      confirm: 'short',
+    });
     t.equal(short.status, 400, 'too short');
     t.match(short.text, 'password_rejected');
-    t.equal((await client.post('/account/password', { csrf: c2, current: password, password: NEW_PASSWORD, confirm: `${NEW_PASSWORD}!` })).status, 400, 'entries differ');
-    t.equal((await client.post('/account/password', { csrf: c2, current: 'wrong', password: NEW_PASSWORD, confirm: NEW_PASSWORD })).status, 401, 'current password wrong');
-    const changed = await client.post('/account/password', { csrf: c2, current: password, password: NEW_PASSWORD, confirm: NEW_PASSWORD });
+    t.equal(
+      (
+        await client.post('/account/password', {
+          csrf: c2,
+          current: password,
+          password: NEW_PASSWORD,
+          confirm: `${NEW_PASSWORD}!`,
+        })
+      ).status,
+      400,
+      'entries differ',
+    );
+    t.equal(
+      (
+        await client.post('/account/password', {
+          csrf: c2,
+          current: 'wrong',
+          password: NEW_PASSWORD,
+          confirm: NEW_PASSWORD,
+        })
+      ).status,
+      401,
+      'current password wrong',
+    );
+    const changed = await client.post('/account/password', {
+      csrf: c2,
+      current: password,
+      password: NEW_PASSWORD,
+      confirm: NEW_PASSWORD,
+    });
     t.equal(changed.status, 302);
     t.equal((await client.get('/profiles')).status, 200, 'now the pages open');
 
     const again = new WebClient(h.url);
     const f2 = WebClient.csrfOf(await again.get('/signin'));
-    t.equal((await again.post('/signin', { email: 'ann@example.com', password, csrf: f2 })).status, 401, 'the one-time password works once only');
-    t.equal((await again.post('/signin', { email: 'ann@example.com', password: NEW_PASSWORD, csrf: f2, next: '//evil.example/x' })).headers.location, '/profiles', 'next never leaves the site');
+    t.equal(
+      (await again.post('/signin', { email: 'ann@example.com', password, csrf: f2 })).status,
+      401,
+      'the one-time password works once only',
+    );
+    t.equal(
+      (
+        await again.post('/signin', {
+          email: 'ann@example.com',
+          password: NEW_PASSWORD,
+          csrf: f2,
+          next: '//evil.example/x',
+        })
+      ).headers.location,
+      '/profiles',
+      'next never leaves the site',
+    );
 
     const stored = await h.store.findUserByEmail('ann@example.com');
-    t.match(stored!.passwordHash, /^scrypt\$32768\$8\$1\$[A-Za-z0-9_-]{22}\$[A-Za-z0-9_-]{43}$/, 'scrypt, with its cost and salt');
+    t.match(
+      stored!.passwordHash,
+      /^scrypt\$32768\$8\$1\$[A-Za-z0-9_-]{22}\$[A-Za-z0-9_-]{43}$/,
+      'scrypt, with its cost and salt',
+    );
 
     // Brute force: the limit is 5 per minute here, per address (and per e-mail address); three
     // failures from this address happened above, so the fifth failure is two guesses away.
     const brute = new WebClient(h.url);
     const f3 = WebClient.csrfOf(await brute.get('/signin'));
     const statuses: number[] = [];
-    for (let i = 0; i < 3; i++) statuses.push((await brute.post('/signin', { email: 'ann@example.com', password: `guess ${i}`, csrf: f3 })).status);
+    for (let i = 0; i < 3; i++)
+      statuses.push(
+        (await brute.post('/signin', { email: 'ann@example.com', password: `guess ${i}`, csrf: f3 })).status,
+      );
     const blocked = await brute.post('/signin', { email: 'ann@example.com', password: NEW_PASSWORD, csrf: f3 });
     t.strictSame(statuses, [401, 401, 429], 'wrong passwords until the limit, then 429');
     t.equal(blocked.status, 429, 'past the limit even the right password waits');
@@ -104,25 +190,50 @@ for (const kind of storeKinds(t)) {
       ['/account/key', {}],
       ['/account/users', { email: 'x@example.com' }],
       ['/signout', {}],
-      ['/account/password', { current: NEW_PASSWORD, password: 'another long password', confirm: 'another long password' }],
+      [
+        '/account/password',
+        { current: NEW_PASSWORD, password: 'another long password', confirm: 'another long password' },
+      ],
     ] as [string, Record<string, string>][]) {
       const none = await client.post(path, form);
       t.equal(none.status, 403, `${path} without a token`);
       t.match(none.text, 'csrf_rejected');
-      t.equal((await client.post(path, { ...form, csrf: `${csrf.slice(0, -2)}xx` })).status, 403, `${path} with a wrong token`);
-      t.equal((await client.post(path, { ...form, csrf }, { origin: 'https://evil.example' })).status, 403, `${path} from another origin`);
+      t.equal(
+        (await client.post(path, { ...form, csrf: `${csrf.slice(0, -2)}xx` })).status,
+        403,
+        `${path} with a wrong token`,
+      );
+      t.equal(
+        (await client.post(path, { ...form, csrf }, { origin: 'https://evil.example' })).status,
+        403,
+        `${path} from another origin`,
+      );
     }
-    const upload = multipart([file('file[]', 'a.xml', demoJunit(demoRun(0), new Date().toISOString()), 'application/xml')]);
+    const upload = multipart([
+      file('file[]', 'a.xml', demoJunit(demoRun(0), new Date().toISOString()), 'application/xml'),
+    ]);
     const noToken = await client.post(`/profiles/${h.profileId}/upload`, {}, { 'content-type': upload.contentType });
     t.equal(noToken.status, 403, 'the upload form without a token');
-    t.strictSame((await h.store.listApiKeys(h.accountId)).filter((k) => !k.revokedAt).map((k) => k.keyId), before, 'nothing changed');
+    t.strictSame(
+      (await h.store.listApiKeys(h.accountId)).filter((k) => !k.revokedAt).map((k) => k.keyId),
+      before,
+      'nothing changed',
+    );
     t.equal((await client.get('/profiles')).status, 200, 'still signed in');
 
     const signinForm = new WebClient(h.url);
     await signinForm.get('/signin');
     const noCookie = new WebClient(h.url);
-    t.equal((await noCookie.post('/signin', { email: 'a@example.com', password: 'x', csrf: 'made-up' })).status, 403, 'sign-in without its cookie');
-    t.equal((await signinForm.post('/signin', { email: 'a@example.com', password: 'x', csrf: 'made-up' })).status, 403, 'sign-in with a token that is not the cookie');
+    t.equal(
+      (await noCookie.post('/signin', { email: 'a@example.com', password: 'x', csrf: 'made-up' })).status,
+      403,
+      'sign-in without its cookie',
+    );
+    t.equal(
+      (await signinForm.post('/signin', { email: 'a@example.com', password: 'x', csrf: 'made-up' })).status,
+      403,
+      'sign-in with a token that is not the cookie',
+    );
 
     const rotated = await client.post('/account/key', { csrf });
     t.equal(rotated.status, 200, 'with the token it works');
@@ -145,15 +256,32 @@ for (const kind of storeKinds(t)) {
     const list = await other.client.get('/profiles');
     t.match(list.text, 'theirs');
     t.notMatch(list.text, h.profileId, 'the profiles page lists only its own account');
-    for (const path of [`/profiles/${h.profileId}`, `/profiles/${h.profileId}/history`, `/profiles/${h.profileId}/upload`, `/reports/${mine}`, `/reports/${mine}/nodes/1`, `/reports/${mine}/list?parent=1`]) {
+    for (const path of [
+      `/profiles/${h.profileId}`,
+      `/profiles/${h.profileId}/history`,
+      `/profiles/${h.profileId}/upload`,
+      `/reports/${mine}`,
+      `/reports/${mine}/nodes/1`,
+      `/reports/${mine}/list?parent=1`,
+    ]) {
       const r = await other.client.get(path);
       t.equal(r.status, 404, `${path} is not found for another account`);
       t.match(r.headers['content-type'], /text\/html/);
     }
-    const upload = multipart([file('file[]', 'a.xml', demoJunit(demoRun(0), new Date().toISOString()), 'application/xml')]);
-    const posted = await other.client.post(`/profiles/${h.profileId}/upload?csrf=${other.csrf}`, {}, { 'content-type': upload.contentType, 'x-requested-with': 'tally' });
+    const upload = multipart([
+      file('file[]', 'a.xml', demoJunit(demoRun(0), new Date().toISOString()), 'application/xml'),
+    ]);
+    const posted = await other.client.post(
+      `/profiles/${h.profileId}/upload?csrf=${other.csrf}`,
+      {},
+      { 'content-type': upload.contentType, 'x-requested-with': 'tally' },
+    );
     t.equal(posted.status, 403, "uploading into another account's profile");
-    t.equal((await h.send({ method: 'GET', path: `/api/v2/profiles/${h.foreignProfileId}/history` })).status, 403, 'nor through the twins');
+    t.equal(
+      (await h.send({ method: 'GET', path: `/api/v2/profiles/${h.foreignProfileId}/history` })).status,
+      403,
+      'nor through the twins',
+    );
   });
 
   t.test(`${kind}: pages, headers, attachments`, async (t) => {
@@ -165,7 +293,10 @@ for (const kind of storeKinds(t)) {
 
     const page = await client.get(`/reports/${report}`);
     t.equal(page.status, 200);
-    t.equal(page.headers['content-security-policy'], "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'");
+    t.equal(
+      page.headers['content-security-policy'],
+      "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
+    );
     t.equal(page.headers['x-content-type-options'], 'nosniff');
     t.equal(page.headers['x-frame-options'], 'DENY');
     t.equal(page.headers['referrer-policy'], 'same-origin');
@@ -192,7 +323,10 @@ for (const kind of storeKinds(t)) {
     t.match(png.headers['content-disposition'], /^inline;/);
     t.equal(png.headers['x-content-type-options'], 'nosniff');
 
-    const svgNode = await client.get(`/reports/${svgReport}/nodes/${(await h.store.findContainers(svgReport, { text: 'logs in with a password', limit: 1 }))[0]!.seq}`, { 'x-requested-with': 'tally' });
+    const svgNode = await client.get(
+      `/reports/${svgReport}/nodes/${(await h.store.findContainers(svgReport, { text: 'logs in with a password', limit: 1 }))[0]!.seq}`,
+      { 'x-requested-with': 'tally' },
+    );
     const svgUrl = /<img src="([^"]+)"/.exec(svgNode.text)?.[1];
     const svg = await client.get(svgUrl!);
     t.equal(svg.headers['content-type'], 'application/octet-stream', 'an SVG claiming to be a PNG is a download');
@@ -236,11 +370,29 @@ for (const kind of storeKinds(t)) {
     t.equal(history.reports.length, 4);
     t.equal(history.reports[0].id, ids[3], 'newest first');
     t.equal(history.counts.tests, 14);
-    const coupon = history.tests.find((x: { path: string[] }) => x.path.join(' › ') === 'shop.checkout.CartTest › applies a coupon');
-    t.match(coupon, { flaky: true, flips: 3, latest: 'failed', first_failed: { report_id: ids[3] }, last_passed: { report_id: ids[2] } }, 'passed, failed, passed, failed: flaky');
-    t.strictSame(coupon.cells.map((c: { status: string }) => c.status), ['failed', 'passed', 'failed', 'passed']);
+    const coupon = history.tests.find(
+      (x: { path: string[] }) => x.path.join(' › ') === 'shop.checkout.CartTest › applies a coupon',
+    );
+    t.match(
+      coupon,
+      {
+        flaky: true,
+        flips: 3,
+        latest: 'failed',
+        first_failed: { report_id: ids[3] },
+        last_passed: { report_id: ids[2] },
+      },
+      'passed, failed, passed, failed: flaky',
+    );
+    t.strictSame(
+      coupon.cells.map((c: { status: string }) => c.status),
+      ['failed', 'passed', 'failed', 'passed'],
+    );
     const flaky = await get(`/api/v2/profiles/${h.profileId}/history?n=10&show=flaky`);
-    t.strictSame(flaky.tests.map((x: { path: string[] }) => x.path.at(-1)), ['applies a coupon']);
+    t.strictSame(
+      flaky.tests.map((x: { path: string[] }) => x.path.at(-1)),
+      ['applies a coupon'],
+    );
     const main = await get(`/api/v2/profiles/${h.profileId}/history?n=10&tag=branch:main`);
     t.equal(main.reports.length, 2, 'tag filter');
     t.equal(main.counts.flaky, 0, 'branch:main alone never flips');
@@ -251,9 +403,15 @@ for (const kind of storeKinds(t)) {
     t.equal((await h.send({ method: 'GET', path: `/api/v2/profiles/${h.profileId}/history?n=0` })).status, 400);
 
     const reports = await get(`/api/v2/profiles/${h.profileId}/reports?tag=branch:dev`);
-    t.strictSame(reports.reports.map((r: { id: string }) => r.id), [ids[3], ids[1]]);
+    t.strictSame(
+      reports.reports.map((r: { id: string }) => r.id),
+      [ids[3], ids[1]],
+    );
     const search = await get(`/api/v2/reports/${ids[3]}/search?status=failing&tests_only=true`);
-    t.strictSame(search.containers.map((c: { title: string }) => c.title), ['applies a coupon']);
+    t.strictSame(
+      search.containers.map((c: { title: string }) => c.title),
+      ['applies a coupon'],
+    );
     const upload = await get(`/api/v2/profiles/${h.profileId}/upload`);
     t.match(upload, { profile_id: h.profileId, import_url: `${h.url}/api/v2/profile/${h.profileId}/import` });
     t.ok(upload.formatters.some((f: { key: string }) => f.key === 'junit'));
@@ -261,7 +419,11 @@ for (const kind of storeKinds(t)) {
     const account = await get('/api/v2/account');
     t.match(account, { account_id: h.accountId, api_key: { masked: /^tly_[A-Za-z0-9]{12}_•+$/ } });
     t.notMatch(JSON.stringify(account), h.apiKey.slice(17), 'no secret');
-    t.equal((await h.send({ method: 'GET', path: '/api/v2/profiles', noKey: true })).status, 401, 'twins need the API key');
+    t.equal(
+      (await h.send({ method: 'GET', path: '/api/v2/profiles', noKey: true })).status,
+      401,
+      'twins need the API key',
+    );
   });
 
   t.test(`${kind}: Secure cookies behind https`, async (t) => {
@@ -270,8 +432,16 @@ for (const kind of storeKinds(t)) {
     const client = new WebClient(h.url);
     const form = await client.get('/signin');
     t.match(form.headers['set-cookie']?.[0], /Secure/);
-    const ok = await client.post('/signin', { email: 'sec@example.com', password, csrf: WebClient.csrfOf(form) }, { origin: 'https://tally.example' });
-    t.match(ok.headers['set-cookie']!.find((c) => c.startsWith('tally_session=')), /; Secure/, 'Secure when TALLY_PUBLIC_URL is https');
+    const ok = await client.post(
+      '/signin',
+      { email: 'sec@example.com', password, csrf: WebClient.csrfOf(form) },
+      { origin: 'https://tally.example' },
+    );
+    t.match(
+      ok.headers['set-cookie']!.find((c) => c.startsWith('tally_session=')),
+      /; Secure/,
+      'Secure when TALLY_PUBLIC_URL is https',
+    );
   });
 }
 
@@ -282,25 +452,75 @@ for (const kind of storeKinds(t)) {
   const kind = 'embedded' as const;
   t.test(`${kind}: a report of 50,000 containers is sent 100 at a time`, async (t) => {
     const h = await startTally(t, { store: kind });
-    const imp = await h.store.createImport({ profileId: h.profileId, accountId: h.accountId, endpoint: 'import', formatter: 'junit' });
-    const report = await h.store.createReport({ profileId: h.profileId, importId: imp.id, tags: [], date: new Date().toISOString() });
+    const imp = await h.store.createImport({
+      profileId: h.profileId,
+      accountId: h.accountId,
+      endpoint: 'import',
+      formatter: 'junit',
+    });
+    const report = await h.store.createReport({
+      profileId: h.profileId,
+      importId: imp.id,
+      tags: [],
+      date: new Date().toISOString(),
+    });
     const suites = 500;
     let seq = 0;
     for (let s = 0; s < suites; s++) {
       const batch = [];
       const suiteSeq = ++seq;
-      batch.push({ reportId: report.id, seq: suiteSeq, parentSeq: null, fileIndex: 0, type: 'suite' as const, title: `suite ${s}`, status: 'passed' as const, durationMs: 1, startedAt: null, failure: null, output: null, properties: [], attachmentRefs: [], attachments: [], flaky: false, attempts: [], meta: {} });
-      for (let i = 0; i < 99; i++) batch.push({ ...batch[0]!, seq: ++seq, parentSeq: suiteSeq, type: 'test' as const, title: `test ${s}.${i}`, status: (i === 7 ? 'failed' : 'passed') as 'failed' | 'passed' });
+      batch.push({
+        reportId: report.id,
+        seq: suiteSeq,
+        parentSeq: null,
+        fileIndex: 0,
+        type: 'suite' as const,
+        title: `suite ${s}`,
+        status: 'passed' as const,
+        durationMs: 1,
+        startedAt: null,
+        failure: null,
+        output: null,
+        properties: [],
+        attachmentRefs: [],
+        attachments: [],
+        flaky: false,
+        attempts: [],
+        meta: {},
+      });
+      for (let i = 0; i < 99; i++)
+        batch.push({
+          ...batch[0]!,
+          seq: ++seq,
+          parentSeq: suiteSeq,
+          type: 'test' as const,
+          title: `test ${s}.${i}`,
+          status: (i === 7 ? 'failed' : 'passed') as 'failed' | 'passed',
+        });
       await h.store.insertContainers(batch);
     }
-    const totals = { containers: seq, tests: suites * 99, passed: suites * 98, failed: suites, errored: 0, skipped: 0, pending: 0, unknown: 0, flaky: 0 };
+    const totals = {
+      containers: seq,
+      tests: suites * 99,
+      passed: suites * 98,
+      failed: suites,
+      errored: 0,
+      skipped: 0,
+      pending: 0,
+      unknown: 0,
+      flaky: 0,
+    };
     await h.store.completeReport(report.id, { date: report.date, totals, files: [], messages: [], tags: [] });
     t.equal(seq, 50_000);
     const { client } = await signedIn(h);
     const page = await client.get(`/reports/${report.id}`);
     t.equal(page.status, 200);
     t.equal(page.text.match(/<details class="node /g)?.length, 100, 'the first 100 top-level containers');
-    t.match(page.text, `data-more="/reports/${report.id}/list?after=9901"`, 'and a way to the next 100 (after the seq of the last one)');
+    t.match(
+      page.text,
+      `data-more="/reports/${report.id}/list?after=9901"`,
+      'and a way to the next 100 (after the seq of the last one)',
+    );
     // Size, not time, says that the page did not carry the whole tree: 50,000 rows would be megabytes.
     t.ok(page.text.length < 256 * 1024, `the page is ${Math.round(page.text.length / 1024)} KiB`);
     const next = await client.get(`/reports/${report.id}/list?after=9901`, { 'x-requested-with': 'tally' });

@@ -26,7 +26,13 @@ for (const kind of browser ? storeKinds(t) : []) {
     const { password } = await createUserWithPassword(h.store, h.accountId, 'dev@example.com');
     // Three runs through the API: the coupon test passes, fails, passes.
     for (let i = 0; i < 3; i++) {
-      const r = await importDemoRun({ url: h.url, apiKey: h.apiKey, profileId: h.profileId, i, timestamp: new Date(Date.now() - (4 - i) * 3_600_000).toISOString() });
+      const r = await importDemoRun({
+        url: h.url,
+        apiKey: h.apiKey,
+        profileId: h.profileId,
+        i,
+        timestamp: new Date(Date.now() - (4 - i) * 3_600_000).toISOString(),
+      });
       t.equal(r.status, 201, `run ${i} imported`);
     }
 
@@ -47,7 +53,11 @@ for (const kind of browser ? storeKinds(t) : []) {
       { name: 'results/screenshots/login-failed.png', data: demoScreenshot(), compress: false },
     ]);
     await page.goto(`${h.url}/profiles/${h.profileId}/upload`);
-    t.match(await page.textContent('#curl-command'), `/api/v2/profile/${h.profileId}/import`, 'the personalised curl command');
+    t.match(
+      await page.textContent('#curl-command'),
+      `/api/v2/profile/${h.profileId}/import`,
+      'the personalised curl command',
+    );
     await page.selectOption('#upload-formatter', 'junit');
     await page.fill('input[name="tag[]"] >> nth=0', 'branch:main');
     await page.setInputFiles('#upload-files', { name: 'results.zip', mimeType: 'application/zip', buffer: zip });
@@ -55,7 +65,11 @@ for (const kind of browser ? storeKinds(t) : []) {
     await page.waitForSelector('#upload-result .report-link', { timeout: 30_000 });
     t.equal(await page.getAttribute('#upload-progress', 'value'), '100', 'the progress bar went to the end');
     t.match(await page.textContent('#upload-result'), /Imported 14 tests/, 'the answer is shown');
-    t.match(await page.textContent('#upload-result'), 'files_moved_to_attachments', "and its messages (the zip's PNG became an attachment)");
+    t.match(
+      await page.textContent('#upload-result'),
+      'files_moved_to_attachments',
+      "and its messages (the zip's PNG became an attachment)",
+    );
 
     await Promise.all([page.waitForURL(/\/reports\/[0-9a-f-]{36}$/), page.click('#upload-result .report-link')]);
     t.match(await page.textContent('.report-head h1'), 'failed', 'the report page');
@@ -68,7 +82,11 @@ for (const kind of browser ? storeKinds(t) : []) {
     const img = failed.locator('.attachment img');
     await img.waitFor();
     await page.waitForFunction((el) => (el as HTMLImageElement).complete, await img.elementHandle());
-    t.equal(await img.evaluate((el) => (el as HTMLImageElement).naturalWidth), 320, 'the screenshot is shown as an image');
+    t.equal(
+      await img.evaluate((el) => (el as HTMLImageElement).naturalWidth),
+      320,
+      'the screenshot is shown as an image',
+    );
 
     await page.goto(`${h.url}/profiles/${h.profileId}/history?n=10`);
     t.match(await page.textContent('.summary'), '4 reports compared');

@@ -41,8 +41,17 @@ export const libtest = {
         const status = r[2] === 'ok' ? 'passed' : r[2] === 'FAILED' ? 'failed' : 'skipped';
         const path = r[1].split('::');
         const test = {
-          id: ctx.nextId(), parentId: null, type: 'test', title: path[path.length - 1], status,
-          durationMs: null, startedAt: null, failure: null, output: null, properties: [], attachmentRefs: [],
+          id: ctx.nextId(),
+          parentId: null,
+          type: 'test',
+          title: path[path.length - 1],
+          status,
+          durationMs: null,
+          startedAt: null,
+          failure: null,
+          output: null,
+          properties: [],
+          attachmentRefs: [],
           meta: { path: r[1] },
         };
         if (status === 'failed') {

@@ -90,7 +90,11 @@ export class WalCheckpointer {
       idleMs: IDLE_INTERVAL_MS,
       waitMs: RESTART_WAIT_MS,
     };
-    this.worker = new Worker(SCRIPT, { eval: true, workerData: data, resourceLimits: { maxYoungGenerationSizeMb: 1, maxOldGenerationSizeMb: 32 } });
+    this.worker = new Worker(SCRIPT, {
+      eval: true,
+      workerData: data,
+      resourceLimits: { maxYoungGenerationSizeMb: 1, maxOldGenerationSizeMb: 32 },
+    });
     // The thread alone never keeps the process alive: a server that is stopping is not held up by it.
     this.worker.unref();
     this.worker.on('message', (m: { t: string; message?: string }) => {

@@ -7,7 +7,11 @@ import Database from 'better-sqlite3';
 import { CONTAINER_COLUMNS, type ContainerRowValues } from './rows.js';
 import { BUSY_TIMEOUT_MS, tuneConnection } from './connection.js';
 
-export const INSERT_CONTAINER_SQL = `insert into containers (${CONTAINER_COLUMNS}) values (${CONTAINER_COLUMNS.split(',').map(() => '?').join(', ')})`;
+export const INSERT_CONTAINER_SQL = `insert into containers (${CONTAINER_COLUMNS}) values (${CONTAINER_COLUMNS.split(
+  ',',
+)
+  .map(() => '?')
+  .join(', ')})`;
 
 export class SqliteContainerWriter {
   private readonly db: Database.Database;

@@ -29,7 +29,14 @@ import type {
   Session,
   User,
 } from '../store.js';
-import { HistoryColumnBuilder, decodeColumn, type FileHistory, type HistoryColumn, type HistoryPart, type ParentTitle } from '../history.js';
+import {
+  HistoryColumnBuilder,
+  decodeColumn,
+  type FileHistory,
+  type HistoryColumn,
+  type HistoryPart,
+  type ParentTitle,
+} from '../history.js';
 import type { ContainerStatus } from '../../formatter-api.js';
 import { SpaceReserve } from './reserve.js';
 import { WalCheckpointer } from './checkpointer.js';
@@ -206,10 +213,19 @@ export class EmbeddedStore implements Store {
     return this.#s.revokeApiKeys.run(now(), accountId, keep, keep).changes;
   }
 
-  async createUser(input: Pick<User, 'accountId' | 'email' | 'passwordHash' | 'mustChangePassword'>): Promise<User | null> {
+  async createUser(
+    input: Pick<User, 'accountId' | 'email' | 'passwordHash' | 'mustChangePassword'>,
+  ): Promise<User | null> {
     const user: User = { id: randomUUID(), ...input, email: input.email.toLowerCase(), createdAt: now() };
     try {
-      this.#s.insertUser.run(user.id, user.accountId, user.email, user.passwordHash, user.mustChangePassword ? 1 : 0, user.createdAt);
+      this.#s.insertUser.run(
+        user.id,
+        user.accountId,
+        user.email,
+        user.passwordHash,
+        user.mustChangePassword ? 1 : 0,
+        user.createdAt,
+      );
     } catch (err) {
       if ((err as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE') return null;
       throw err;
@@ -276,15 +292,30 @@ export class EmbeddedStore implements Store {
     const record = newImportRecord(input, now());
     const r = record;
     this.#s.insertImport.run(
-      r.id, r.profileId, r.accountId, r.status, r.createdAt, r.finishedAt, r.endpoint, r.formatter,
-      JSON.stringify(r.params), JSON.stringify(r.tags), JSON.stringify(r.files), JSON.stringify(r.attachments),
-      JSON.stringify(r.messages), r.reportId, JSON.stringify(r.progress), r.contentType,
+      r.id,
+      r.profileId,
+      r.accountId,
+      r.status,
+      r.createdAt,
+      r.finishedAt,
+      r.endpoint,
+      r.formatter,
+      JSON.stringify(r.params),
+      JSON.stringify(r.tags),
+      JSON.stringify(r.files),
+      JSON.stringify(r.attachments),
+      JSON.stringify(r.messages),
+      r.reportId,
+      JSON.stringify(r.progress),
+      r.contentType,
     );
     return record;
   }
 
   async updateImport(id: string, patch: ImportPatch): Promise<void> {
-    const keys = Object.keys(patch).filter((k) => IMPORT_COLUMNS[k] && (patch as Record<string, unknown>)[k] !== undefined);
+    const keys = Object.keys(patch).filter(
+      (k) => IMPORT_COLUMNS[k] && (patch as Record<string, unknown>)[k] !== undefined,
+    );
     if (keys.length === 0) return;
     const values = keys.map((k) => {
       const value = (patch as Record<string, unknown>)[k];
@@ -311,8 +342,16 @@ export class EmbeddedStore implements Store {
     this.#db!.transaction(() => {
       const r = report;
       s.insertReport.run(
-        r.id, r.profileId, r.importId, r.status, r.createdAt, r.date,
-        JSON.stringify(r.tags), JSON.stringify(r.totals), JSON.stringify(r.files), JSON.stringify(r.messages),
+        r.id,
+        r.profileId,
+        r.importId,
+        r.status,
+        r.createdAt,
+        r.date,
+        JSON.stringify(r.tags),
+        JSON.stringify(r.totals),
+        JSON.stringify(r.files),
+        JSON.stringify(r.messages),
       );
       for (const tag of r.tags) s.addReportTag.run(r.id, tag);
     })();
@@ -338,7 +377,10 @@ export class EmbeddedStore implements Store {
     for (const part of draft.addPart(history, base)) this.#writeHistoryPart(reportId, part);
   }
 
-  async completeReport(id: string, patch: Pick<Report, 'date' | 'totals' | 'files' | 'messages' | 'tags'>): Promise<void> {
+  async completeReport(
+    id: string,
+    patch: Pick<Report, 'date' | 'totals' | 'files' | 'messages' | 'tags'>,
+  ): Promise<void> {
     const s = this.#s;
     const report = s.getReport.get(id);
     const draft = this.#drafts.get(id);
@@ -349,8 +391,12 @@ export class EmbeddedStore implements Store {
     } else if (report) await this.#writeHistory(id);
     this.#db!.transaction(() => {
       s.completeReport.run(
-        patch.date, JSON.stringify(patch.totals), JSON.stringify(patch.files), JSON.stringify(patch.messages),
-        JSON.stringify(patch.tags), id,
+        patch.date,
+        JSON.stringify(patch.totals),
+        JSON.stringify(patch.files),
+        JSON.stringify(patch.messages),
+        JSON.stringify(patch.tags),
+        id,
       );
       s.clearReportTags.run(id);
       for (const tag of patch.tags) s.addReportTag.run(id, tag);
@@ -378,7 +424,11 @@ export class EmbeddedStore implements Store {
     const before = query.before === undefined ? null : isoTime(query.before);
     let sql = "select * from reports r where r.profile_id = ? and r.status = 'completed'";
     // With beforeId the cursor is (created_at, id): reports of the same millisecond are not skipped.
-    if (before !== null) sql += query.beforeId !== undefined ? ' and (r.created_at < ? or (r.created_at = ? and r.id < ?))' : ' and r.created_at < ?';
+    if (before !== null)
+      sql +=
+        query.beforeId !== undefined
+          ? ' and (r.created_at < ? or (r.created_at = ? and r.id < ?))'
+          : ' and r.created_at < ?';
     const since = query.since === undefined ? null : isoTime(query.since);
     if (since !== null) sql += ' and r.created_at >= ?';
     for (let i = 0; i < tags.length; i++) {
@@ -423,7 +473,13 @@ export class EmbeddedStore implements Store {
     const columns: HistoryColumn[] = [];
     for (const id of reportIds) {
       const parts = this.#s.historyParts.all(id);
-      if (parts.length > 0) columns.push(decodeColumn(id, parts.map((p) => p.data)));
+      if (parts.length > 0)
+        columns.push(
+          decodeColumn(
+            id,
+            parts.map((p) => p.data),
+          ),
+        );
     }
     return columns;
   }
@@ -458,7 +514,10 @@ export class EmbeddedStore implements Store {
     this.#shapedStatement(sql).run(...values, reportId, seq);
   }
 
-  async putBlob(source: Readable, meta: { name: string; contentType: string | null; importId?: string }): Promise<BlobRef> {
+  async putBlob(
+    source: Readable,
+    meta: { name: string; contentType: string | null; importId?: string },
+  ): Promise<BlobRef> {
     const s = this.#s;
     const ref = await this.blobs.write(source);
     try {
@@ -481,9 +540,17 @@ export class EmbeddedStore implements Store {
   }
 
   async failStaleImports(olderThan: string, message: Message): Promise<number> {
-    const rows = this.#s.staleImports.all(isoTime(olderThan)) as { id: string; messages: string; report_id: string | null }[];
+    const rows = this.#s.staleImports.all(isoTime(olderThan)) as {
+      id: string;
+      messages: string;
+      report_id: string | null;
+    }[];
     for (const r of rows) {
-      await this.updateImport(r.id, { status: 'failed', finishedAt: now(), messages: [...(JSON.parse(r.messages) as Message[]), message] });
+      await this.updateImport(r.id, {
+        status: 'failed',
+        finishedAt: now(),
+        messages: [...(JSON.parse(r.messages) as Message[]), message],
+      });
       if (r.report_id) await this.failReport(r.report_id);
       for (const b of this.#s.blobsOfImport.all(r.id) as { id: string }[]) await this.deleteBlob(b.id);
     }
@@ -500,14 +567,22 @@ export class EmbeddedStore implements Store {
     const parentSeqs = s.parentSeqs.pluck().all(reportId) as unknown as number[];
     const parents = new Map<number, ParentTitle>();
     for (let i = 0; i < parentSeqs.length; i += 10_000) {
-      for (const r of s.parentTitles.all(reportId, JSON.stringify(parentSeqs.slice(i, i + 10_000)))) parents.set(r.seq, { parentSeq: r.parent_seq, title: r.title });
+      for (const r of s.parentTitles.all(reportId, JSON.stringify(parentSeqs.slice(i, i + 10_000))))
+        parents.set(r.seq, { parentSeq: r.parent_seq, title: r.title });
     }
     const builder = new HistoryColumnBuilder(parents);
     const write = (part: HistoryPart): void => this.#writeHistoryPart(reportId, part);
     // Read in pages, not one iterate(): a connection cannot write while one of its statements iterates.
-    for (let after = Number.MIN_SAFE_INTEGER; ; ) {
+    for (let after = Number.MIN_SAFE_INTEGER; ;) {
       // Arrays, not objects: a million tests read back is a measurable share of completing a report.
-      const rows = s.historyTests.raw(true).all(reportId, after, HISTORY_READ_PAGE) as unknown as [number, number | null, string, ContainerStatus, number | null, number][];
+      const rows = s.historyTests.raw(true).all(reportId, after, HISTORY_READ_PAGE) as unknown as [
+        number,
+        number | null,
+        string,
+        ContainerStatus,
+        number | null,
+        number,
+      ][];
       for (const [seq, parentSeq, title, status, durationMs, flaky] of rows) {
         const part = builder.add({ seq, parentSeq, title, status, durationMs, flaky: flaky === 1 });
         if (part) write(part);

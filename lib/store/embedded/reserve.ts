@@ -12,7 +12,10 @@ const CHUNK = Buffer.alloc(1024 * 1024);
 export class SpaceReserve {
   #writing: Promise<void> | null = null;
 
-  constructor(readonly path: string, readonly bytes: number) {}
+  constructor(
+    readonly path: string,
+    readonly bytes: number,
+  ) {}
 
   /** Writes the reserve if it is missing or short; gives up quietly (and keeps nothing) when there is no room. */
   ensure(): Promise<void> {
@@ -26,19 +29,26 @@ export class SpaceReserve {
   /** Frees the reserve; true when there was one to free. */
   async release(): Promise<boolean> {
     await this.#writing?.catch(() => undefined);
-    const had = await stat(this.path).then(() => true, () => false);
+    const had = await stat(this.path).then(
+      () => true,
+      () => false,
+    );
     await rm(this.path, { force: true });
     return had;
   }
 
   async #write(): Promise<void> {
-    const size = await stat(this.path).then((s) => s.size, () => -1);
+    const size = await stat(this.path).then(
+      (s) => s.size,
+      () => -1,
+    );
     if (size === this.bytes) return;
     let handle;
     try {
       handle = await open(this.path, 'w');
       // Real bytes, not a sparse file: only written blocks are really held back.
-      for (let written = 0; written < this.bytes; written += CHUNK.length) await handle.write(CHUNK, 0, Math.min(CHUNK.length, this.bytes - written));
+      for (let written = 0; written < this.bytes; written += CHUNK.length)
+        await handle.write(CHUNK, 0, Math.min(CHUNK.length, this.bytes - written));
       await handle.sync();
       await handle.close();
     } catch {

@@ -23,11 +23,25 @@ export interface SessionRow {
 }
 
 export function toUser(r: UserRow): User {
-  return { id: r.id, accountId: r.account_id, email: r.email, passwordHash: r.password_hash, mustChangePassword: r.must_change_password === 1, createdAt: r.created_at };
+  return {
+    id: r.id,
+    accountId: r.account_id,
+    email: r.email,
+    passwordHash: r.password_hash,
+    mustChangePassword: r.must_change_password === 1,
+    createdAt: r.created_at,
+  };
 }
 
 export function toSession(r: SessionRow): Session {
-  return { idHash: r.id_hash, userId: r.user_id, accountId: r.account_id, csrfToken: r.csrf_token, createdAt: r.created_at, expiresAt: r.expires_at };
+  return {
+    idHash: r.id_hash,
+    userId: r.user_id,
+    accountId: r.account_id,
+    csrfToken: r.csrf_token,
+    createdAt: r.created_at,
+    expiresAt: r.expires_at,
+  };
 }
 
 export interface AccountRow {
@@ -113,7 +127,13 @@ export function toAccount(r: AccountRow): Account {
 }
 
 export function toApiKey(r: ApiKeyRow): ApiKeyRecord {
-  return { keyId: r.key_id, accountId: r.account_id, secretHash: r.secret_hash, createdAt: r.created_at, revokedAt: r.revoked_at };
+  return {
+    keyId: r.key_id,
+    accountId: r.account_id,
+    secretHash: r.secret_hash,
+    createdAt: r.created_at,
+    revokedAt: r.revoked_at,
+  };
 }
 
 export function toProfile(r: ProfileRow): Profile {
@@ -203,7 +223,9 @@ export function encodeContainerRow(c: StoredContainer): ContainerRowValues {
   return v as ContainerRowValues;
 }
 
-const JSON_COLUMNS = ['failure', 'output', 'properties', 'attachment_refs', 'attachments', 'attempts', 'meta'].map(columnIndex);
+const JSON_COLUMNS = ['failure', 'output', 'properties', 'attachment_refs', 'attachments', 'attempts', 'meta'].map(
+  columnIndex,
+);
 /** Shorter JSON (a test's meta, say) is cheaper bound as text in the turn than made a Buffer before it. */
 const ENCODE_FROM_CHARS = 256;
 
@@ -230,7 +252,7 @@ export function toContainer(r: ContainerRow): StoredContainer {
 }
 
 /** A JSON column: text when the store's connection wrote it, UTF-8 bytes when a parse worker did. */
-function parseJson(value: string | Buffer): any {
+function parseJson<T>(value: string | Buffer): T {
   return JSON.parse(typeof value === 'string' ? value : value.toString('utf8'));
 }
 

@@ -46,30 +46,50 @@ export function prepareStatements(db: Database.Database) {
     getUser: s<[string], UserRow>('select * from users where id = ?'),
     findUserByEmail: s<[string], UserRow>('select * from users where email = ?'),
     listUsers: s<[string], UserRow>('select * from users where account_id = ? order by created_at, id'),
-    setUserPassword: s<[string, number, string]>('update users set password_hash = ?, must_change_password = ? where id = ?'),
+    setUserPassword: s<[string, number, string]>(
+      'update users set password_hash = ?, must_change_password = ? where id = ?',
+    ),
     insertSession: s<[string, string, string, string, string, string]>(
       'insert into sessions (id_hash, user_id, account_id, csrf_token, created_at, expires_at) values (?, ?, ?, ?, ?, ?)',
     ),
     findSession: s<[string], SessionRow>('select * from sessions where id_hash = ?'),
     deleteSession: s<[string]>('delete from sessions where id_hash = ?'),
-    deleteUserSessions: s<[string, string | null, string | null]>('delete from sessions where user_id = ? and (? is null or id_hash <> ?)'),
+    deleteUserSessions: s<[string, string | null, string | null]>(
+      'delete from sessions where user_id = ? and (? is null or id_hash <> ?)',
+    ),
     deleteExpiredSessions: s<[string]>('delete from sessions where expires_at < ?'),
 
     // The history column of a report: which containers have children, their titles, then the tests.
-    parentSeqs: s<[string], number>('select distinct parent_seq from containers where report_id = ? and parent_seq is not null'),
+    parentSeqs: s<[string], number>(
+      'select distinct parent_seq from containers where report_id = ? and parent_seq is not null',
+    ),
     parentTitles: s<[string, string], { seq: number; parent_seq: number | null; title: string }>(
       'select seq, parent_seq, title from containers where report_id = ? and seq in (select value from json_each(?))',
     ),
-    historyTests: s<[string, number, number], { seq: number; parent_seq: number | null; title: string; status: string; duration_ms: number | null; flaky: number }>(
+    historyTests: s<
+      [string, number, number],
+      {
+        seq: number;
+        parent_seq: number | null;
+        title: string;
+        status: string;
+        duration_ms: number | null;
+        flaky: number;
+      }
+    >(
       "select seq, parent_seq, title, status, duration_ms, flaky from containers where report_id = ? and seq > ? and type in ('test', 'scenario') order by seq limit ?",
     ),
     clearHistoryColumn: s<[string]>('delete from history_columns where report_id = ?'),
-    insertHistoryPart: s<[string, number, Buffer]>('insert into history_columns (report_id, part, data) values (?, ?, ?)'),
+    insertHistoryPart: s<[string, number, Buffer]>(
+      'insert into history_columns (report_id, part, data) values (?, ?, ?)',
+    ),
     historyParts: s<[string], { part: number; data: Buffer }>(
       "select h.part, h.data from history_columns h join reports r on r.id = h.report_id where h.report_id = ? and r.status = 'completed' order by h.part",
     ),
 
-    insertProfile: s<[string, string, string, string]>('insert into profiles (id, account_id, name, created_at) values (?, ?, ?, ?)'),
+    insertProfile: s<[string, string, string, string]>(
+      'insert into profiles (id, account_id, name, created_at) values (?, ?, ?, ?)',
+    ),
     getProfile: s<[string], ProfileRow>('select * from profiles where id = ?'),
     listProfiles: s<[string], ProfileRow>('select * from profiles where account_id = ? order by created_at, id'),
 
@@ -104,7 +124,9 @@ export function prepareStatements(db: Database.Database) {
     ),
 
     insertContainer: s<unknown[]>(INSERT_CONTAINER_SQL),
-    getContainer: s<[string, number], ContainerRow>(`select ${CONTAINER_COLUMNS} from containers where report_id = ? and seq = ?`),
+    getContainer: s<[string, number], ContainerRow>(
+      `select ${CONTAINER_COLUMNS} from containers where report_id = ? and seq = ?`,
+    ),
     listTopContainers: s<[string, number, number], ContainerRow>(
       `select ${CONTAINER_COLUMNS} from containers where report_id = ? and parent_seq is null and seq > ? order by seq limit ?`,
     ),
@@ -115,12 +137,16 @@ export function prepareStatements(db: Database.Database) {
     reparentContainers: s<[number, string, string]>(
       'update containers set parent_seq = ? where report_id = ? and parent_seq in (select value from json_each(?))',
     ),
-    deleteContainers: s<[string, string]>('delete from containers where report_id = ? and seq in (select value from json_each(?))'),
+    deleteContainers: s<[string, string]>(
+      'delete from containers where report_id = ? and seq in (select value from json_each(?))',
+    ),
 
     insertBlob: s<[string, string, string | null, number, string, string, string | null]>(
       'insert into blobs (id, name, content_type, size, sha256, created_at, import_id) values (?, ?, ?, ?, ?, ?, ?)',
     ),
-    staleImports: s<[string]>("select id, messages, report_id from imports where status in ('receiving', 'processing') and created_at < ?"),
+    staleImports: s<[string]>(
+      "select id, messages, report_id from imports where status in ('receiving', 'processing') and created_at < ?",
+    ),
     blobsOfImport: s<[string]>('select id from blobs where import_id = ?'),
     deleteBlob: s<[string]>('delete from blobs where id = ?'),
   };

@@ -51,7 +51,10 @@ export class BlobBucket {
     } catch (err) {
       await sink.settled();
       // abort() refuses once the upload ended (only the files insert can fail then); delete by hand.
-      await upload.abort().catch(() => this.remove(id)).catch(() => undefined);
+      await upload
+        .abort()
+        .catch(() => this.remove(id))
+        .catch(() => undefined);
       throw err;
     }
     return { id, size, sha256: hash.digest('hex') };

@@ -91,11 +91,25 @@ export interface HistoryColumnDoc {
 }
 
 export function toUser(d: UserDoc): User {
-  return { id: d._id, accountId: d.accountId, email: d.email, passwordHash: d.passwordHash, mustChangePassword: d.mustChangePassword, createdAt: d.createdAt };
+  return {
+    id: d._id,
+    accountId: d.accountId,
+    email: d.email,
+    passwordHash: d.passwordHash,
+    mustChangePassword: d.mustChangePassword,
+    createdAt: d.createdAt,
+  };
 }
 
 export function toSession(d: SessionDoc): Session {
-  return { idHash: d._id, userId: d.userId, accountId: d.accountId, csrfToken: d.csrfToken, createdAt: d.createdAt, expiresAt: d.expiresAt };
+  return {
+    idHash: d._id,
+    userId: d.userId,
+    accountId: d.accountId,
+    csrfToken: d.csrfToken,
+    createdAt: d.createdAt,
+    expiresAt: d.expiresAt,
+  };
 }
 
 export function toAccount(d: AccountDoc): Account {
@@ -103,7 +117,13 @@ export function toAccount(d: AccountDoc): Account {
 }
 
 export function toApiKey(d: ApiKeyDoc): ApiKeyRecord {
-  return { keyId: d.keyId, accountId: d.accountId, secretHash: d.secretHash, createdAt: d.createdAt, revokedAt: d.revokedAt };
+  return {
+    keyId: d.keyId,
+    accountId: d.accountId,
+    secretHash: d.secretHash,
+    createdAt: d.createdAt,
+    revokedAt: d.revokedAt,
+  };
 }
 
 export function toProfile(d: ProfileDoc): Profile {
@@ -112,7 +132,12 @@ export function toProfile(d: ProfileDoc): Profile {
 
 export function importDoc(r: ImportRecord): ImportDoc {
   const { id, ...rest } = r;
-  return { _id: id, ...rest, params: escapeKeys(r.params) as ImportRecord['params'], messages: r.messages.map(messageDoc) };
+  return {
+    _id: id,
+    ...rest,
+    params: escapeKeys(r.params) as ImportRecord['params'],
+    messages: r.messages.map(messageDoc),
+  };
 }
 
 /** The `$set` of an import patch: only contract fields that are present, free-form keys escaped. */
@@ -182,7 +207,12 @@ export function toReport(d: ReportDoc): Report {
 }
 
 export function containerDoc(c: StoredContainer, report: { profileId: string; createdAt: string }): ContainerDoc {
-  return { ...c, meta: escapeKeys(c.meta) as StoredContainer['meta'], profileId: report.profileId, reportCreatedAt: report.createdAt };
+  return {
+    ...c,
+    meta: escapeKeys(c.meta) as StoredContainer['meta'],
+    profileId: report.profileId,
+    reportCreatedAt: report.createdAt,
+  };
 }
 
 export function toContainer(d: ContainerDoc): StoredContainer {

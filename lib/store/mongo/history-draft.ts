@@ -28,14 +28,22 @@ export class HistoryDraft {
   /** False when the report outgrew the draft (drop it). */
   add(batch: readonly StoredContainer[]): boolean {
     for (const c of batch) {
-      this.#nodes.set(c.seq, { parentSeq: c.parentSeq, title: c.title, test: isCountedTest(c), status: c.status, durationMs: c.durationMs, flaky: c.flaky });
+      this.#nodes.set(c.seq, {
+        parentSeq: c.parentSeq,
+        title: c.title,
+        test: isCountedTest(c),
+        status: c.status,
+        durationMs: c.durationMs,
+        flaky: c.flaky,
+      });
     }
     return this.#nodes.size <= DRAFT_MAX_CONTAINERS;
   }
 
   reparent(fromParents: readonly number[], toParent: number): void {
     const from = new Set(fromParents);
-    for (const node of this.#nodes.values()) if (node.parentSeq !== null && from.has(node.parentSeq)) node.parentSeq = toParent;
+    for (const node of this.#nodes.values())
+      if (node.parentSeq !== null && from.has(node.parentSeq)) node.parentSeq = toParent;
   }
 
   remove(seqs: readonly number[]): void {
@@ -57,7 +65,14 @@ export class HistoryDraft {
     for (const seq of seqs) {
       const n = this.#nodes.get(seq)!;
       if (!n.test) continue;
-      const part = builder.add({ seq, parentSeq: n.parentSeq, title: n.title, status: n.status, durationMs: n.durationMs, flaky: n.flaky });
+      const part = builder.add({
+        seq,
+        parentSeq: n.parentSeq,
+        title: n.title,
+        status: n.status,
+        durationMs: n.durationMs,
+        flaky: n.flaky,
+      });
       if (part) parts.push(part);
     }
     const last = builder.finish();

@@ -7,7 +7,13 @@ import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { Binary, MongoClient, type Collection, type Db, type Filter, type MongoClientOptions } from 'mongodb';
 import type { ContainerStatus } from '../../formatter-api.js';
-import { HistoryColumnBuilder, decodeColumn, type HistoryColumn, type HistoryPart, type ParentTitle } from '../history.js';
+import {
+  HistoryColumnBuilder,
+  decodeColumn,
+  type HistoryColumn,
+  type HistoryPart,
+  type ParentTitle,
+} from '../history.js';
 import type {
   Account,
   ApiKeyRecord,
@@ -182,7 +188,9 @@ export class MongoStore implements Store {
     return result.modifiedCount;
   }
 
-  async createUser(input: Pick<User, 'accountId' | 'email' | 'passwordHash' | 'mustChangePassword'>): Promise<User | null> {
+  async createUser(
+    input: Pick<User, 'accountId' | 'email' | 'passwordHash' | 'mustChangePassword'>,
+  ): Promise<User | null> {
     const user: User = { id: randomUUID(), ...input, email: input.email.toLowerCase(), createdAt: now() };
     const { id, ...rest } = user;
     try {
@@ -269,7 +277,11 @@ export class MongoStore implements Store {
     // The claim is an insert under a unique _id: exactly one caller can make it, on MongoDB and on
     // FerretDB alike. (A conditional findOneAndUpdate or updateOne let two concurrent callers take
     // the same import on FerretDB 1.24.) Claim documents are kept: a late caller must still lose.
-    const candidates = await this.#c.imports.find({ status: 'queued' }).sort({ createdAt: 1, _id: 1 }).limit(8).toArray();
+    const candidates = await this.#c.imports
+      .find({ status: 'queued' })
+      .sort({ createdAt: 1, _id: 1 })
+      .limit(8)
+      .toArray();
     for (const candidate of candidates) {
       try {
         await this.#c.importClaims.insertOne({ _id: candidate._id, claimedAt: now() });
@@ -312,7 +324,10 @@ export class MongoStore implements Store {
     );
   }
 
-  async completeReport(id: string, patch: Pick<Report, 'date' | 'totals' | 'files' | 'messages' | 'tags'>): Promise<void> {
+  async completeReport(
+    id: string,
+    patch: Pick<Report, 'date' | 'totals' | 'files' | 'messages' | 'tags'>,
+  ): Promise<void> {
     const facts = await this.#factsOf(id).catch(() => null);
     const draft = this.#drafts.get(id);
     this.#drafts.delete(id);
@@ -354,7 +369,8 @@ export class MongoStore implements Store {
     if (query.before !== undefined) {
       const before = isoTime(query.before);
       // With beforeId the cursor is (createdAt, _id): reports of the same millisecond are not skipped.
-      if (query.beforeId !== undefined) filter.$or = [{ createdAt: { $lt: before } }, { createdAt: before, _id: { $lt: query.beforeId } }];
+      if (query.beforeId !== undefined)
+        filter.$or = [{ createdAt: { $lt: before } }, { createdAt: before, _id: { $lt: query.beforeId } }];
       else filter.createdAt = { $lt: before };
     }
     if (query.since !== undefined) {
@@ -395,7 +411,11 @@ export class MongoStore implements Store {
     const parts = new Map<string, { part: number; data: Uint8Array }[]>();
     for (let i = 0; i < reportIds.length; i += IN_CHUNK) {
       const ids = reportIds.slice(i, i + IN_CHUNK);
-      const completed = new Set((await reports.find({ _id: { $in: ids }, status: 'completed' }, { projection: { _id: 1 } }).toArray()).map((d) => d._id));
+      const completed = new Set(
+        (await reports.find({ _id: { $in: ids }, status: 'completed' }, { projection: { _id: 1 } }).toArray()).map(
+          (d) => d._id,
+        ),
+      );
       for (const doc of await historyColumns.find({ reportId: { $in: [...completed] } }).toArray()) {
         const data = doc.data instanceof Binary ? doc.data.buffer.subarray(0, doc.data.length()) : doc.data;
         const list = parts.get(doc.reportId) ?? [];
@@ -406,7 +426,13 @@ export class MongoStore implements Store {
     const columns: HistoryColumn[] = [];
     for (const id of reportIds) {
       const list = parts.get(id);
-      if (list) columns.push(decodeColumn(id, list.sort((a, b) => a.part - b.part).map((p) => p.data)));
+      if (list)
+        columns.push(
+          decodeColumn(
+            id,
+            list.sort((a, b) => a.part - b.part).map((p) => p.data),
+          ),
+        );
     }
     return columns;
   }
@@ -419,7 +445,10 @@ export class MongoStore implements Store {
   async reparentContainers(reportId: string, fromParents: number[], toParent: number): Promise<void> {
     if (fromParents.length === 0) return;
     this.#drafts.get(reportId)?.reparent(fromParents, toParent);
-    await this.#c.containers.updateMany({ reportId, parentSeq: { $in: fromParents } }, { $set: { parentSeq: toParent } });
+    await this.#c.containers.updateMany(
+      { reportId, parentSeq: { $in: fromParents } },
+      { $set: { parentSeq: toParent } },
+    );
   }
 
   async deleteContainers(reportId: string, seqs: number[]): Promise<void> {
@@ -442,8 +471,15 @@ export class MongoStore implements Store {
     await this.#c.containers.updateOne({ reportId, seq }, { $set: set });
   }
 
-  async putBlob(source: Readable, meta: { name: string; contentType: string | null; importId?: string }): Promise<BlobRef> {
-    return this.#o.blobs.put(source, { name: meta.name, contentType: meta.contentType, importId: meta.importId ?? null });
+  async putBlob(
+    source: Readable,
+    meta: { name: string; contentType: string | null; importId?: string },
+  ): Promise<BlobRef> {
+    return this.#o.blobs.put(source, {
+      name: meta.name,
+      contentType: meta.contentType,
+      importId: meta.importId ?? null,
+    });
   }
 
   async openBlob(id: string): Promise<Readable | null> {
@@ -506,7 +542,8 @@ export class MongoStore implements Store {
       };
       this.#open = { client, db, c, blobs: new BlobBucket(db) };
       // A crash inside failReport leaves containers behind; finish the job so the contract holds.
-      for (const { _id } of await c.reports.find({ purging: true }, { projection: { _id: 1 } }).toArray()) await this.#purgeContainers(_id);
+      for (const { _id } of await c.reports.find({ purging: true }, { projection: { _id: 1 } }).toArray())
+        await this.#purgeContainers(_id);
     } catch (err) {
       this.#open = null;
       await client.close().catch(() => undefined);
@@ -523,26 +560,46 @@ export class MongoStore implements Store {
     const write = async (part: HistoryPart): Promise<void> => {
       // A retried completeReport rewrites the column whole.
       if (part.index === 0) await columns.deleteMany({ reportId });
-      await columns.insertOne({ _id: `${reportId}:${part.index}`, reportId, part: part.index, data: new Binary(part.data) });
+      await columns.insertOne({
+        _id: `${reportId}:${part.index}`,
+        reportId,
+        part: part.index,
+        data: new Binary(part.data),
+      });
     };
     if (draft) {
       for (const part of draft.parts()) await write(part);
       return;
     }
-    const parentSeqs = (await containers.distinct('parentSeq', { reportId })).filter((s): s is number => typeof s === 'number');
+    const parentSeqs = (await containers.distinct('parentSeq', { reportId })).filter(
+      (s): s is number => typeof s === 'number',
+    );
     const parents = new Map<number, ParentTitle>();
     for (let i = 0; i < parentSeqs.length; i += IN_CHUNK) {
       const found = await containers
-        .find({ reportId, seq: { $in: parentSeqs.slice(i, i + IN_CHUNK) } }, { projection: { _id: 0, seq: 1, parentSeq: 1, title: 1 } })
+        .find(
+          { reportId, seq: { $in: parentSeqs.slice(i, i + IN_CHUNK) } },
+          { projection: { _id: 0, seq: 1, parentSeq: 1, title: 1 } },
+        )
         .toArray();
       for (const d of found) parents.set(d.seq, { parentSeq: d.parentSeq, title: d.title });
     }
     const builder = new HistoryColumnBuilder(parents);
     const tests = containers
-      .find({ reportId, type: { $in: ['test', 'scenario'] } }, { projection: { _id: 0, seq: 1, parentSeq: 1, title: 1, status: 1, durationMs: 1, flaky: 1 } })
+      .find(
+        { reportId, type: { $in: ['test', 'scenario'] } },
+        { projection: { _id: 0, seq: 1, parentSeq: 1, title: 1, status: 1, durationMs: 1, flaky: 1 } },
+      )
       .sort({ seq: 1 });
     for await (const d of tests) {
-      const part = builder.add({ seq: d.seq, parentSeq: d.parentSeq, title: d.title, status: d.status as ContainerStatus, durationMs: d.durationMs, flaky: d.flaky });
+      const part = builder.add({
+        seq: d.seq,
+        parentSeq: d.parentSeq,
+        title: d.title,
+        status: d.status as ContainerStatus,
+        durationMs: d.durationMs,
+        flaky: d.flaky,
+      });
       if (part) await write(part);
     }
     const last = builder.finish();
@@ -559,7 +616,10 @@ export class MongoStore implements Store {
     const cached = this.#reportFacts.get(reportId);
     if (cached) return cached;
     const doc = await this.#c.reports.findOne({ _id: reportId }, { projection: { profileId: 1, createdAt: 1 } });
-    if (!doc) throw new Error(`insertContainers: there is no report ${JSON.stringify(reportId)}; create the report before its containers.`);
+    if (!doc)
+      throw new Error(
+        `insertContainers: there is no report ${JSON.stringify(reportId)}; create the report before its containers.`,
+      );
     const facts = { profileId: doc.profileId, createdAt: doc.createdAt };
     this.#remember(reportId, facts);
     return facts;

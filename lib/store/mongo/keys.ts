@@ -10,7 +10,9 @@ const ESCAPED = /%(25|2E|24|00)/g;
 const DECODE: Record<string, string> = { '25': '%', '2E': '.', '24': '$', '00': '\0' };
 
 export function escapeKeys(value: unknown): unknown {
-  return mapKeys(value, (key) => key.replace(UNSAFE, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`));
+  return mapKeys(value, (key) =>
+    key.replace(UNSAFE, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`),
+  );
 }
 
 export function unescapeKeys(value: unknown): unknown {

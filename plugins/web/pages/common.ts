@@ -21,16 +21,28 @@ export async function ownProfile(ctx: WebContext, request: Request, id: string):
   return profile && profile.accountId === credentialsOf(request).accountId ? profile : null;
 }
 
-export async function ownReport(ctx: WebContext, request: Request, id: string): Promise<{ report: Report; profile: Profile } | null> {
+export async function ownReport(
+  ctx: WebContext,
+  request: Request,
+  id: string,
+): Promise<{ report: Report; profile: Profile } | null> {
   const report = await ctx.store.getReport(id);
   if (!report || report.status !== 'completed') return null;
   const profile = await ownProfile(ctx, request, report.profileId);
   return profile ? { report, profile } : null;
 }
 
-export function errorPage(ctx: WebContext, request: Request, h: ResponseToolkit, code: MessageCode, detail?: string): ResponseObject {
+export function errorPage(
+  ctx: WebContext,
+  request: Request,
+  h: ResponseToolkit,
+  code: MessageCode,
+  detail?: string,
+): ResponseObject {
   const m = message(code, detail ? { detail } : {});
-  const body = html`<h1>${entry(code).status === 404 ? 'Not found' : 'Something is not right'}</h1>${messageList([m])}<p><a href="/profiles">Back to the profiles</a></p>`;
+  const body = html`<h1>${entry(code).status === 404 ? 'Not found' : 'Something is not right'}</h1>
+    ${messageList([m])}
+    <p><a href="/profiles">Back to the profiles</a></p>`;
   return respond(h, page(ctx, { title: 'Error', user: userOf(request) }, body), entry(code).status);
 }
 

@@ -5,7 +5,15 @@
  * with its duration trend.
  */
 import type { Request, ServerRoute } from '@hapi/hapi';
-import { DEFAULT_HISTORY_REPORTS, MAX_HISTORY_REPORTS, compareHistory, testHistory, type HistoryShow, type HistoryTest, type ReportPointer } from '../../../lib/history.js';
+import {
+  DEFAULT_HISTORY_REPORTS,
+  MAX_HISTORY_REPORTS,
+  compareHistory,
+  testHistory,
+  type HistoryShow,
+  type HistoryTest,
+  type ReportPointer,
+} from '../../../lib/history.js';
 import { durationTrend, statusMark } from '../charts.js';
 import type { WebContext } from '../context.js';
 import { duration, when } from '../format.js';
@@ -26,9 +34,15 @@ export interface HistoryParams {
 
 export function historyParamsOf(request: Request): HistoryParams {
   const q = request.query as Record<string, unknown>;
-  const int = (v: unknown, d: number, max: number) => (typeof v === 'string' && /^\d{1,7}$/.test(v) ? Math.min(Number(v), max) : d);
+  const int = (v: unknown, d: number, max: number) =>
+    typeof v === 'string' && /^\d{1,7}$/.test(v) ? Math.min(Number(v), max) : d;
   const show = q.show === 'failing' || q.show === 'flaky' ? q.show : 'all';
-  return { n: Math.max(1, int(q.n, DEFAULT_HISTORY_REPORTS, MAX_HISTORY_REPORTS)), tags: tagsOfQuery(request), show, offset: int(q.offset, 0, 10_000_000) };
+  return {
+    n: Math.max(1, int(q.n, DEFAULT_HISTORY_REPORTS, MAX_HISTORY_REPORTS)),
+    tags: tagsOfQuery(request),
+    show,
+    offset: int(q.offset, 0, 10_000_000),
+  };
 }
 
 function pointerLink(p: ReportPointer | null): Html {
@@ -38,7 +52,13 @@ function pointerLink(p: ReportPointer | null): Html {
 function cellLinks(t: HistoryTest, reportIds: string[], dates: string[]): Html {
   return html`${t.cells.map((c, j) =>
     c
-      ? html`<td class="cell"><a href="/reports/${reportIds[j]!}/nodes/${c.seq}" title="${when(dates[j]!)}: ${c.status}${c.flaky ? ' (flaky)' : ''}, ${duration(c.duration_ms)}">${statusMark(c.status)}<span class="sr">${c.status}</span></a></td>`
+      ? html`<td class="cell">
+          <a
+            href="/reports/${reportIds[j]!}/nodes/${c.seq}"
+            title="${when(dates[j]!)}: ${c.status}${c.flaky ? ' (flaky)' : ''}, ${duration(c.duration_ms)}"
+            >${statusMark(c.status)}<span class="sr">${c.status}</span></a
+          >
+        </td>`
       : html`<td class="cell"><span title="${when(dates[j]!)}: not in this report">${statusMark(null)}</span></td>`,
   )}`;
 }
@@ -63,34 +83,88 @@ export function historyRoutes(ctx: WebContext): ServerRoute[] {
           return `${base}${query({ n: x.n, tag: x.tags, show: x.show === 'all' ? null : x.show, offset: x.offset || null })}`;
         };
         const rows = cmp.tests.map(
-          (t) => html`<tr class="${t.flaky ? 'is-flaky' : ''}">
-<th scope="row" class="test"><a href="${base}/${t.key}${query({ n: p.n, tag: p.tags })}">${t.path.slice(0, -1).map((s) => html`<span class="muted">${s} › </span>`)}${t.path[t.path.length - 1] ?? ''}</a>${t.flaky ? html` <span class="badge flaky" title="${t.flips} flips between passed and failed">flaky</span>` : ''}</th>
-<td class="when">${pointerLink(t.first_failed)}</td><td class="when">${pointerLink(t.last_passed)}</td>
-${cellLinks(t, ids, dates)}
-</tr>`,
+          (t) =>
+            html`<tr class="${t.flaky ? 'is-flaky' : ''}">
+              <th scope="row" class="test">
+                <a href="${base}/${t.key}${query({ n: p.n, tag: p.tags })}"
+                  >${t.path.slice(0, -1).map((s) => html`<span class="muted">${s} › </span>`)}${t.path[t.path.length - 1] ?? ''}</a
+                >${t.flaky ? html` <span class="badge flaky" title="${t.flips} flips between passed and failed">flaky</span>` : ''}
+              </th>
+              <td class="when">${pointerLink(t.first_failed)}</td>
+              <td class="when">${pointerLink(t.last_passed)}</td>
+              ${cellLinks(t, ids, dates)}
+            </tr>`,
         );
         const pages = Math.ceil(cmp.total / HISTORY_ROWS_PER_PAGE);
         const at = Math.floor(p.offset / HISTORY_ROWS_PER_PAGE) + 1;
-        const body = html`
-<form class="filters" method="get" action="${base}">
-<label>Reports to compare <input type="number" name="n" min="1" max="${MAX_HISTORY_REPORTS}" value="${p.n}"></label>
-<label>Tag <input type="text" name="tag" value="${p.tags.join(' ')}" placeholder="branch:main"></label>
-<label>Show <select name="show">${(['all', 'failing', 'flaky'] as const).map((s) => html`<option value="${s}"${p.show === s ? html` selected` : ''}>${s === 'all' ? 'all tests' : s === 'failing' ? 'failing now' : 'flaky'}</option>`)}</select></label>
-<button type="submit">Compare</button>
-</form>
-<p class="summary">${cmp.reports.length} report${cmp.reports.length === 1 ? '' : 's'} compared · ${cmp.counts.tests} tests ·
-<a href="${link({ show: 'failing', offset: 0 })}">${cmp.counts.failing} failing now</a> ·
-<a href="${link({ show: 'flaky', offset: 0 })}" class="flaky-count">${cmp.counts.flaky} flaky</a></p>
-<p class="muted small">Newest report first. A test is <span class="badge flaky">flaky</span> when it flips between passed and failed twice or more in these reports, or its format marked a retry. “First failed” is where its current run of failures began; “last passed” the newest report where it passed.</p>
-${cmp.tests.length === 0
-  ? html`<p>${cmp.reports.length === 0 ? 'No reports to compare yet.' : 'No test matches.'}</p>`
-  : html`<div class="scroll"><table class="grid history" id="history"><thead><tr><th>Test</th><th>First failed</th><th>Last passed</th>${cmp.reports.map(
-      (r, j) => html`<th class="cell"><a href="/reports/${r.id}" title="${when(r.date)}${r.tags.length ? ` · ${r.tags.join(' ')}` : ''}">${j + 1}</a></th>`,
-    )}</tr></thead><tbody>${rows}</tbody></table></div>`}
-${pages > 1
-  ? html`<nav class="pager">${at > 1 ? html`<a href="${link({ offset: p.offset - HISTORY_ROWS_PER_PAGE })}">Previous</a> ` : ''}<span>page ${at} of ${pages} (${cmp.total} tests)</span>${at < pages ? html` <a href="${link({ offset: p.offset + HISTORY_ROWS_PER_PAGE })}">Next</a>` : ''}</nav>`
-  : ''}`;
-        return respond(h, page(ctx, { title: `History of ${profile.name}`, user: credentialsOf(request), profile, tab: 'history' }, body));
+        const body = html` <form class="filters" method="get" action="${base}">
+            <label
+              >Reports to compare <input type="number" name="n" min="1" max="${MAX_HISTORY_REPORTS}" value="${p.n}"
+            /></label>
+            <label>Tag <input type="text" name="tag" value="${p.tags.join(' ')}" placeholder="branch:main" /></label>
+            <label
+              >Show
+              <select name="show">
+                ${(['all', 'failing', 'flaky'] as const).map((s) => html`<option value="${s}" ${p.show === s ? html` selected` : ''}>${s === 'all' ? 'all tests' : s === 'failing' ? 'failing now' : 'flaky'}</option>`)}
+              </select></label
+            >
+            <button type="submit">Compare</button>
+          </form>
+          <p class="summary">
+            ${cmp.reports.length} report${cmp.reports.length === 1 ? '' : 's'} compared · ${cmp.counts.tests} tests ·
+            <a href="${link({ show: 'failing', offset: 0 })}">${cmp.counts.failing} failing now</a> ·
+            <a href="${link({ show: 'flaky', offset: 0 })}" class="flaky-count">${cmp.counts.flaky} flaky</a>
+          </p>
+          <p class="muted small">
+            Newest report first. A test is <span class="badge flaky">flaky</span> when it flips between passed and
+            failed twice or more in these reports, or its format marked a retry. “First failed” is where its current run
+            of failures began; “last passed” the newest report where it passed.
+          </p>
+          ${
+            cmp.tests.length === 0
+              ? html`<p>${cmp.reports.length === 0 ? 'No reports to compare yet.' : 'No test matches.'}</p>`
+              : html`<div class="scroll">
+                  <table class="grid history" id="history">
+                    <thead>
+                      <tr>
+                        <th>Test</th>
+                        <th>First failed</th>
+                        <th>Last passed</th>
+                        ${cmp.reports.map(
+                          (r, j) =>
+                            html`<th class="cell">
+                              <a
+                                href="/reports/${r.id}"
+                                title="${when(r.date)}${r.tags.length ? ` · ${r.tags.join(' ')}` : ''}"
+                                >${j + 1}</a
+                              >
+                            </th>`,
+                        )}
+                      </tr>
+                    </thead>
+                    <tbody>
+                      ${rows}
+                    </tbody>
+                  </table>
+                </div>`
+          }
+          ${
+            pages > 1
+              ? html`<nav class="pager">
+                  ${at > 1 ? html`<a href="${link({ offset: p.offset - HISTORY_ROWS_PER_PAGE })}">Previous</a> ` : ''}<span
+                    >page ${at} of ${pages} (${cmp.total} tests)</span
+                  >${at < pages ? html` <a href="${link({ offset: p.offset + HISTORY_ROWS_PER_PAGE })}">Next</a>` : ''}
+                </nav>`
+              : ''
+          }`;
+        return respond(
+          h,
+          page(
+            ctx,
+            { title: `History of ${profile.name}`, user: credentialsOf(request), profile, tab: 'history' },
+            body,
+          ),
+        );
       },
     },
     {
@@ -106,19 +180,70 @@ ${pages > 1
         if (!found) return errorPage(ctx, request, h, 'not_found');
         const { test: t, reports } = found;
         const oldestFirst = t.cells.map((c, j) => ({ c, r: reports[j]! })).reverse();
-        const body = html`<nav class="crumbs"><a href="/profiles/${profile.id}/history${query({ n: p.n, tag: p.tags })}">History</a> › ${t.path.join(' › ')}</nav>
-<h1>${t.path[t.path.length - 1] ?? ''} ${t.flaky ? html`<span class="badge flaky">flaky</span>` : ''}</h1>
-<dl class="facts"><dt>Latest</dt><dd>${t.latest ?? '–'}</dd><dt>First failed</dt><dd>${pointerLink(t.first_failed)}</dd><dt>Last passed</dt><dd>${pointerLink(t.last_passed)}</dd><dt>Flips</dt><dd>${t.flips}</dd></dl>
-<form class="filters" method="get"><label>Reports to compare <input type="number" name="n" min="1" max="${MAX_HISTORY_REPORTS}" value="${p.n}"></label><label>Tag <input type="text" name="tag" value="${p.tags.join(' ')}"></label><button type="submit">Show</button></form>
-<figure class="trend">${durationTrend(
-          oldestFirst.map(({ c, r }) => ({ durationMs: c?.duration_ms ?? null, status: c?.status ?? null, label: when(r.date) })),
-          { width: 720, height: 180, title: 'Duration per run, oldest to newest' },
-        )}<figcaption class="muted small">Duration per run, oldest to newest; dots coloured by status</figcaption></figure>
-<table class="grid"><thead><tr><th>Report</th><th>Tags</th><th>Status</th><th class="num">Duration</th></tr></thead><tbody>${t.cells.map((c, j) => {
-          const r = reports[j]!;
-          return html`<tr><td><a href="/reports/${r.id}">${when(r.date)}</a></td><td>${r.tags.join(' ')}</td><td>${c ? html`<a href="/reports/${r.id}/nodes/${c.seq}">${statusMark(c.status)} ${c.status}</a>${c.flaky ? html` <span class="badge flaky">flaky</span>` : ''}` : html`<span class="muted">not in this report</span>`}</td><td class="num">${c ? duration(c.duration_ms) : ''}</td></tr>`;
-        })}</tbody></table>`;
-        return respond(h, page(ctx, { title: t.path[t.path.length - 1] ?? 'Test', user: credentialsOf(request), profile, tab: 'history' }, body));
+        const body = html`<nav class="crumbs">
+            <a href="/profiles/${profile.id}/history${query({ n: p.n, tag: p.tags })}">History</a> ›
+            ${t.path.join(' › ')}
+          </nav>
+          <h1>${t.path[t.path.length - 1] ?? ''} ${t.flaky ? html`<span class="badge flaky">flaky</span>` : ''}</h1>
+          <dl class="facts">
+            <dt>Latest</dt>
+            <dd>${t.latest ?? '–'}</dd>
+            <dt>First failed</dt>
+            <dd>${pointerLink(t.first_failed)}</dd>
+            <dt>Last passed</dt>
+            <dd>${pointerLink(t.last_passed)}</dd>
+            <dt>Flips</dt>
+            <dd>${t.flips}</dd>
+          </dl>
+          <form class="filters" method="get">
+            <label
+              >Reports to compare
+              <input type="number" name="n" min="1" max="${MAX_HISTORY_REPORTS}" value="${p.n}" /></label
+            ><label>Tag <input type="text" name="tag" value="${p.tags.join(' ')}" /></label
+            ><button type="submit">Show</button>
+          </form>
+          <figure class="trend">
+            ${durationTrend(
+              oldestFirst.map(({ c, r }) => ({
+                durationMs: c?.duration_ms ?? null,
+                status: c?.status ?? null,
+                label: when(r.date),
+              })),
+              { width: 720, height: 180, title: 'Duration per run, oldest to newest' },
+            )}
+            <figcaption class="muted small">Duration per run, oldest to newest; dots coloured by status</figcaption>
+          </figure>
+          <table class="grid">
+            <thead>
+              <tr>
+                <th>Report</th>
+                <th>Tags</th>
+                <th>Status</th>
+                <th class="num">Duration</th>
+              </tr>
+            </thead>
+            <tbody>
+              ${t.cells.map((c, j) => {
+                const r = reports[j]!;
+                return html`<tr>
+                  <td><a href="/reports/${r.id}">${when(r.date)}</a></td>
+                  <td>${r.tags.join(' ')}</td>
+                  <td>
+                    ${c ? html`<a href="/reports/${r.id}/nodes/${c.seq}">${statusMark(c.status)} ${c.status}</a>${c.flaky ? html` <span class="badge flaky">flaky</span>` : ''}` : html`<span class="muted">not in this report</span>`}
+                  </td>
+                  <td class="num">${c ? duration(c.duration_ms) : ''}</td>
+                </tr>`;
+              })}
+            </tbody>
+          </table>`;
+        return respond(
+          h,
+          page(
+            ctx,
+            { title: t.path[t.path.length - 1] ?? 'Test', user: credentialsOf(request), profile, tab: 'history' },
+            body,
+          ),
+        );
       },
     },
   ];

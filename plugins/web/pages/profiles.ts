@@ -11,7 +11,12 @@ import { respond } from './common.js';
 
 export function profilesRoutes(ctx: WebContext): ServerRoute[] {
   return [
-    { method: 'GET', path: '/', options: { auth: 'session', plugins: { 'tally-web': {} } }, handler: (_r, h) => h.redirect('/profiles') },
+    {
+      method: 'GET',
+      path: '/',
+      options: { auth: 'session', plugins: { 'tally-web': {} } },
+      handler: (_r, h) => h.redirect('/profiles'),
+    },
     {
       method: 'GET',
       path: '/profiles',
@@ -23,18 +28,53 @@ export function profilesRoutes(ctx: WebContext): ServerRoute[] {
           const base = `/profiles/${encodeURIComponent(p.id)}`;
           const latest = p.latest;
           return html`<tr>
-<td><a href="${base}">${p.name}</a><div class="muted small"><code>${p.id}</code></div></td>
-<td>${latest ? html`<a class="status status-${latest.status}" href="/reports/${latest.report_id}">${latest.status}</a> <span class="muted small">${when(latest.date)}</span>` : html`<span class="muted">no reports</span>`}</td>
-<td class="num">${latest ? percent(latest.pass_rate) : '–'}</td>
-<td>${latest ? html`${latest.totals.tests} tests, ${latest.totals.failed + latest.totals.errored} failed` : ''}</td>
-<td>${passFailTrend(p.trend.map((t) => ({ passed: t.passed, failed: t.failed, label: `report ${t.report_id.slice(0, 8)}` })), { width: 150, height: 28, title: `Pass/fail trend of ${p.name}` })}</td>
-<td class="actions"><a href="${base}/history">History</a> · <a href="${base}/upload">Upload</a></td>
-</tr>`;
+            <td>
+              <a href="${base}">${p.name}</a>
+              <div class="muted small"><code>${p.id}</code></div>
+            </td>
+            <td>
+              ${latest ? html`<a class="status status-${latest.status}" href="/reports/${latest.report_id}">${latest.status}</a> <span class="muted small">${when(latest.date)}</span>` : html`<span class="muted">no reports</span>`}
+            </td>
+            <td class="num">${latest ? percent(latest.pass_rate) : '–'}</td>
+            <td>
+              ${latest ? html`${latest.totals.tests} tests, ${latest.totals.failed + latest.totals.errored} failed` : ''}
+            </td>
+            <td>
+              ${passFailTrend(
+                p.trend.map((t) => ({
+                  passed: t.passed,
+                  failed: t.failed,
+                  label: `report ${t.report_id.slice(0, 8)}`,
+                })),
+                { width: 150, height: 28, title: `Pass/fail trend of ${p.name}` },
+              )}
+            </td>
+            <td class="actions"><a href="${base}/history">History</a> · <a href="${base}/upload">Upload</a></td>
+          </tr>`;
         });
         const body = html`<h1>Profiles</h1>
-${profiles.length === 0
-  ? html`<p>This account has no profiles yet. An operator creates one with <code>tally profile create NAME --account ${user.accountId}</code>.</p>`
-  : html`<table class="grid profiles"><thead><tr><th>Profile</th><th>Latest report</th><th class="num">Pass rate</th><th>Tests</th><th>Trend (last 30)</th><th></th></tr></thead><tbody>${rows}</tbody></table>`}`;
+          ${
+            profiles.length === 0
+              ? html`<p>
+                  This account has no profiles yet. An operator creates one with
+                  <code>tally profile create NAME --account ${user.accountId}</code>.
+                </p>`
+              : html`<table class="grid profiles">
+                  <thead>
+                    <tr>
+                      <th>Profile</th>
+                      <th>Latest report</th>
+                      <th class="num">Pass rate</th>
+                      <th>Tests</th>
+                      <th>Trend (last 30)</th>
+                      <th></th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    ${rows}
+                  </tbody>
+                </table>`
+          }`;
         return respond(h, page(ctx, { title: 'Profiles', user, section: 'profiles' }, body));
       },
     },

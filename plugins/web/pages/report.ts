@@ -32,8 +32,18 @@ function listFilterOf(request: Request): ListFilter {
   const q = request.query as Record<string, unknown>;
   const int = (v: unknown) => (typeof v === 'string' && /^\d{1,9}$/.test(v) ? Number(v) : null);
   const status = typeof q.status === 'string' ? q.status : '';
-  const statuses = status === 'failing' ? (['failed', 'errored'] as ContainerStatus[]) : STATUSES.includes(status as ContainerStatus) ? [status as ContainerStatus] : [];
-  return { parent: int(q.parent), statuses, text: typeof q.q === 'string' ? q.q.trim().slice(0, 200) : '', after: int(q.after) };
+  const statuses =
+    status === 'failing'
+      ? (['failed', 'errored'] as ContainerStatus[])
+      : STATUSES.includes(status as ContainerStatus)
+        ? [status as ContainerStatus]
+        : [];
+  return {
+    parent: int(q.parent),
+    statuses,
+    text: typeof q.q === 'string' ? q.q.trim().slice(0, 200) : '',
+    after: int(q.after),
+  };
 }
 
 function isSearch(f: ListFilter): boolean {
@@ -46,42 +56,82 @@ function statusParam(f: ListFilter): string | null {
 }
 
 /** One page of a list: children of a parent, or the matches of a search. */
-async function listPage(ctx: WebContext, reportId: string, f: ListFilter): Promise<{ items: StoredContainer[]; next: number | null }> {
+async function listPage(
+  ctx: WebContext,
+  reportId: string,
+  f: ListFilter,
+): Promise<{ items: StoredContainer[]; next: number | null }> {
   const limit = CHILDREN_PER_PAGE;
   const items = isSearch(f)
-    ? await ctx.store.findContainers(reportId, { ...(f.statuses.length ? { statuses: f.statuses } : {}), ...(f.text ? { text: f.text } : {}), ...(f.after !== null ? { afterSeq: f.after } : {}), limit })
-    : await ctx.store.listContainers(reportId, { parentSeq: f.parent, limit, ...(f.after !== null ? { afterSeq: f.after } : {}) });
+    ? await ctx.store.findContainers(reportId, {
+        ...(f.statuses.length ? { statuses: f.statuses } : {}),
+        ...(f.text ? { text: f.text } : {}),
+        ...(f.after !== null ? { afterSeq: f.after } : {}),
+        limit,
+      })
+    : await ctx.store.listContainers(reportId, {
+        parentSeq: f.parent,
+        limit,
+        ...(f.after !== null ? { afterSeq: f.after } : {}),
+      });
   const last = items[items.length - 1];
   return { items, next: items.length === limit && last ? last.seq : null };
 }
 
 function nodeSummary(c: StoredContainer): Html {
-  return html`<span class="node-title">${statusMark(c.status)}<span class="title">${c.title || html`<em class="muted">untitled</em>`}</span></span>
-<span class="node-facts"><span class="type">${c.type}</span> <span class="status-text status-${c.status}">${c.status}</span>${c.flaky ? html` <span class="badge flaky">flaky</span>` : ''} <span class="dur">${duration(c.durationMs)}</span></span>`;
+  return html`<span class="node-title"
+      >${statusMark(c.status)}<span class="title">${c.title || html`<em class="muted">untitled</em>`}</span></span
+    >
+    <span class="node-facts"
+      ><span class="type">${c.type}</span>
+      <span class="status-text status-${c.status}">${c.status}</span
+      >${c.flaky ? html` <span class="badge flaky">flaky</span>` : ''}
+      <span class="dur">${duration(c.durationMs)}</span></span
+    >`;
 }
 
 /** A collapsed container: `details` opens without script; the script fills it from data-node. */
 function nodeItem(reportId: string, c: StoredContainer): Html {
   const url = `/reports/${reportId}/nodes/${c.seq}`;
-  return html`<li><details class="node node-${c.status}" data-node="${url}" id="c${c.seq}"><summary>${nodeSummary(c)}</summary><div class="node-body"><a href="${url}">Open this ${c.type}</a></div></details></li>`;
+  return html`<li>
+    <details class="node node-${c.status}" data-node="${url}" id="c${c.seq}">
+      <summary>${nodeSummary(c)}</summary>
+      <div class="node-body"><a href="${url}">Open this ${c.type}</a></div>
+    </details>
+  </li>`;
 }
 
 function listItems(reportId: string, f: ListFilter, items: StoredContainer[], next: number | null): Html {
   const more = next === null ? '' : query({ parent: f.parent, status: statusParam(f), q: f.text || null, after: next });
   return html`${items.map((c) => nodeItem(reportId, c))}${
-    next === null ? '' : html`<li class="more-row"><a class="more" href="/reports/${reportId}${more}" data-more="/reports/${reportId}/list${more}">Show the next ${CHILDREN_PER_PAGE}</a></li>`
+    next === null
+      ? ''
+      : html`<li class="more-row">
+          <a class="more" href="/reports/${reportId}${more}" data-more="/reports/${reportId}/list${more}"
+            >Show the next ${CHILDREN_PER_PAGE}</a
+          >
+        </li>`
   }`;
 }
 
 function textBlock(label: string, text: string | null | undefined): Html {
   if (!text) return html``;
-  return html`<div class="block"><div class="block-label">${label}</div><pre>${text}</pre></div>`;
+  return html`<div class="block">
+    <div class="block-label">${label}</div>
+    <pre>${text}</pre>
+  </div>`;
 }
 
 function attachmentView(reportId: string, a: AttachmentLink): Html {
   const url = `/reports/${reportId}/attachments/${encodeURIComponent(a.blobId)}`;
   const image = inlineImageType(a.contentType, a.name);
-  return html`<figure class="attachment">${image ? html`<a href="${url}"><img src="${url}" alt="${a.name}" loading="lazy"></a>` : ''}<figcaption><a href="${url}">${a.name}</a> <span class="muted small">${a.contentType ?? 'unknown type'}, ${bytes(a.size)}</span></figcaption></figure>`;
+  return html`<figure class="attachment">
+    ${image ? html`<a href="${url}"><img src="${url}" alt="${a.name}" loading="lazy" /></a>` : ''}
+    <figcaption>
+      <a href="${url}">${a.name}</a>
+      <span class="muted small">${a.contentType ?? 'unknown type'}, ${bytes(a.size)}</span>
+    </figcaption>
+  </figure>`;
 }
 
 /** What a container holds: failure, attempts, output, attachments, properties, then its children. */
@@ -90,36 +140,116 @@ async function nodeDetail(ctx: WebContext, report: Report, c: StoredContainer, a
   const { items, next } = await listPage(ctx, report.id, f);
   const file = report.files[c.fileIndex];
   return html`<dl class="facts">
-<dt>Status</dt><dd><span class="status-text status-${c.status}">${c.status}</span>${c.flaky ? html` <span class="badge flaky">flaky</span>` : ''}</dd>
-<dt>Duration</dt><dd>${duration(c.durationMs)}</dd>
-${c.startedAt ? html`<dt>Started</dt><dd>${when(c.startedAt)}</dd>` : ''}
-${file ? html`<dt>File</dt><dd>${file.name} <span class="muted">(${file.formatter})</span></dd>` : ''}
-</dl>
-${c.failure
-  ? html`<div class="failure">${c.failure.type ? html`<div class="failure-type">${c.failure.type}</div>` : ''}${c.failure.message ? html`<pre class="failure-message">${c.failure.message}</pre>` : ''}${textBlock('Stack', c.failure.stack)}</div>`
-  : ''}
-${c.attempts.length > 1 ? html`<div class="block"><div class="block-label">Attempts</div><ol class="attempts">${c.attempts.map((a) => html`<li>${statusMark(a.status)} ${a.status}, ${duration(a.durationMs)}${a.failure?.message ? html`: ${a.failure.message.slice(0, 300)}` : ''}</li>`)}</ol></div>` : ''}
-${textBlock('stdout', c.output?.stdout)}${textBlock('stderr', c.output?.stderr)}
-${c.attachments.length ? html`<div class="block"><div class="block-label">Attachments</div><div class="attachments">${c.attachments.map((a) => attachmentView(report.id, a))}</div></div>` : ''}
-${c.properties.length ? html`<div class="block"><div class="block-label">Properties</div><table class="props">${c.properties.map((p) => html`<tr><th>${p.name}</th><td>${p.value}</td></tr>`)}</table></div>` : ''}
-${items.length ? html`<ul class="tree">${listItems(report.id, f, items, next)}</ul>` : ''}`;
+      <dt>Status</dt>
+      <dd>
+        <span class="status-text status-${c.status}">${c.status}</span
+        >${c.flaky ? html` <span class="badge flaky">flaky</span>` : ''}
+      </dd>
+      <dt>Duration</dt>
+      <dd>${duration(c.durationMs)}</dd>
+      ${
+        c.startedAt
+          ? html`<dt>Started</dt>
+              <dd>${when(c.startedAt)}</dd>`
+          : ''
+      }
+      ${
+        file
+          ? html`<dt>File</dt>
+              <dd>${file.name} <span class="muted">(${file.formatter})</span></dd>`
+          : ''
+      }
+    </dl>
+    ${
+      c.failure
+        ? html`<div class="failure">
+            ${c.failure.type ? html`<div class="failure-type">${c.failure.type}</div>` : ''}${c.failure.message ? html`<pre class="failure-message">${c.failure.message}</pre>` : ''}${textBlock('Stack', c.failure.stack)}
+          </div>`
+        : ''
+    }
+    ${
+      c.attempts.length > 1
+        ? html`<div class="block">
+            <div class="block-label">Attempts</div>
+            <ol class="attempts">
+              ${c.attempts.map((a) => html`<li>${statusMark(a.status)} ${a.status}, ${duration(a.durationMs)}${a.failure?.message ? html`: ${a.failure.message.slice(0, 300)}` : ''}</li>`)}
+            </ol>
+          </div>`
+        : ''
+    }
+    ${textBlock('stdout', c.output?.stdout)}${textBlock('stderr', c.output?.stderr)}
+    ${
+      c.attachments.length
+        ? html`<div class="block">
+            <div class="block-label">Attachments</div>
+            <div class="attachments">${c.attachments.map((a) => attachmentView(report.id, a))}</div>
+          </div>`
+        : ''
+    }
+    ${
+      c.properties.length
+        ? html`<div class="block">
+            <div class="block-label">Properties</div>
+            <table class="props">
+              ${c.properties.map(
+                (p) =>
+                  html`<tr>
+                    <th>${p.name}</th>
+                    <td>${p.value}</td>
+                  </tr>`,
+              )}
+            </table>
+          </div>`
+        : ''
+    }
+    ${
+      items.length
+        ? html`<ul class="tree">
+            ${listItems(report.id, f, items, next)}
+          </ul>`
+        : ''
+    }`;
 }
 
 function reportHeader(report: Report, record: ImportRecord | null): Html {
   const t = report.totals;
   const status = reportStatus(t);
   return html`<section class="report-head">
-<h1>Report of ${when(report.date)} <span class="status status-${status}">${status}</span></h1>
-<p class="muted">Imported ${when(report.createdAt)} · <code>${report.id}</code>${report.tags.length ? html` · ${report.tags.map((tag) => html`<span class="tag">${tag}</span> `)}` : ''}</p>
-<ul class="totals">
-<li><strong>${t.tests}</strong> tests</li><li class="pass"><strong>${t.passed}</strong> passed</li><li class="fail"><strong>${t.failed}</strong> failed</li>
-<li class="fail"><strong>${t.errored}</strong> errored</li><li><strong>${t.skipped + t.pending + t.unknown}</strong> skipped</li>${t.flaky ? html`<li><strong>${t.flaky}</strong> flaky</li>` : ''}
-<li>pass rate <strong>${percent(passRate(t))}</strong></li>
-</ul>
-${report.files.length ? html`<details class="files"><summary>${report.files.length} result file${report.files.length === 1 ? '' : 's'}</summary><ul>${report.files.map((f) => html`<li>${f.name} <span class="muted">${f.formatter}${f.producer ? ` (${f.producer})` : ''}, ${f.tests} tests</span></li>`)}</ul></details>` : ''}
-${record && record.attachments.length ? html`<p class="muted small">${record.attachments.length} attachment${record.attachments.length === 1 ? '' : 's'} uploaded with the import.</p>` : ''}
-${report.messages.length ? html`<details class="import-messages" open><summary>Import messages (${report.messages.length})</summary>${messageList(report.messages)}</details>` : ''}
-</section>`;
+    <h1>Report of ${when(report.date)} <span class="status status-${status}">${status}</span></h1>
+    <p class="muted">
+      Imported ${when(report.createdAt)} ·
+      <code>${report.id}</code
+      >${report.tags.length ? html` · ${report.tags.map((tag) => html`<span class="tag">${tag}</span> `)}` : ''}
+    </p>
+    <ul class="totals">
+      <li><strong>${t.tests}</strong> tests</li>
+      <li class="pass"><strong>${t.passed}</strong> passed</li>
+      <li class="fail"><strong>${t.failed}</strong> failed</li>
+      <li class="fail"><strong>${t.errored}</strong> errored</li>
+      <li><strong>${t.skipped + t.pending + t.unknown}</strong> skipped</li>
+      ${t.flaky ? html`<li><strong>${t.flaky}</strong> flaky</li>` : ''}
+      <li>pass rate <strong>${percent(passRate(t))}</strong></li>
+    </ul>
+    ${
+      report.files.length
+        ? html`<details class="files">
+            <summary>${report.files.length} result file${report.files.length === 1 ? '' : 's'}</summary>
+            <ul>
+              ${report.files.map((f) => html`<li>${f.name} <span class="muted">${f.formatter}${f.producer ? ` (${f.producer})` : ''}, ${f.tests} tests</span></li>`)}
+            </ul>
+          </details>`
+        : ''
+    }
+    ${record && record.attachments.length ? html`<p class="muted small">${record.attachments.length} attachment${record.attachments.length === 1 ? '' : 's'} uploaded with the import.</p>` : ''}
+    ${
+      report.messages.length
+        ? html`<details class="import-messages" open>
+            <summary>Import messages (${report.messages.length})</summary>
+            ${messageList(report.messages)}
+          </details>`
+        : ''
+    }
+  </section>`;
 }
 
 export function reportRoutes(ctx: WebContext): ServerRoute[] {
@@ -144,17 +274,36 @@ export function reportRoutes(ctx: WebContext): ServerRoute[] {
         const search = isSearch(f);
         const parent = f.parent !== null ? await ctx.store.getContainer(report.id, f.parent) : null;
         const body = html`${reportHeader(report, record)}
-<form class="filters" method="get" action="/reports/${report.id}" role="search">
-<label>Status <select name="status">
-<option value="">all (tree)</option>
-${[['failing', 'failed or errored'], ...STATUSES.map((s) => [s, s])].map(([v, label]) => html`<option value="${v}"${statusParam(f) === v ? html` selected` : ''}>${label}</option>`)}
-</select></label>
-<label>Title contains <input type="search" name="q" value="${f.text}" placeholder="search titles"></label>
-<button type="submit">Show</button>${search ? html` <a href="/reports/${report.id}">Back to the tree</a>` : ''}
-</form>
-<h2>${search ? html`Containers ${f.statuses.length ? html`with status ${f.statuses.join(' or ')}` : ''} ${f.text ? html`whose title contains “${f.text}”` : ''}` : parent ? html`Inside ${parent.title}` : 'Containers'}</h2>
-${items.length === 0 ? html`<p class="muted">Nothing here.</p>` : html`<ul class="tree" id="tree">${listItems(report.id, f, items, next)}</ul>`}`;
-        return respond(h, page(ctx, { title: `Report ${when(report.date)}`, user: credentialsOf(request), profile, tab: 'reports' }, body));
+          <form class="filters" method="get" action="/reports/${report.id}" role="search">
+            <label
+              >Status
+              <select name="status">
+                <option value="">all (tree)</option>
+                ${[['failing', 'failed or errored'], ...STATUSES.map((s) => [s, s])].map(([v, label]) => html`<option value="${v}" ${statusParam(f) === v ? html` selected` : ''}>${label}</option>`)}
+              </select></label
+            >
+            <label>Title contains <input type="search" name="q" value="${f.text}" placeholder="search titles" /></label>
+            <button type="submit">Show</button
+            >${search ? html` <a href="/reports/${report.id}">Back to the tree</a>` : ''}
+          </form>
+          <h2>
+            ${search ? html`Containers ${f.statuses.length ? html`with status ${f.statuses.join(' or ')}` : ''} ${f.text ? html`whose title contains “${f.text}”` : ''}` : parent ? html`Inside ${parent.title}` : 'Containers'}
+          </h2>
+          ${
+            items.length === 0
+              ? html`<p class="muted">Nothing here.</p>`
+              : html`<ul class="tree" id="tree">
+                  ${listItems(report.id, f, items, next)}
+                </ul>`
+          }`;
+        return respond(
+          h,
+          page(
+            ctx,
+            { title: `Report ${when(report.date)}`, user: credentialsOf(request), profile, tab: 'reports' },
+            body,
+          ),
+        );
       },
     },
     {
@@ -191,10 +340,16 @@ ${items.length === 0 ? html`<p class="muted">Nothing here.</p>` : html`<ul class
           chain.unshift(p);
           up = p.parentSeq;
         }
-        const body = html`<nav class="crumbs"><a href="/reports/${report.id}">Report of ${when(report.date)}</a>${chain.map((p) => html` › <a href="/reports/${report.id}/nodes/${p.seq}">${p.title}</a>`)}</nav>
-<h1 class="node-heading">${nodeSummary(c)}</h1>
-${detail}`;
-        return respond(h, page(ctx, { title: c.title || 'Container', user: credentialsOf(request), profile, tab: 'reports' }, body));
+        const body = html`<nav class="crumbs">
+            <a href="/reports/${report.id}">Report of ${when(report.date)}</a
+            >${chain.map((p) => html` › <a href="/reports/${report.id}/nodes/${p.seq}">${p.title}</a>`)}
+          </nav>
+          <h1 class="node-heading">${nodeSummary(c)}</h1>
+          ${detail}`;
+        return respond(
+          h,
+          page(ctx, { title: c.title || 'Container', user: credentialsOf(request), profile, tab: 'reports' }, body),
+        );
       },
     },
     {

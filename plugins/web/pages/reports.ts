@@ -79,25 +79,70 @@ export function reportsRoutes(ctx: WebContext): ServerRoute[] {
           const status = reportStatus(r.totals);
           const t = r.totals;
           return html`<tr>
-<td><a href="/reports/${r.id}">${when(r.date)}</a><div class="muted small">imported ${when(r.createdAt)}</div></td>
-<td>${r.tags.map((tag) => html`<a class="tag" href="${query({ tag })}">${tag}</a> `)}</td>
-<td class="num">${t.tests}</td><td class="num pass">${t.passed}</td><td class="num fail">${t.failed + t.errored}</td><td class="num">${t.skipped + t.pending + t.unknown}</td>
-<td class="num">${percent(passRate(t))}</td>
-<td><span class="status status-${status}">${status}</span>${t.flaky ? html` <span class="badge flaky">${t.flaky} flaky</span>` : ''}</td>
-</tr>`;
+            <td>
+              <a href="/reports/${r.id}">${when(r.date)}</a>
+              <div class="muted small">imported ${when(r.createdAt)}</div>
+            </td>
+            <td>${r.tags.map((tag) => html`<a class="tag" href="${query({ tag })}">${tag}</a> `)}</td>
+            <td class="num">${t.tests}</td>
+            <td class="num pass">${t.passed}</td>
+            <td class="num fail">${t.failed + t.errored}</td>
+            <td class="num">${t.skipped + t.pending + t.unknown}</td>
+            <td class="num">${percent(passRate(t))}</td>
+            <td>
+              <span class="status status-${status}">${status}</span
+              >${t.flaky ? html` <span class="badge flaky">${t.flaky} flaky</span>` : ''}
+            </td>
+          </tr>`;
         });
-        const body = html`
-<form class="filters" method="get" action="/profiles/${profile.id}">
-<label>Tag <input type="text" name="tag" value="${f.tags.join(' ')}" placeholder="branch:main"></label>
-<label>From <input type="date" name="from" value="${f.from ?? ''}"></label>
-<label>To <input type="date" name="to" value="${f.to ?? ''}"></label>
-<button type="submit">Filter</button> ${f.tags.length || f.from || f.to ? html`<a href="/profiles/${profile.id}">Clear</a>` : ''}
-</form>
-${trendSource.length ? html`<figure class="trend">${passFailTrend(trendSource.map((r) => ({ passed: r.totals.passed, failed: r.totals.failed + r.totals.errored, label: when(r.date) })), { width: 600, height: 60, title: 'Passed and failed tests per report, oldest to newest' })}<figcaption class="muted small">Passed (green) and failed (red) share of tests, per report, oldest to newest</figcaption></figure>` : ''}
-${reports.length === 0
-  ? html`<p>No reports${f.tags.length || f.from || f.to ? ' match this filter' : ' yet: see the Upload tab'}.</p>`
-  : html`<table class="grid reports"><thead><tr><th>Date</th><th>Tags</th><th class="num">Tests</th><th class="num">Passed</th><th class="num">Failed</th><th class="num">Skipped</th><th class="num">Pass rate</th><th>Status</th></tr></thead><tbody>${rows}</tbody></table>`}
-${next ? html`<p><a class="more" href="${query({ tag: f.tags, from: f.from, to: f.to, before: next })}">Older reports</a></p>` : ''}`;
+        const body = html` <form class="filters" method="get" action="/profiles/${profile.id}">
+            <label>Tag <input type="text" name="tag" value="${f.tags.join(' ')}" placeholder="branch:main" /></label>
+            <label>From <input type="date" name="from" value="${f.from ?? ''}" /></label>
+            <label>To <input type="date" name="to" value="${f.to ?? ''}" /></label>
+            <button type="submit">Filter</button>
+            ${f.tags.length || f.from || f.to ? html`<a href="/profiles/${profile.id}">Clear</a>` : ''}
+          </form>
+          ${
+            trendSource.length
+              ? html`<figure class="trend">
+                  ${passFailTrend(
+                    trendSource.map((r) => ({
+                      passed: r.totals.passed,
+                      failed: r.totals.failed + r.totals.errored,
+                      label: when(r.date),
+                    })),
+                    { width: 600, height: 60, title: 'Passed and failed tests per report, oldest to newest' },
+                  )}
+                  <figcaption class="muted small">
+                    Passed (green) and failed (red) share of tests, per report, oldest to newest
+                  </figcaption>
+                </figure>`
+              : ''
+          }
+          ${
+            reports.length === 0
+              ? html`<p>
+                  No reports${f.tags.length || f.from || f.to ? ' match this filter' : ' yet: see the Upload tab'}.
+                </p>`
+              : html`<table class="grid reports">
+                  <thead>
+                    <tr>
+                      <th>Date</th>
+                      <th>Tags</th>
+                      <th class="num">Tests</th>
+                      <th class="num">Passed</th>
+                      <th class="num">Failed</th>
+                      <th class="num">Skipped</th>
+                      <th class="num">Pass rate</th>
+                      <th>Status</th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    ${rows}
+                  </tbody>
+                </table>`
+          }
+          ${next ? html`<p><a class="more" href="${query({ tag: f.tags, from: f.from, to: f.to, before: next })}">Older reports</a></p>` : ''}`;
         return respond(h, page(ctx, { title: profile.name, user, profile, tab: 'reports' }, body));
       },
     },

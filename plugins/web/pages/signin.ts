@@ -5,12 +5,25 @@
 import type { ServerRoute } from '@hapi/hapi';
 import Joi from 'joi';
 import { FailureWindow } from '../../../lib/limits/rate.js';
-import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, burnVerification, hashPassword, verifyPassword } from '../../../lib/passwords.js';
+import {
+  MAX_PASSWORD_LENGTH,
+  MIN_PASSWORD_LENGTH,
+  burnVerification,
+  hashPassword,
+  verifyPassword,
+} from '../../../lib/passwords.js';
 import { message } from '../../../lib/messages.js';
 import type { WebContext } from '../context.js';
 import { html } from '../html.js';
 import { messageList, page } from '../layout.js';
-import { SESSION_COOKIE, SIGNIN_CSRF_COOKIE, credentialsOf, newToken, startSession, type WebRouteSettings } from '../session.js';
+import {
+  SESSION_COOKIE,
+  SIGNIN_CSRF_COOKIE,
+  credentialsOf,
+  newToken,
+  startSession,
+  type WebRouteSettings,
+} from '../session.js';
 import { respond } from './common.js';
 
 /** Only a path on this site: `//evil.example` and absolute URLs fall back to the profiles. */
@@ -28,38 +41,71 @@ export function signinRoutes(ctx: WebContext): ServerRoute[] {
       ctx,
       { title: 'Sign in' },
       html`<section class="narrow">
-<h1>Sign in to Tally</h1>
-${error}
-<form method="post" action="/signin" class="stack">
-<input type="hidden" name="csrf" value="${csrf}">
-<input type="hidden" name="next" value="${next}">
-<label>E-mail address <input type="email" name="email" autocomplete="username" required value="${email}"></label>
-<label>Password <input type="password" name="password" autocomplete="current-password" required></label>
-<button type="submit">Sign in</button>
-</form>
-<p class="muted">No user yet? An operator runs <code>tally user create --account ID EMAIL</code>, which prints a one-time password.</p>
-</section>`,
+        <h1>Sign in to Tally</h1>
+        ${error}
+        <form method="post" action="/signin" class="stack">
+          <input type="hidden" name="csrf" value="${csrf}" />
+          <input type="hidden" name="next" value="${next}" />
+          <label
+            >E-mail address <input type="email" name="email" autocomplete="username" required value="${email}"
+          /></label>
+          <label>Password <input type="password" name="password" autocomplete="current-password" required /></label>
+          <button type="submit">Sign in</button>
+        </form>
+        <p class="muted">
+          No user yet? An operator runs <code>tally user create --account ID EMAIL</code>, which prints a one-time
+          password.
+        </p>
+      </section>`,
     );
 
-  const passwordForm = (csrf: string, email: string, forced: boolean, error: ReturnType<typeof messageList> | null = null) =>
+  const passwordForm = (
+    csrf: string,
+    email: string,
+    forced: boolean,
+    error: ReturnType<typeof messageList> | null = null,
+  ) =>
     page(
       ctx,
       { title: 'Choose a password', user: null },
       html`<section class="narrow">
-<h1>${forced ? 'Choose your password' : 'Change your password'}</h1>
-${forced ? html`<p>You signed in as <strong>${email}</strong> with a one-time password. Choose your own to go on.</p>` : ''}
-${error}
-<form method="post" action="/account/password" class="stack">
-<input type="hidden" name="csrf" value="${csrf}">
-<label>Current password <input type="password" name="current" autocomplete="current-password" required></label>
-<label>New password (at least ${MIN_PASSWORD_LENGTH} characters) <input type="password" name="password" autocomplete="new-password" minlength="${MIN_PASSWORD_LENGTH}" required></label>
-<label>New password again <input type="password" name="confirm" autocomplete="new-password" minlength="${MIN_PASSWORD_LENGTH}" required></label>
-<button type="submit">Save the password</button>
-</form>
-</section>`,
+        <h1>${forced ? 'Choose your password' : 'Change your password'}</h1>
+        ${forced ? html`<p>You signed in as <strong>${email}</strong> with a one-time password. Choose your own to go on.</p>` : ''}
+        ${error}
+        <form method="post" action="/account/password" class="stack">
+          <input type="hidden" name="csrf" value="${csrf}" />
+          <label
+            >Current password <input type="password" name="current" autocomplete="current-password" required
+          /></label>
+          <label
+            >New password (at least ${MIN_PASSWORD_LENGTH} characters)
+            <input
+              type="password"
+              name="password"
+              autocomplete="new-password"
+              minlength="${MIN_PASSWORD_LENGTH}"
+              required
+          /></label>
+          <label
+            >New password again
+            <input
+              type="password"
+              name="confirm"
+              autocomplete="new-password"
+              minlength="${MIN_PASSWORD_LENGTH}"
+              required
+          /></label>
+          <button type="submit">Save the password</button>
+        </form>
+      </section>`,
     );
 
-  const formPayload = { parse: true, output: 'data' as const, maxBytes: 16 * 1024, allow: 'application/x-www-form-urlencoded' };
+  const formPayload = {
+    parse: true,
+    output: 'data' as const,
+    maxBytes: 16 * 1024,
+    allow: 'application/x-www-form-urlencoded',
+  };
 
   return [
     {
@@ -81,9 +127,16 @@ ${error}
         plugins: web({ signin: true }),
         payload: formPayload,
         validate: {
-          payload: Joi.object({ email: Joi.string().max(320).required(), password: Joi.string().max(MAX_PASSWORD_LENGTH).required(), csrf: Joi.string().required(), next: Joi.string().allow('').max(2000) }),
+          payload: Joi.object({
+            email: Joi.string().max(320).required(),
+            password: Joi.string().max(MAX_PASSWORD_LENGTH).required(),
+            csrf: Joi.string().required(),
+            next: Joi.string().allow('').max(2000),
+          }),
           failAction: (request, h) => {
-            const csrf = ((request.state as Record<string, unknown> | null)?.[SIGNIN_CSRF_COOKIE] as string | undefined) ?? newToken();
+            const csrf =
+              ((request.state as Record<string, unknown> | null)?.[SIGNIN_CSRF_COOKIE] as string | undefined) ??
+              newToken();
             return respond(h, form(csrf, '/profiles', '', messageList([message('signin_failed')])), 401).takeover();
           },
         },
@@ -98,7 +151,9 @@ ${error}
         if (wait > 0) return again('too_many_attempts', 429).header('retry-after', String(Math.ceil(wait / 1000)));
         const user = await ctx.store.findUserByEmail(email);
         // An unknown address costs the same time as a wrong password: the answer tells nothing.
-        const ok = user ? await verifyPassword(p.password, user.passwordHash) : (await burnVerification(p.password), false);
+        const ok = user
+          ? await verifyPassword(p.password, user.passwordHash)
+          : (await burnVerification(p.password), false);
         if (!user || !ok) {
           perAddress.fail(address);
           perEmail.fail(email);
@@ -136,11 +191,25 @@ ${error}
       handler: async (request, h) => {
         const c = credentialsOf(request);
         const p = (request.payload ?? {}) as Record<string, unknown>;
-        const [current, next, confirm] = [p.current, p.password, p.confirm].map((v) => (typeof v === 'string' ? v : ''));
+        const [current, next, confirm] = [p.current, p.password, p.confirm].map((v) =>
+          typeof v === 'string' ? v : '',
+        );
         const user = await ctx.store.getUser(c.userId);
-        const rejected = (code: 'signin_failed' | 'password_rejected') => respond(h, passwordForm(c.csrfToken, c.email, c.mustChangePassword, messageList([message(code)])), code === 'signin_failed' ? 401 : 400);
-        if (!user || current!.length > MAX_PASSWORD_LENGTH || !(await verifyPassword(current!, user.passwordHash))) return rejected('signin_failed');
-        if (next!.length < MIN_PASSWORD_LENGTH || next!.length > MAX_PASSWORD_LENGTH || next !== confirm || next === current) return rejected('password_rejected');
+        const rejected = (code: 'signin_failed' | 'password_rejected') =>
+          respond(
+            h,
+            passwordForm(c.csrfToken, c.email, c.mustChangePassword, messageList([message(code)])),
+            code === 'signin_failed' ? 401 : 400,
+          );
+        if (!user || current!.length > MAX_PASSWORD_LENGTH || !(await verifyPassword(current!, user.passwordHash)))
+          return rejected('signin_failed');
+        if (
+          next!.length < MIN_PASSWORD_LENGTH ||
+          next!.length > MAX_PASSWORD_LENGTH ||
+          next !== confirm ||
+          next === current
+        )
+          return rejected('password_rejected');
         await ctx.store.setUserPassword(user.id, await hashPassword(next!), false);
         // Every other browser signed in as this person is signed out.
         await ctx.store.deleteUserSessions(user.id, c.sessionHash);

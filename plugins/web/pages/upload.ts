@@ -39,35 +39,92 @@ export function uploadRoutes(ctx: WebContext): ServerRoute[] {
         if (!profile) return errorPage(ctx, request, h, 'not_found');
         const info = uploadInfo(ctx.registry, profile, origin(ctx, request));
         const action = `/profiles/${profile.id}/upload?csrf=${encodeURIComponent(user.csrfToken)}`;
-        const body = html`<nav class="subtabs"><a href="#api-upload">API Upload</a> <a href="#browser-upload">Upload files here</a></nav>
-<section id="api-upload">
-<h2>API Upload</h2>
-<p>From CI, post result files to this profile with the account's API key (the Account page shows it once when it is made; keep it in a secret variable, never in a URL):</p>
-<pre class="command" id="curl-command">${info.curl}</pre>
-<p>Or with the <code>tally</code> command, which zips many files on the fly and exits non-zero when they did not land:</p>
-<pre class="command">${info.tally_upload}</pre>
-<dl class="facts"><dt>Profile id</dt><dd><code>${info.profile_id}</code></dd><dt>Import URL</dt><dd><code>${info.import_url}/{formatter}</code></dd></dl>
-<h3>Formatter keys</h3>
-<p>Put one after <code>/import/</code>; without one the format is detected (warning <code>specify_formatter</code>).</p>
-<table class="grid compact"><thead><tr><th>Key</th><th>Format</th><th>Extensions</th></tr></thead><tbody>${info.formatters.map((f) => html`<tr><td><code>${f.key}</code></td><td>${f.title}</td><td>${f.extensions.join(' ')}</td></tr>`)}</tbody></table>
-<h3>Tags and flags</h3>
-<p>Tags: <code>-F 'tag[]=${info.tag_example}'</code> (repeatable; <code>key:value</code> such as <code>branch:main</code>, <code>os:linux</code>). Flags: <code>-F 'name=true'</code>.</p>
-<ul class="flags">${info.flags.map((f) => html`<li><code>${f}</code> — ${FLAG_HELP[f] ?? ''}</li>`)}</ul>
-</section>
-<section id="browser-upload">
-<h2>Upload files here</h2>
-<form id="upload-form" class="stack" method="post" enctype="multipart/form-data" action="${action}" data-csrf="${user.csrfToken}">
-<label>Formatter <select id="upload-formatter"><option value="">detect the format</option>${info.formatters.map((f) => html`<option value="${f.key}">${f.key} — ${f.title}</option>`)}</select></label>
-<label>Tags <input type="text" name="tag[]" placeholder="branch:main"></label>
-<label>More tags <input type="text" name="tag[]" placeholder="os:linux"></label>
-<fieldset><legend>Flags</legend>${info.flags.map((f) => html`<label class="inline"><input type="checkbox" name="${f}" value="true"> <code>${f}</code></label>`)}</fieldset>
-<label>Result files or a zip <input type="file" name="file[]" id="upload-files" multiple required></label>
-<label>Attachments (screenshots, logs) <input type="file" name="attachment[]" multiple></label>
-<button type="submit">Upload</button>
-<progress id="upload-progress" max="100" value="0" hidden></progress>
-<div id="upload-result" aria-live="polite"></div>
-</form>
-</section>`;
+        const body = html`<nav class="subtabs">
+            <a href="#api-upload">API Upload</a> <a href="#browser-upload">Upload files here</a>
+          </nav>
+          <section id="api-upload">
+            <h2>API Upload</h2>
+            <p>
+              From CI, post result files to this profile with the account's API key (the Account page shows it once when
+              it is made; keep it in a secret variable, never in a URL):
+            </p>
+            <pre class="command" id="curl-command">${info.curl}</pre>
+            <p>
+              Or with the <code>tally</code> command, which zips many files on the fly and exits non-zero when they did
+              not land:
+            </p>
+            <pre class="command">${info.tally_upload}</pre>
+            <dl class="facts">
+              <dt>Profile id</dt>
+              <dd><code>${info.profile_id}</code></dd>
+              <dt>Import URL</dt>
+              <dd><code>${info.import_url}/{formatter}</code></dd>
+            </dl>
+            <h3>Formatter keys</h3>
+            <p>
+              Put one after <code>/import/</code>; without one the format is detected (warning
+              <code>specify_formatter</code>).
+            </p>
+            <table class="grid compact">
+              <thead>
+                <tr>
+                  <th>Key</th>
+                  <th>Format</th>
+                  <th>Extensions</th>
+                </tr>
+              </thead>
+              <tbody>
+                ${info.formatters.map(
+                  (f) =>
+                    html`<tr>
+                      <td><code>${f.key}</code></td>
+                      <td>${f.title}</td>
+                      <td>${f.extensions.join(' ')}</td>
+                    </tr>`,
+                )}
+              </tbody>
+            </table>
+            <h3>Tags and flags</h3>
+            <p>
+              Tags: <code>-F 'tag[]=${info.tag_example}'</code> (repeatable; <code>key:value</code> such as
+              <code>branch:main</code>, <code>os:linux</code>). Flags: <code>-F 'name=true'</code>.
+            </p>
+            <ul class="flags">
+              ${info.flags.map((f) => html`<li><code>${f}</code> — ${FLAG_HELP[f] ?? ''}</li>`)}
+            </ul>
+          </section>
+          <section id="browser-upload">
+            <h2>Upload files here</h2>
+            <form
+              id="upload-form"
+              class="stack"
+              method="post"
+              enctype="multipart/form-data"
+              action="${action}"
+              data-csrf="${user.csrfToken}"
+            >
+              <label
+                >Formatter
+                <select id="upload-formatter">
+                  <option value="">detect the format</option>
+                  ${info.formatters.map((f) => html`<option value="${f.key}">${f.key} — ${f.title}</option>`)}
+                </select></label
+              >
+              <label>Tags <input type="text" name="tag[]" placeholder="branch:main" /></label>
+              <label>More tags <input type="text" name="tag[]" placeholder="os:linux" /></label>
+              <fieldset>
+                <legend>Flags</legend>
+                ${info.flags.map((f) => html`<label class="inline"><input type="checkbox" name="${f}" value="true" /> <code>${f}</code></label>`)}
+              </fieldset>
+              <label
+                >Result files or a zip <input type="file" name="file[]" id="upload-files" multiple required
+              /></label>
+              <label>Attachments (screenshots, logs) <input type="file" name="attachment[]" multiple /></label>
+              <button type="submit">Upload</button>
+              <progress id="upload-progress" max="100" value="0" hidden></progress>
+              <div id="upload-result" aria-live="polite"></div>
+            </form>
+          </section>`;
         return respond(h, page(ctx, { title: `Upload to ${profile.name}`, user, profile, tab: 'upload' }, body));
       },
     },
@@ -87,15 +144,32 @@ export function uploadRoutes(ctx: WebContext): ServerRoute[] {
         // Our own parameters, not the import's: they must not show up as unused parameters.
         query.delete('csrf');
         query.delete('formatter');
-        if (formatter !== null && !/^[a-z0-9][a-z0-9._-]{0,63}$/.test(formatter)) return errorPage(ctx, request, h, 'invalid_formatter');
-        const answer = await serveImport(ctx.importDeps, request, h, { profileId, route: formatter ? 'import/{formatter}' : 'import', formatterKey: formatter, query });
+        if (formatter !== null && !/^[a-z0-9][a-z0-9._-]{0,63}$/.test(formatter))
+          return errorPage(ctx, request, h, 'invalid_formatter');
+        const answer = await serveImport(ctx.importDeps, request, h, {
+          profileId,
+          route: formatter ? 'import/{formatter}' : 'import',
+          formatterKey: formatter,
+          query,
+        });
         if (isFragmentRequest(request)) return answer;
         // The form without script: the answer as a page.
         const body = answer.source as Partial<ImportResponseBody>;
         const profile = await ownProfile(ctx, request, profileId);
-        const page_ = html`<h2>${body.status === 'completed' ? 'Imported' : body.status === 'queued' ? 'Queued' : 'The import failed'}</h2>
-<p>${body.message ?? ''}</p>${messageList(body.messages ?? [])}${body.report_id && body.status !== 'failed' ? html`<p><a href="/reports/${body.report_id}">Open the report</a></p>` : ''}`;
-        return respond(h, page(ctx, { title: 'Upload', user: credentialsOf(request), ...(profile ? { profile } : {}), tab: 'upload' }, page_), answer.statusCode);
+        const page_ = html`<h2>
+            ${body.status === 'completed' ? 'Imported' : body.status === 'queued' ? 'Queued' : 'The import failed'}
+          </h2>
+          <p>${body.message ?? ''}</p>
+          ${messageList(body.messages ?? [])}${body.report_id && body.status !== 'failed' ? html`<p><a href="/reports/${body.report_id}">Open the report</a></p>` : ''}`;
+        return respond(
+          h,
+          page(
+            ctx,
+            { title: 'Upload', user: credentialsOf(request), ...(profile ? { profile } : {}), tab: 'upload' },
+            page_,
+          ),
+          answer.statusCode,
+        );
       },
     },
   ];

@@ -18,21 +18,29 @@
   }
 
   // A container opens: its body (failure, output, attachments, children) is fetched once.
-  document.addEventListener('toggle', function (event) {
-    var details = event.target;
-    if (!(details instanceof HTMLDetailsElement) || !details.open || !details.dataset.node || details.dataset.loaded) return;
-    details.dataset.loaded = 'loading';
-    var body = details.querySelector('.node-body');
-    body.classList.add('loading');
-    fetchHtml(fragmentUrl(details.dataset.node)).then(function (text) {
-      body.innerHTML = text; // server-rendered, every value escaped there
-      body.classList.remove('loading');
-      details.dataset.loaded = 'yes';
-    }, function () {
-      body.classList.remove('loading');
-      delete details.dataset.loaded;
-    });
-  }, true);
+  document.addEventListener(
+    'toggle',
+    function (event) {
+      var details = event.target;
+      if (!(details instanceof HTMLDetailsElement) || !details.open || !details.dataset.node || details.dataset.loaded)
+        return;
+      details.dataset.loaded = 'loading';
+      var body = details.querySelector('.node-body');
+      body.classList.add('loading');
+      fetchHtml(fragmentUrl(details.dataset.node)).then(
+        function (text) {
+          body.innerHTML = text; // server-rendered, every value escaped there
+          body.classList.remove('loading');
+          details.dataset.loaded = 'yes';
+        },
+        function () {
+          body.classList.remove('loading');
+          delete details.dataset.loaded;
+        },
+      );
+    },
+    true,
+  );
 
   document.addEventListener('click', function (event) {
     var link = event.target instanceof Element ? event.target.closest('a[data-more]') : null;
@@ -40,12 +48,15 @@
     event.preventDefault();
     var row = link.closest('li');
     link.textContent = 'Loading…';
-    fetchHtml(link.dataset.more).then(function (text) {
-      row.insertAdjacentHTML('afterend', text);
-      row.remove();
-    }, function () {
-      link.textContent = 'Could not load; try again';
-    });
+    fetchHtml(link.dataset.more).then(
+      function (text) {
+        row.insertAdjacentHTML('afterend', text);
+        row.remove();
+      },
+      function () {
+        link.textContent = 'Could not load; try again';
+      },
+    );
   });
 
   document.addEventListener('submit', function (event) {
@@ -66,7 +77,13 @@
       box.appendChild(el('p', 'msg msg-error', 'The upload failed (HTTP ' + status + ').'));
       return;
     }
-    box.appendChild(el('p', 'answer answer-' + (answer.status || 'failed'), answer.message || (answer.status === 'failed' ? 'The upload failed.' : '')));
+    box.appendChild(
+      el(
+        'p',
+        'answer answer-' + (answer.status || 'failed'),
+        answer.message || (answer.status === 'failed' ? 'The upload failed.' : ''),
+      ),
+    );
     var list = el('ul', 'messages');
     (answer.messages || []).forEach(function (m) {
       var item = el('li', 'msg msg-' + m.severity);
@@ -102,10 +119,13 @@
         data.append(input.name, input.value);
       });
       Array.prototype.forEach.call(upload.querySelectorAll('input[type=file]'), function (input) {
-        Array.prototype.forEach.call(input.files, function (file) { data.append(input.name, file, file.name); });
+        Array.prototype.forEach.call(input.files, function (file) {
+          data.append(input.name, file, file.name);
+        });
       });
       var formatter = document.getElementById('upload-formatter').value;
-      var url = upload.getAttribute('action').split('?')[0] + (formatter ? '?formatter=' + encodeURIComponent(formatter) : '');
+      var url =
+        upload.getAttribute('action').split('?')[0] + (formatter ? '?formatter=' + encodeURIComponent(formatter) : '');
       var bar = document.getElementById('upload-progress');
       var box = document.getElementById('upload-result');
       var button = upload.querySelector('button[type=submit]');
@@ -125,8 +145,12 @@
         box.textContent = 'Uploaded; Tally is reading the files…';
       });
       xhr.addEventListener('load', function () {
-        var answer = null;
-        try { answer = JSON.parse(xhr.responseText); } catch (e) { answer = null; }
+        var answer;
+        try {
+          answer = JSON.parse(xhr.responseText);
+        } catch {
+          answer = null;
+        }
         button.disabled = false;
         showAnswer(box, xhr.status, answer);
       });
