@@ -15,10 +15,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { builtinFormatters } from '../formatters/index.js';
-import { isCountedTest, type Formatter, type ParseContext } from '../lib/formatter-api.js';
-import { createRegistry, vote } from '../lib/registry.js';
-import { decodeText, guessEncoding } from '../lib/sniff/encoding.js';
-import { HEAD_BYTES, readHead } from '../lib/sniff/head.js';
+import { isCountedTest, type Formatter, type ParseContext } from '../lib/formatter/api.js';
+import { createRegistry, vote } from '../lib/formatter/registry.js';
+import { decodeText, guessEncoding } from '../lib/formatter/encoding.js';
+import { HEAD_BYTES, readHead } from '../lib/formatter/head.js';
 import { formats } from './formats.js';
 
 const MB = 1024 * 1024;

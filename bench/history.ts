@@ -11,11 +11,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { randomBytes } from 'node:crypto';
-import { compareHistory } from '../lib/history.js';
+import { compareHistory } from '../lib/history/compare.js';
 import { createEmbeddedStore } from '../lib/store/embedded/index.js';
 import { createMongoStore } from '../lib/store/mongo/index.js';
 import type { Store, StoredContainer, Totals } from '../lib/store/store.js';
-import type { ContainerStatus } from '../lib/formatter-api.js';
+import type { ContainerStatus } from '../lib/formatter/api.js';
 
 const { values } = parseArgs({
   options: {

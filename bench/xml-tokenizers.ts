@@ -12,8 +12,8 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import sax from 'sax';
 import { junitHandler } from '../formatters/junit/parse.js';
-import { XmlTokenizer } from '../lib/formatter-kit/xml-tokenizer.js';
-import { MAX_XML_BUFFER_CHARS, MAX_XML_DEPTH, MAX_XML_TAG_CHARS, type XmlHandler } from '../lib/formatter-kit/xml.js';
+import { XmlTokenizer } from '../lib/formatter/kit/xml-tokenizer.js';
+import { MAX_XML_BUFFER_CHARS, MAX_XML_DEPTH, MAX_XML_TAG_CHARS, type XmlHandler } from '../lib/formatter/kit/xml.js';
 import { junitFile, type JunitMix } from './generate.js';
 
 const { values } = parseArgs({

@@ -2,7 +2,7 @@
  * The built-in formatters, one line each, sorted by key. `test/registry.test.ts` fails when a
  * folder under formatters/ is missing here.
  */
-import type { Formatter } from '../lib/formatter-api.js';
+import type { Formatter } from '../lib/formatter/api.js';
 import { allure } from './allure/index.js';
 import { ctrf } from './ctrf/index.js';
 import { cucumber } from './cucumber/index.js';

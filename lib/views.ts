@@ -3,7 +3,7 @@
  * read API return it, so scripts see what people see.
  */
 import { FLAGS, type Flag } from './messages.js';
-import type { Registry } from './registry.js';
+import type { Registry } from './formatter/registry.js';
 import type { ApiKeyRecord, Profile, Store } from './store/store.js';
 
 export interface UploadInfo {

@@ -4,7 +4,7 @@
  */
 import type { Plugin, Request, ResponseToolkit } from '@hapi/hapi';
 import Joi from 'joi';
-import type { Registry } from '../lib/registry.js';
+import type { Registry } from '../lib/formatter/registry.js';
 import type { Store } from '../lib/store/store.js';
 import { accountOf, baseUrl, profileFor } from './profiles.js';
 import { progressPercent, reportPageUrl } from '../lib/import/answer.js';

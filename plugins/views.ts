@@ -1,6 +1,6 @@
 /**
  * The JSON twins of the web pages, in the read API with the same API key: what a person sees on a
- * page, a script gets here, from the same functions (lib/history.ts, lib/views.ts).
+ * page, a script gets here, from the same functions (lib/history/compare.ts, lib/views.ts).
  *
  *   /api/v2/profiles                              Profiles page
  *   /api/v2/profiles/{id}/reports                 a profile's Reports page (tag, from, to, before)
@@ -13,15 +13,15 @@
  */
 import type { Plugin, Request, ResponseToolkit } from '@hapi/hapi';
 import Joi from 'joi';
-import type { ContainerStatus } from '../lib/formatter-api.js';
+import type { ContainerStatus } from '../lib/formatter/api.js';
 import {
   DEFAULT_HISTORY_REPORTS,
   MAX_HISTORY_REPORTS,
   compareHistory,
   profileSummaries,
   testHistory,
-} from '../lib/history.js';
-import type { Registry } from '../lib/registry.js';
+} from '../lib/history/compare.js';
+import type { Registry } from '../lib/formatter/registry.js';
 import type { Store } from '../lib/store/store.js';
 import { accountInfo, uploadInfo } from '../lib/views.js';
 import { accountOf, baseUrl, profileFor } from './profiles.js';

@@ -7,7 +7,7 @@ import {
   FormatError,
   type ContainerSink,
   type JsonPath,
-} from '../lib/formatter-api.js';
+} from '../lib/formatter/api.js';
 
 const sink: ContainerSink = { emit: () => undefined, ready: () => null };
 

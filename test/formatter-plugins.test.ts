@@ -11,8 +11,8 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { builtinFormatters } from '../formatters/index.js';
-import { loadFormatters } from '../lib/formatter-loader.js';
-import { createRegistry } from '../lib/registry.js';
+import { loadFormatters } from '../lib/formatter/loader.js';
+import { createRegistry } from '../lib/formatter/registry.js';
 import { startTally } from './helpers/tally.js';
 import { file, multipart } from './helpers/multipart.js';
 

@@ -1,5 +1,5 @@
 import t from 'tap';
-import { HashSet53 } from '../lib/import/hash-set.js';
+import { HashSet53 } from '../lib/hash53.js';
 
 t.test('HashSet53 matches a Set through growth, with 0 and large hashes', async (t) => {
   const set = new HashSet53(4);

@@ -5,9 +5,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { builtinFormatters } from '../formatters/index.js';
 import { junit } from '../formatters/junit/index.js';
-import type { Head } from '../lib/formatter-api.js';
-import { createRegistry, vote } from '../lib/registry.js';
-import { readHead } from '../lib/sniff/head.js';
+import type { Head } from '../lib/formatter/api.js';
+import { createRegistry, vote } from '../lib/formatter/registry.js';
+import { readHead } from '../lib/formatter/head.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 

@@ -13,7 +13,7 @@ import {
   type Property,
   type XmlHandler,
   localName,
-} from '../../lib/formatter-api.js';
+} from '../../lib/formatter/api.js';
 import { allureStatus, producerName, span, worst, type Span } from './values.js';
 
 type Attrs = Record<string, string>;

@@ -14,7 +14,7 @@ import {
   type JsonPath,
   type ParseContext,
   type Property,
-} from '../../lib/formatter-api.js';
+} from '../../lib/formatter/api.js';
 import { allureStatus, producerName, span, worst } from './values.js';
 
 type Obj = Record<string, unknown>;

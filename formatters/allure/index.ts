@@ -9,7 +9,7 @@ import {
   type ContainerSink,
   type Formatter,
   type ParseContext,
-} from '../../lib/formatter-api.js';
+} from '../../lib/formatter/api.js';
 import { allure1Handler } from './allure1.js';
 import { allure2Handler } from './allure2.js';
 import { sniff } from './sniff.js';

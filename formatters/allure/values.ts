@@ -1,5 +1,5 @@
 /** Allure values shared by both generations: statuses and epoch-millisecond times. */
-import { fromEpochMs, type ContainerStatus, type Instant, worstStatus } from '../../lib/formatter-api.js';
+import { fromEpochMs, type ContainerStatus, type Instant, worstStatus } from '../../lib/formatter/api.js';
 
 /**
  * Allure 2 `status` and Allure 1 `status` attribute. `broken` is an unexpected exception (errored);

@@ -1,6 +1,6 @@
 import t from 'tap';
-import { FormatError } from '../../lib/formatter-api.js';
-import { totalsOf as count } from '../../lib/formatter-check.js';
+import { FormatError } from '../../lib/formatter/api.js';
+import { totalsOf as count } from '../../lib/formatter/check.js';
 import { failure, formatterFixtures, jsonReportChecks } from '../../test/helpers/formatter-fixtures.js';
 import { ctrf as formatter } from './index.js';
 

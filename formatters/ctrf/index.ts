@@ -1,7 +1,7 @@
 /**
  * CTRF, the Common Test Report Format (JSON). See README.md beside this file.
  */
-import { parseJson, type ContainerSink, type Formatter, type ParseContext } from '../../lib/formatter-api.js';
+import { parseJson, type ContainerSink, type Formatter, type ParseContext } from '../../lib/formatter/api.js';
 import { ctrfHandler } from './parse.js';
 import { sniff } from './sniff.js';
 

@@ -18,7 +18,7 @@ import {
   type Property,
   worstStatus,
   asString as str,
-} from '../../lib/formatter-api.js';
+} from '../../lib/formatter/api.js';
 
 export type CtrfContext = Pick<ParseContext, 'fileName' | 'nextId' | 'limits' | 'setProducer'>;
 

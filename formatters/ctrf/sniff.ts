@@ -3,7 +3,7 @@
  * `results` object holding `tool`, `summary` and `tests`. mochawesome also has `results`, but as
  * an array and next to `stats`.
  */
-import { jsonValueStart, type Head } from '../../lib/formatter-api.js';
+import { jsonValueStart, type Head } from '../../lib/formatter/api.js';
 
 const FOREIGN_KEYS = ['stats', 'testResults', 'config', 'suites', 'examples', 'uuid', 'tests'];
 

@@ -2,7 +2,7 @@
  * Cucumber Messages NDJSON (`cucumber-js --format message`, cucumber-jvm `message:` plugin,
  * cucumber-ruby `--format message`). See README.md beside this file.
  */
-import { parseJson, type ContainerSink, type Formatter, type ParseContext } from '../../lib/formatter-api.js';
+import { parseJson, type ContainerSink, type Formatter, type ParseContext } from '../../lib/formatter/api.js';
 import { messagesHandler } from './parse.js';
 import { sniff } from './sniff.js';
 

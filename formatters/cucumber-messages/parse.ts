@@ -29,7 +29,7 @@ import {
   asNumber as num,
   asRecord as record,
   asList as list,
-} from '../../lib/formatter-api.js';
+} from '../../lib/formatter/api.js';
 
 export type MessagesContext = Pick<ParseContext, 'fileName' | 'nextId' | 'limits' | 'setProducer'>;
 

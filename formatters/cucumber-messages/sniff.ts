@@ -4,7 +4,7 @@
  * test2json lines have several TitleCase keys and Dart's events a `type`: neither is an envelope.
  * A `source` line can be longer than the head; a cut line is judged by its opening only.
  */
-import type { Head } from '../../lib/formatter-api.js';
+import type { Head } from '../../lib/formatter/api.js';
 import { ENVELOPES } from './parse.js';
 
 const MAX_LINES = 20;

@@ -2,7 +2,7 @@
  * Cucumber JSON (cucumber-jvm `json:` plugin, cucumber-js `--format json`, cucumber-ruby, the Go
  * json-formatter, WebdriverIO, Karate, behave). See README.md beside this file.
  */
-import { parseJson, type ContainerSink, type Formatter, type ParseContext } from '../../lib/formatter-api.js';
+import { parseJson, type ContainerSink, type Formatter, type ParseContext } from '../../lib/formatter/api.js';
 import { cucumberHandler } from './parse.js';
 import { sniff } from './sniff.js';
 

@@ -20,7 +20,7 @@ import {
   asNumber as num,
   asRecord as record,
   asList as list,
-} from '../../lib/formatter-api.js';
+} from '../../lib/formatter/api.js';
 
 export type CucumberContext = Pick<ParseContext, 'fileName' | 'nextId' | 'limits' | 'setProducer'>;
 

@@ -3,7 +3,7 @@
  * (`Funcionalidad`), so the vote is on key names, never on values. `[]` is what an empty run
  * writes; no other format here is a bare array, so it gets the lowest "mine" score.
  */
-import type { Head } from '../../lib/formatter-api.js';
+import type { Head } from '../../lib/formatter/api.js';
 
 export function sniff(head: Head): number {
   try {

@@ -16,7 +16,7 @@ import {
   asString as str,
   asNumber as num,
   asRecord as record,
-} from '../../lib/formatter-api.js';
+} from '../../lib/formatter/api.js';
 
 export type DartContext = Pick<ParseContext, 'fileName' | 'nextId' | 'limits' | 'setProducer'>;
 

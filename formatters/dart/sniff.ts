@@ -3,7 +3,7 @@
  * with that event's own key. Go's test2json lines (TitleCase `Action`) and Cucumber Messages
  * envelopes (one camelCase key per line) never have a `type`, so they score 0.
  */
-import type { Head } from '../../lib/formatter-api.js';
+import type { Head } from '../../lib/formatter/api.js';
 
 /** Event type → a key that event always carries. */
 const EVENTS: Record<string, string> = {

@@ -1,8 +1,8 @@
 import t from 'tap';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Container, Head } from '../../lib/formatter-api.js';
-import { totalsOf as count } from '../../lib/formatter-check.js';
+import type { Container, Head } from '../../lib/formatter/api.js';
+import { totalsOf as count } from '../../lib/formatter/check.js';
 import {
   byTitle,
   driveHandler,

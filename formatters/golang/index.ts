@@ -8,7 +8,7 @@ import {
   type ContainerSink,
   type Formatter,
   type ParseContext,
-} from '../../lib/formatter-api.js';
+} from '../../lib/formatter/api.js';
 import { assertEvents, goHandler, type GoEvent } from './parse.js';
 import { sniff } from './sniff.js';
 

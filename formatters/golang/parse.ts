@@ -17,7 +17,7 @@ import {
   type ParseContext,
   type Property,
   asString as str,
-} from '../../lib/formatter-api.js';
+} from '../../lib/formatter/api.js';
 
 /** One line of `go test -json`; every field is optional in practice (cached results have no Time). */
 export interface GoEvent {

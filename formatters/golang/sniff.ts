@@ -4,7 +4,7 @@
  * own text (`go: downloading …`, build errors), so the first lines are searched, not byte 0.
  * Cucumber Messages and Dart's reporter are NDJSON too, but use camelCase keys (`type`, `meta`).
  */
-import type { Head } from '../../lib/formatter-api.js';
+import type { Head } from '../../lib/formatter/api.js';
 
 const ACTIONS = new Set([
   'start',

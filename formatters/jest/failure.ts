@@ -2,7 +2,7 @@
  * Jest writes each failure as one string (message, then the stack) with ANSI colours for a
  * terminal. The colours are dropped; the message is what precedes the first `    at ` frame.
  */
-import { TextBuffer, type FailureInfo } from '../../lib/formatter-api.js';
+import { TextBuffer, type FailureInfo } from '../../lib/formatter/api.js';
 
 const FRAME = /^\s+at /m;
 

@@ -1,8 +1,8 @@
 import t from 'tap';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { totalsOf as count } from '../../lib/formatter-check.js';
-import { readHead } from '../../lib/sniff/head.js';
+import { totalsOf as count } from '../../lib/formatter/check.js';
+import { readHead } from '../../lib/formatter/head.js';
 import { formatterFixtures, jsonReportChecks } from '../../test/helpers/formatter-fixtures.js';
 import { jest as formatter } from './index.js';
 

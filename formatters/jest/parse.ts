@@ -15,7 +15,7 @@ import {
   type ParseContext,
   worstStatus,
   asString as str,
-} from '../../lib/formatter-api.js';
+} from '../../lib/formatter/api.js';
 import { failureFromMessages, stripAnsi } from './failure.js';
 
 export type JestContext = Pick<ParseContext, 'fileName' | 'nextId' | 'limits' | 'setProducer'>;

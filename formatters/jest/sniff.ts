@@ -3,7 +3,7 @@
  * Jest's own vocabulary, written first (Jest sorts them; Vitest writes them first too), and
  * `testResults` follows them.
  */
-import type { Head } from '../../lib/formatter-api.js';
+import type { Head } from '../../lib/formatter/api.js';
 
 const COUNTERS = [
   'numTotalTests',

@@ -2,7 +2,7 @@
  * JUnit XML and its dialects (Surefire, Gradle, pytest, jest-junit, go-junit-report, PHPUnit,
  * googletest, Catch2, Playwright, cargo-nextest, …). See README.md beside this file.
  */
-import { parseXml, type ContainerSink, type Formatter, type ParseContext } from '../../lib/formatter-api.js';
+import { parseXml, type ContainerSink, type Formatter, type ParseContext } from '../../lib/formatter/api.js';
 import { junitHandler } from './parse.js';
 import { sniff } from './sniff.js';
 

@@ -1,8 +1,8 @@
 import t from 'tap';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Container, Head } from '../../lib/formatter-api.js';
-import { totalsOf as count } from '../../lib/formatter-check.js';
+import type { Container, Head } from '../../lib/formatter/api.js';
+import { totalsOf as count } from '../../lib/formatter/check.js';
 import {
   driveHandler,
   expectChunkIndependence,
@@ -17,7 +17,7 @@ import {
 import { junit } from './index.js';
 import { junitHandler } from './parse.js';
 import { parseSeconds } from './values.js';
-import { parseTimestamp } from '../../lib/formatter-api.js';
+import { parseTimestamp } from '../../lib/formatter/api.js';
 
 const fx = formatterFixtures(junit, import.meta.url);
 const { dir: FIXTURES, run } = fx;

@@ -20,7 +20,7 @@ import {
   textOrNull,
   trimmedOrNull,
   localName,
-} from '../../lib/formatter-api.js';
+} from '../../lib/formatter/api.js';
 import { MarkerScanner, attachmentProperty } from './attachments.js';
 import {
   producerFromCase,

@@ -2,7 +2,7 @@
  * The JUnit vote: the root element decides. Surefire and JUnit Platform put 10–30 KB of JVM
  * properties before the first <testcase>, so children are only a bonus, never required.
  */
-import type { Head } from '../../lib/formatter-api.js';
+import type { Head } from '../../lib/formatter/api.js';
 
 const ROOTS = new Set(['testsuites', 'testsuite']);
 const SUMMARY_ATTRIBUTES = ['tests', 'failures', 'errors', 'skipped', 'time', 'name', 'timestamp'];

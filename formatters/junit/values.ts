@@ -1,2 +1,2 @@
 /** `time` values: the shared reader of the formatter kit. */
-export { parseSeconds } from '../../lib/formatter-api.js';
+export { parseSeconds } from '../../lib/formatter/api.js';

@@ -7,7 +7,7 @@ import {
   type Formatter,
   type ParseContext,
   skipPreamble,
-} from '../../lib/formatter-api.js';
+} from '../../lib/formatter/api.js';
 import { mochaHandler } from './parse.js';
 import { sniff } from './sniff.js';
 

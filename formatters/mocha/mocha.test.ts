@@ -1,9 +1,9 @@
 import t from 'tap';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { FormatError } from '../../lib/formatter-api.js';
-import { totalsOf as count } from '../../lib/formatter-check.js';
-import { readHead } from '../../lib/sniff/head.js';
+import { FormatError } from '../../lib/formatter/api.js';
+import { totalsOf as count } from '../../lib/formatter/check.js';
+import { readHead } from '../../lib/formatter/head.js';
 import { failure, formatterFixtures, jsonReportChecks } from '../../test/helpers/formatter-fixtures.js';
 import { mocha as formatter } from './index.js';
 

@@ -17,7 +17,7 @@ import {
   type ParseContext,
   worstStatus,
   asString as str,
-} from '../../lib/formatter-api.js';
+} from '../../lib/formatter/api.js';
 
 export type MochaContext = Pick<ParseContext, 'fileName' | 'nextId' | 'limits' | 'setProducer'>;
 

@@ -3,7 +3,7 @@
  * arrays `tests`/`pending`/`failures`/`passes` and a `stats` of eight counters; mochawesome adds
  * `results` or a `suites` tree, and `passPercent`, `testsRegistered`, `other`… to `stats`.
  */
-import type { Head } from '../../lib/formatter-api.js';
+import type { Head } from '../../lib/formatter/api.js';
 
 const FOREIGN_KEYS = [
   'results',

@@ -2,7 +2,7 @@
  * mochawesome JSON (Mocha, Cypress, WebdriverIO; mochawesome-merge output). See README.md beside
  * this file.
  */
-import { parseJson, type ContainerSink, type Formatter, type ParseContext } from '../../lib/formatter-api.js';
+import { parseJson, type ContainerSink, type Formatter, type ParseContext } from '../../lib/formatter/api.js';
 import { mochawesomeHandler } from './parse.js';
 import { sniff } from './sniff.js';
 

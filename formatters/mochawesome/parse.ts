@@ -17,7 +17,7 @@ import {
   type Property,
   worstStatus,
   asString as str,
-} from '../../lib/formatter-api.js';
+} from '../../lib/formatter/api.js';
 import { readContext } from './context.js';
 
 export type MochawesomeContext = Pick<ParseContext, 'fileName' | 'nextId' | 'limits' | 'setProducer'>;

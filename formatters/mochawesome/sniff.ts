@@ -3,7 +3,7 @@
  * array of suite trees) or, before version 4, a single `suites` object with `allTests`/
  * `copyrightYear`, and its `stats` carries `passPercent`, `testsRegistered`, `other`….
  */
-import { jsonValueStart, type Head } from '../../lib/formatter-api.js';
+import { jsonValueStart, type Head } from '../../lib/formatter/api.js';
 
 const FOREIGN_KEYS = ['testResults', 'config', 'tests', 'passes', 'failures', 'examples', 'uuid', 'reportFormat'];
 const OWN_STATS = /"(?:passPercent|pendingPercent|testsRegistered|hasOther|hasSkipped|other)"\s*:/;

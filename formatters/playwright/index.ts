@@ -1,7 +1,7 @@
 /**
  * Playwright's JSON reporter (`--reporter=json`). See README.md beside this file.
  */
-import { parseJson, type ContainerSink, type Formatter, type ParseContext } from '../../lib/formatter-api.js';
+import { parseJson, type ContainerSink, type Formatter, type ParseContext } from '../../lib/formatter/api.js';
 import { playwrightHandler } from './parse.js';
 import { sniff } from './sniff.js';
 

@@ -17,7 +17,7 @@ import {
   type Property,
   worstStatus,
   asString as str,
-} from '../../lib/formatter-api.js';
+} from '../../lib/formatter/api.js';
 
 export type PlaywrightContext = Pick<ParseContext, 'fileName' | 'nextId' | 'limits' | 'setProducer'>;
 

@@ -1,5 +1,5 @@
 import t from 'tap';
-import { totalsOf as count } from '../../lib/formatter-check.js';
+import { totalsOf as count } from '../../lib/formatter/check.js';
 import { formatterFixtures, jsonReportChecks } from '../../test/helpers/formatter-fixtures.js';
 import { playwright as formatter } from './index.js';
 

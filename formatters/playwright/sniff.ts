@@ -3,7 +3,7 @@
  * `version`…) and has a top-level `suites` array. mochawesome < 4 also has `suites`, but as an
  * object and without `config`.
  */
-import { jsonValueStart, type Head } from '../../lib/formatter-api.js';
+import { jsonValueStart, type Head } from '../../lib/formatter/api.js';
 
 const FOREIGN_KEYS = ['testResults', 'results', 'tests', 'examples', 'uuid', 'allTests', 'copyrightYear'];
 const CONFIG_KEYS =

@@ -1,7 +1,7 @@
 /**
  * Robot Framework `output.xml`, RF 2.x to 7 (also merged by Rebot). See README.md beside this file.
  */
-import { parseXml, type ContainerSink, type Formatter, type ParseContext } from '../../lib/formatter-api.js';
+import { parseXml, type ContainerSink, type Formatter, type ParseContext } from '../../lib/formatter/api.js';
 import { robotHandler } from './parse.js';
 import { sniff } from './sniff.js';
 

@@ -20,7 +20,7 @@ import {
   type Property,
   type XmlHandler,
   localName,
-} from '../../lib/formatter-api.js';
+} from '../../lib/formatter/api.js';
 import { HtmlRefScanner, screenshotNames } from './attachments.js';
 import { robotStatus, robotTiming, type Timing } from './values.js';
 

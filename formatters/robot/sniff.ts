@@ -2,7 +2,7 @@
  * The Robot Framework vote: root `<robot>`. Robot and Rebot name themselves in `generator`; without
  * it, a first child `<suite>` is the evidence. (`--xunit` output is JUnit XML: not ours.)
  */
-import type { Head } from '../../lib/formatter-api.js';
+import type { Head } from '../../lib/formatter/api.js';
 
 export function sniff(head: Head): number {
   try {

@@ -1,7 +1,7 @@
 /**
  * RSpec's JSON formatter (`rspec --format json`). See README.md beside this file.
  */
-import { parseJson, type ContainerSink, type Formatter, type ParseContext } from '../../lib/formatter-api.js';
+import { parseJson, type ContainerSink, type Formatter, type ParseContext } from '../../lib/formatter/api.js';
 import { rspecHandler } from './parse.js';
 import { sniff } from './sniff.js';
 

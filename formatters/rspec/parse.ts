@@ -18,7 +18,7 @@ import {
   asString as str,
   asNumber as num,
   asRecord as record,
-} from '../../lib/formatter-api.js';
+} from '../../lib/formatter/api.js';
 
 export type RspecContext = Pick<ParseContext, 'fileName' | 'nextId' | 'limits' | 'setProducer'>;
 

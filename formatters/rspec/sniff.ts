@@ -3,7 +3,7 @@
  * `summary`, `summary_line`, `seed`, `messages`). `examples` alone is weak evidence; an example's
  * `full_description` with `status` in the head confirms it.
  */
-import type { Head } from '../../lib/formatter-api.js';
+import type { Head } from '../../lib/formatter/api.js';
 
 const RUN_KEYS = ['version', 'summary', 'summary_line', 'seed', 'messages'];
 

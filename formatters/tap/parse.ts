@@ -15,7 +15,7 @@ import {
   type ParseContext,
   type Property,
   worstStatus,
-} from '../../lib/formatter-api.js';
+} from '../../lib/formatter/api.js';
 import { readYaml, type YamlEntry } from './yaml.js';
 
 export type TapContext = Pick<ParseContext, 'fileName' | 'nextId' | 'limits' | 'setProducer'>;

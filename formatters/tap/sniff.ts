@@ -4,7 +4,7 @@
  * first lines are searched. JSON and XML are never TAP, and Go's plain `go test` summary
  * (`ok  \tpkg\t0.1s`) is not TAP although its lines start with `ok`.
  */
-import type { Head } from '../../lib/formatter-api.js';
+import type { Head } from '../../lib/formatter/api.js';
 
 const MAX_LINES = 400;
 const VERSION = /^TAP version 1[234]\s*$/i;

@@ -2,7 +2,7 @@
  * TestNG `testng-results.xml` (TestNG's XMLReporter, also written by Surefire's TestNG provider).
  * See README.md beside this file.
  */
-import { parseXml, type ContainerSink, type Formatter, type ParseContext } from '../../lib/formatter-api.js';
+import { parseXml, type ContainerSink, type Formatter, type ParseContext } from '../../lib/formatter/api.js';
 import { testngHandler } from './parse.js';
 import { sniff } from './sniff.js';
 

@@ -18,7 +18,7 @@ import {
   type ParseContext,
   type Property,
   type XmlHandler,
-} from '../../lib/formatter-api.js';
+} from '../../lib/formatter/api.js';
 import { parseDurationMs, parseStartedAt } from './values.js';
 
 type Attrs = Record<string, string>;

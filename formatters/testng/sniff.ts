@@ -2,7 +2,7 @@
  * The TestNG vote: only TestNG's XMLReporter writes a `<testng-results>` root. (Its JUnit reports
  * under `junitreports/` are JUnit XML and belong to the junit formatter.)
  */
-import type { Head } from '../../lib/formatter-api.js';
+import type { Head } from '../../lib/formatter/api.js';
 
 const SUMMARY = ['total', 'passed', 'failed', 'skipped', 'ignored'];
 const CHILDREN = new Set(['reporter-output', 'suite']);

@@ -2,7 +2,7 @@
  * TRX, the Visual Studio test results file: `dotnet test --logger trx`, vstest.console, legacy
  * mstest.exe (2006 and 2010 namespaces), Microsoft.Testing.Platform. See README.md.
  */
-import { parseXml, type ContainerSink, type Formatter, type ParseContext } from '../../lib/formatter-api.js';
+import { parseXml, type ContainerSink, type Formatter, type ParseContext } from '../../lib/formatter/api.js';
 import { trxHandler } from './parse.js';
 import { sniff } from './sniff.js';
 

@@ -18,7 +18,7 @@ import {
   textOrNull,
   trimmedOrNull,
   localName,
-} from '../../lib/formatter-api.js';
+} from '../../lib/formatter/api.js';
 import { parseTimeSpan, resultFileRef } from './values.js';
 
 type Attrs = Record<string, string>;

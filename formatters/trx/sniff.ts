@@ -3,7 +3,7 @@
  * TRX's own first children (`Times`, `TestSettings`, `Results`, …) are needed, because CppUnit's
  * XML output also has a `<TestRun>` root.
  */
-import type { Head } from '../../lib/formatter-api.js';
+import type { Head } from '../../lib/formatter/api.js';
 
 const TRX_CHILDREN = new Set([
   'Times',

@@ -1,6 +1,6 @@
 /** TRX attribute values. Pure functions; unreadable values become null rather than a guess. */
 
-export { parseTimeSpan } from '../../lib/formatter-api.js';
+export { parseTimeSpan } from '../../lib/formatter/api.js';
 
 /**
  * A result file's path as the TRX writes it (`MACHINE\shot.png`, relative to the result's own

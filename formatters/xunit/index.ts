@@ -2,7 +2,7 @@
  * xUnit.net XML: v2/v3 (`<assemblies>` → `<assembly>` → `<collection>` → `<test>`) and v1
  * (`<assembly>` → `<class>` → `<test>`, bare or inside `<assemblies>`). See README.md.
  */
-import { parseXml, type ContainerSink, type Formatter, type ParseContext } from '../../lib/formatter-api.js';
+import { parseXml, type ContainerSink, type Formatter, type ParseContext } from '../../lib/formatter/api.js';
 import { xunitHandler } from './parse.js';
 import { sniff } from './sniff.js';
 

@@ -18,7 +18,7 @@ import {
   textOrNull,
   trimmedOrNull,
   localName,
-} from '../../lib/formatter-api.js';
+} from '../../lib/formatter/api.js';
 import { baseName, parseSeconds, parseTimeSpan } from './values.js';
 
 type Attrs = Record<string, string>;

@@ -3,7 +3,7 @@
  * `<assembly>` (v1, some converters). `<assembly>` is a common word (Maven assembly descriptors), so
  * a bare one needs xUnit's attributes or children, and a namespaced root is never ours.
  */
-import type { Head } from '../../lib/formatter-api.js';
+import type { Head } from '../../lib/formatter/api.js';
 
 const ROOT_ATTRIBUTES = ['schema-version', 'timestamp', 'start-rtf', 'finish-rtf', 'computer', 'user'];
 const ASSEMBLY_ATTRIBUTES = ['test-framework', 'run-date', 'run-time', 'environment', 'config-file'];

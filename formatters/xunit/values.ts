@@ -1,2 +1,2 @@
 /** Attribute values whose spelling differs per writer: the shared readers of the formatter kit. */
-export { parseSeconds, parseTimeSpan, lastPathSegment as baseName } from '../../lib/formatter-api.js';
+export { parseSeconds, parseTimeSpan, lastPathSegment as baseName } from '../../lib/formatter/api.js';

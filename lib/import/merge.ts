@@ -3,7 +3,7 @@
  * level by level from the top (the same suite written by several CI nodes becomes one). Tests are
  * never merged: every test entry stays a test. Runs in finalize, once every file is in.
  */
-import { isCountedTest } from '../formatter-api.js';
+import { isCountedTest } from '../formatter/api.js';
 import type { Store, StoredContainer } from '../store/store.js';
 
 const PAGE = 1000;

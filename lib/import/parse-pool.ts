@@ -6,9 +6,9 @@
  */
 import { Worker } from 'node:worker_threads';
 import { builtinFormatters } from '../../formatters/index.js';
-import { FormatError, type Formatter } from '../formatter-api.js';
+import { FormatError, type Formatter } from '../formatter/api.js';
 import type { StoredContainer } from '../store/store.js';
-import type { FileHistory } from '../store/history.js';
+import type { FileHistory } from '../history/column.js';
 import { ImportFault } from '../messages.js';
 import {
   INPUT_CREDIT,

@@ -3,10 +3,10 @@
  * (the worker says when it has read a chunk), container batches come out with credit (the import
  * says when it has taken a batch), so neither side buffers more than a few chunks of the other.
  */
-import type { EncodingGuess } from '../sniff/encoding.js';
+import type { EncodingGuess } from '../formatter/encoding.js';
 import type { StoredContainer, Totals, WorkerContainerSink } from '../store/store.js';
 import type { AttachmentRef } from './assembler.js';
-import type { FileHistory } from '../store/history.js';
+import type { FileHistory } from '../history/column.js';
 
 /** Input chunks a job may have sent but the worker not yet read. */
 export const INPUT_CREDIT = 4;

@@ -6,8 +6,8 @@
  */
 import { parentPort } from 'node:worker_threads';
 import { builtinFormatters } from '../../formatters/index.js';
-import type { Formatter, OpenedContainer, ParseContext } from '../formatter-api.js';
-import { decodeText } from '../sniff/encoding.js';
+import type { Formatter, OpenedContainer, ParseContext } from '../formatter/api.js';
+import { decodeText } from '../formatter/encoding.js';
 import type { StoredContainer, WorkerContainerSink } from '../store/store.js';
 import { SqliteContainerWriter } from '../store/embedded/container-writer.js';
 import {
@@ -19,7 +19,7 @@ import {
 } from '../store/embedded/rows.js';
 import { FileAssembler, type AttachmentRef, type ContainerTarget } from './assembler.js';
 import { estimateBytes } from './container-batcher.js';
-import { FileHistoryCollector } from '../store/history.js';
+import { FileHistoryCollector } from '../history/column.js';
 import {
   HISTORY_MAX_CONTAINERS,
   OUT_BATCH_BYTES,

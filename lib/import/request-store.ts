@@ -3,7 +3,7 @@
  * replays them later through the same file processor.
  */
 import { Readable } from 'node:stream';
-import { baseName } from '../sniff/head.js';
+import { baseName } from '../formatter/head.js';
 import type { Store, StoredFile } from '../store/store.js';
 import { peek } from './streams.js';
 

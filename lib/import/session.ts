@@ -7,9 +7,9 @@
  */
 import type { Readable } from 'node:stream';
 import type { Config } from '../config.js';
-import type { Formatter } from '../formatter-api.js';
+import type { Formatter } from '../formatter/api.js';
 import { applyFlags, ImportFault, message, statusOf } from '../messages.js';
-import type { Registry } from '../registry.js';
+import type { Registry } from '../formatter/registry.js';
 import type { ImportRecord, Message, Profile, Report, Store, StoredFile } from '../store/store.js';
 import { answerBody, type ImportResponseBody, type ReportSummary } from './answer.js';
 import { finalize } from './finalize.js';

@@ -6,8 +6,8 @@
  * or ended `failed` are never listed as a finished report.
  */
 import type { Readable } from 'node:stream';
-import type { Attempt, ContainerStatus, ContainerType, FailureInfo, Property } from '../formatter-api.js';
-import type { FileHistory, HistoryColumn } from './history.js';
+import type { Attempt, ContainerStatus, ContainerType, FailureInfo, Property } from '../formatter/api.js';
+import type { FileHistory, HistoryColumn } from '../history/column.js';
 
 export type Severity = 'error' | 'warning' | 'notice';
 
@@ -322,7 +322,7 @@ export interface Store {
   findContainers(reportId: string, search: ContainerSearch): Promise<StoredContainer[]>;
 
   /**
-   * The history columns of completed reports (see lib/store/history.ts), in the order of `reportIds`;
+   * The history columns of completed reports (see lib/history/column.ts), in the order of `reportIds`;
    * a report without one (unknown, not completed, or completed before Tally kept them) is left out.
    */
   historyColumns(reportIds: string[]): Promise<HistoryColumn[]>;

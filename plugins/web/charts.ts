@@ -4,7 +4,7 @@
  * through `html`, so nothing from a report reaches the markup unescaped.
  */
 import { html, type Html } from './html.js';
-import type { ContainerStatus } from '../../lib/formatter-api.js';
+import type { ContainerStatus } from '../../lib/formatter/api.js';
 import { duration } from './format.js';
 
 export interface PassFailPoint {

@@ -9,9 +9,9 @@
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { isFormatError, type Formatter } from '../../lib/formatter-api.js';
-import { parseBytes } from '../../lib/formatter-check.js';
-import { HEAD_BYTES, readHead } from '../../lib/sniff/head.js';
+import { isFormatError, type Formatter } from '../../lib/formatter/api.js';
+import { parseBytes } from '../../lib/formatter/check.js';
+import { HEAD_BYTES, readHead } from '../../lib/formatter/head.js';
 import type { Target } from './engine.js';
 
 const STATUSES = new Set(['passed', 'failed', 'errored', 'skipped', 'pending', 'unknown']);

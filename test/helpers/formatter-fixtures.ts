@@ -11,7 +11,7 @@
  * - `driveHandler` (with `feedXml`, `walkJson`) to drive a formatter's state machine without its
  *   stream shell.
  *
- * Totals and the manifest come from the conformance kit (lib/formatter-check.ts, what `tally
+ * Totals and the manifest come from the conformance kit (lib/formatter/check.ts, what `tally
  * formatter check` runs). Its `parseBytes` is not the runner here: it decodes the whole file and
  * cuts the text in characters, with `smart: true`, a fixed text limit and no producer, while these
  * tests cut the raw bytes (so 1-byte chunks split multi-byte characters in the decoder), set the
@@ -31,10 +31,10 @@ import {
   type JsonPath,
   type ParseContext,
   type XmlHandler,
-} from '../../lib/formatter-api.js';
-import { fixturesIn, totalsOf } from '../../lib/formatter-check.js';
-import { decodeText } from '../../lib/sniff/encoding.js';
-import { HEAD_BYTES, readHead } from '../../lib/sniff/head.js';
+} from '../../lib/formatter/api.js';
+import { fixturesIn, totalsOf } from '../../lib/formatter/check.js';
+import { decodeText } from '../../lib/formatter/encoding.js';
+import { HEAD_BYTES, readHead } from '../../lib/formatter/head.js';
 
 /** One file of a fixtures folder's MANIFEST.json. */
 export type ManifestEntry = ReturnType<typeof fixturesIn>['manifest'][number] & { sha256: string };

@@ -8,7 +8,7 @@ import http from 'node:http';
 import { builtinFormatters } from '../../formatters/index.js';
 import { createAccountWithKey } from '../../lib/api-keys.js';
 import { DEFAULT_LIMITS, loadConfig, type Limits } from '../../lib/config.js';
-import type { Formatter } from '../../lib/formatter-api.js';
+import type { Formatter } from '../../lib/formatter/api.js';
 import { silentLogger, type Logger } from '../../lib/log.js';
 import { createEmbeddedStore } from '../../lib/store/embedded/index.js';
 import { createMongoStore } from '../../lib/store/mongo/index.js';

@@ -7,7 +7,7 @@ import Database from 'better-sqlite3';
 import path from 'node:path';
 import { junit } from '../../formatters/junit/index.js';
 import { CATALOGUE } from '../../lib/messages.js';
-import type { Head } from '../../lib/formatter-api.js';
+import type { Head } from '../../lib/formatter/api.js';
 import { startTally, storeKinds, type Harness, type RawRequest, type StoreKind } from '../helpers/tally.js';
 import { field, file, multipart, type Part } from '../helpers/multipart.js';
 import { junitXml } from '../helpers/junit.js';

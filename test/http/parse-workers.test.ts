@@ -11,7 +11,7 @@ import { startTally, storeKinds, type Harness } from '../helpers/tally.js';
 import { file, multipart } from '../helpers/multipart.js';
 import { junitXml } from '../helpers/junit.js';
 import { zipOf } from '../helpers/zip.js';
-import type { HistoryColumn } from '../../lib/store/history.js';
+import type { HistoryColumn } from '../../lib/history/column.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 

@@ -3,7 +3,7 @@
  * double, huge strings and number literals. The Jest formatter reads them (named in the path).
  */
 import t from 'tap';
-import { MAX_JSON_NUMBER_CHARS, MAX_JSON_STRING_CHARS } from '../../lib/formatter-kit/json.js';
+import { MAX_JSON_NUMBER_CHARS, MAX_JSON_STRING_CHARS } from '../../lib/formatter/kit/json.js';
 import { startTally, storeKinds } from '../helpers/tally.js';
 import { peakMemoryDuring, peakRssDuring } from './craft.js';
 import { allContainers, hostile, importPath, streamRequest, upload } from './expect.js';
@@ -24,7 +24,7 @@ for (const kind of storeKinds(t)) {
     const h = await startTally(t, { store: kind });
     const N = 100_000;
 
-    // Guards: MAX_DEPTH in lib/formatter-kit/json.ts (Walker.start: `if (this.frames.length + this.building.length
+    // Guards: MAX_DEPTH in lib/formatter/kit/json.ts (Walker.start: `if (this.frames.length + this.building.length
     // >= MAX_DEPTH) throw new FormatError(…)`), inside a value a formatter takes whole and on the walked path.
     for (const [where, doc] of [
       ['inside a value taken whole', jestReport({ failure: '"x",' + '['.repeat(N) + ']'.repeat(N) })],
@@ -51,7 +51,7 @@ for (const kind of storeKinds(t)) {
 
     // Decision: a number past any double is read as JSON.parse reads it (±Infinity, or 0), and a formatter drops
     // what is not a usable value. Guards: Number() in json.ts (never throws, no BigInt) and the finiteness checks
-    // in formatters/jest/parse.ts `num()` and lib/formatter-kit/time.ts `fromEpochMs()`: without both, a start
+    // in formatters/jest/parse.ts `num()` and lib/formatter/kit/time.ts `fromEpochMs()`: without both, a start
     // time of 1e999999 reaches `new Date(Infinity).toISOString()`, a RangeError answered as internal_error.
     for (const [what, duration, startTime] of [
       ['1e999999 as a duration and a start time', '1e999999', '1e999999'],
@@ -78,7 +78,7 @@ for (const kind of storeKinds(t)) {
       );
     }
 
-    // Guards: JsonLengthGuard in lib/formatter-kit/json.ts (`if (++this.number > this.maxNumber) throw new
+    // Guards: JsonLengthGuard in lib/formatter/kit/json.ts (`if (++this.number > this.maxNumber) throw new
     // FormatError(…)`), added for this suite: the tokenizer would pack a 5 MB literal whole and read it as Infinity.
     await hostile(
       t,
@@ -99,7 +99,7 @@ for (const kind of storeKinds(t)) {
         ),
     );
 
-    // Guards: JsonLengthGuard in lib/formatter-kit/json.ts (`await feed(lengths.push(chunk))` in parseJson), added
+    // Guards: JsonLengthGuard in lib/formatter/kit/json.ts (`await feed(lengths.push(chunk))` in parseJson), added
     // for this suite: the tokenizer packs every string into one token, so the text it is fed is cut first: a
     // string keeps MAX_JSON_STRING_CHARS characters and a marker. Titles are not capped anywhere else, so the
     // stored title shows where json.ts cut.

@@ -5,7 +5,7 @@
 import t from 'tap';
 import http from 'node:http';
 import iconv from 'iconv-lite';
-import { MAX_XML_BUFFER_CHARS, MAX_XML_DEPTH, MAX_XML_TAG_CHARS } from '../../lib/formatter-kit/xml.js';
+import { MAX_XML_BUFFER_CHARS, MAX_XML_DEPTH, MAX_XML_TAG_CHARS } from '../../lib/formatter/kit/xml.js';
 import { startTally, storeKinds, type Harness } from '../helpers/tally.js';
 import { peakRssDuring } from './craft.js';
 import { allContainers, hostile, importPath, streamRequest, upload, within } from './expect.js';
@@ -43,7 +43,7 @@ for (const kind of storeKinds(t)) {
     t.teardown(() => new Promise<void>((resolve) => trap.close(() => resolve())));
     const trapUrl = `http://127.0.0.1:${(trap.address() as { port: number }).port}`;
 
-    // Guards: parseXml (lib/formatter-kit/xml.ts) gives sax `strictEntities: true` and never fills parser.ENTITIES
+    // Guards: parseXml (lib/formatter/kit/xml.ts) gives sax `strictEntities: true` and never fills parser.ENTITIES
     // from the DOCTYPE: a reference to a DTD entity is "Invalid character entity", never expanded.
     await hostile(
       t,
@@ -142,7 +142,7 @@ for (const kind of storeKinds(t)) {
       );
     }
 
-    // Guards: the depth limit in parseXml (lib/formatter-kit/xml.ts, `if (++depth > MAX_XML_DEPTH) throw new
+    // Guards: the depth limit in parseXml (lib/formatter/kit/xml.ts, `if (++depth > MAX_XML_DEPTH) throw new
     // FormatError(…)` in onopentag), added for this suite: without it a closed 100,000-deep file is stored as
     // 100,000 nested suites, and an unclosed one fails only after the whole file was read.
     const N = 100_000;
@@ -203,7 +203,7 @@ for (const kind of storeKinds(t)) {
         ),
     );
 
-    // Guards: the tokenizer (lib/formatter-kit/xml-tokenizer.ts) waits for the end of a start tag only up to
+    // Guards: the tokenizer (lib/formatter/kit/xml-tokenizer.ts) waits for the end of a start tag only up to
     // MAX_XML_TAG_CHARS (waitForTag); an attribute value that never ends is refused there, not held.
     await t.test('a 50 MB attribute value, streamed: refused early, never held', async (t) => {
       const before = await h.leftovers();
@@ -236,7 +236,7 @@ for (const kind of storeKinds(t)) {
       t.equal((await h.send({ method: 'GET', path: '/healthz', noKey: true })).status, 200);
     });
 
-    // Guards: the per-tag cap in parseXml (lib/formatter-kit/xml.ts, `parser.onattribute`: `if (tagChars >
+    // Guards: the per-tag cap in parseXml (lib/formatter/kit/xml.ts, `parser.onattribute`: `if (tagChars >
     // MAX_XML_TAG_CHARS) throw new FormatError(…)`), added for this suite: each attribute stays under sax's
     // 64 KiB, but 800 of them would be 48 MB held in one tag.
     await t.test('800 attributes of 60 KB in one start tag: refused', async (t) => {
@@ -272,7 +272,7 @@ for (const kind of storeKinds(t)) {
       t.equal((await h.send({ method: 'GET', path: '/healthz', noKey: true })).status, 200);
     });
 
-    // Decision: invalid UTF-8 imports, each bad byte read as U+FFFD. Guards: decodeText in lib/sniff/encoding.ts
+    // Decision: invalid UTF-8 imports, each bad byte read as U+FFFD. Guards: decodeText in lib/formatter/encoding.ts
     // decodes with iconv-lite, which replaces (a strict decoder would throw mid-stream: an internal_error).
     await hostile(
       t,
@@ -298,7 +298,7 @@ for (const kind of storeKinds(t)) {
       { blobsAdded: 1 },
     );
 
-    // Guards: guessEncoding in lib/sniff/encoding.ts (the BOM, `<` next to a NUL, then the declared encoding).
+    // Guards: guessEncoding in lib/formatter/encoding.ts (the BOM, `<` next to a NUL, then the declared encoding).
     const title = 'Grüße – 日本語 ✓';
     const doc = (encoding: string, name: string): string =>
       `<?xml version="1.0" encoding="${encoding}"?>\n<testsuites><testsuite name="${name}"><testcase name="${name} 1"/></testsuite></testsuites>\n`;

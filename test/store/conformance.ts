@@ -17,8 +17,8 @@ import type {
   StoredFile,
   Totals,
 } from '../../lib/store/store.js';
-import { historyKey, isFlakyFlag, statusOf, type HistoryColumn } from '../../lib/store/history.js';
-import { compareHistory } from '../../lib/history.js';
+import { historyKey, isFlakyFlag, statusOf, type HistoryColumn } from '../../lib/history/column.js';
+import { compareHistory } from '../../lib/history/compare.js';
 
 export interface StoreHarness {
   /** An empty store; the suite calls init() itself (init must be idempotent). */

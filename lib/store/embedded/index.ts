@@ -36,8 +36,8 @@ import {
   type HistoryColumn,
   type HistoryPart,
   type ParentTitle,
-} from '../history.js';
-import type { ContainerStatus } from '../../formatter-api.js';
+} from '../../history/column.js';
+import type { ContainerStatus } from '../../formatter/api.js';
 import { SpaceReserve } from './reserve.js';
 import { WalCheckpointer } from './checkpointer.js';
 import { BUSY_TIMEOUT_MS, tuneConnection } from './connection.js';

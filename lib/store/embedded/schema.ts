@@ -118,7 +118,7 @@ const migrations: readonly string[] = [
   alter table imports add column content_type text;
   `,
   // 4: people who sign in to the web interface, their sessions, and the history columns the
-  // comparison reads (lib/store/history.ts). Reports completed before this step have no column.
+  // comparison reads (lib/history/column.ts). Reports completed before this step have no column.
   `
   create table users (
     id text primary key,

@@ -29,7 +29,7 @@ export const COLLECTIONS = {
   importClaims: 'import_claims',
   users: 'users',
   sessions: 'sessions',
-  /** One document per part of a report's history column (lib/store/history.ts). */
+  /** One document per part of a report's history column (lib/history/column.ts). */
   historyColumns: 'history_columns',
 } as const;
 

@@ -6,9 +6,9 @@
  * scanning every report's containers. A report past DRAFT_MAX_CONTAINERS drops its draft (memory
  * stays bounded) and its column is read back at completion instead.
  */
-import type { ContainerStatus } from '../../formatter-api.js';
-import { isCountedTest } from '../../formatter-api.js';
-import { HistoryColumnBuilder, type HistoryPart } from '../history.js';
+import type { ContainerStatus } from '../../formatter/api.js';
+import { isCountedTest } from '../../formatter/api.js';
+import { HistoryColumnBuilder, type HistoryPart } from '../../history/column.js';
 import type { StoredContainer } from '../store.js';
 
 export const DRAFT_MAX_CONTAINERS = 250_000;

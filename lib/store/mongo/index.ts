@@ -6,14 +6,14 @@
 import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { Binary, MongoClient, type Collection, type Db, type Filter, type MongoClientOptions } from 'mongodb';
-import type { ContainerStatus } from '../../formatter-api.js';
+import type { ContainerStatus } from '../../formatter/api.js';
 import {
   HistoryColumnBuilder,
   decodeColumn,
   type HistoryColumn,
   type HistoryPart,
   type ParentTitle,
-} from '../history.js';
+} from '../../history/column.js';
 import type {
   Account,
   ApiKeyRecord,

@@ -13,7 +13,7 @@ import {
   type HistoryShow,
   type HistoryTest,
   type ReportPointer,
-} from '../../../lib/history.js';
+} from '../../../lib/history/compare.js';
 import { durationTrend, statusMark } from '../charts.js';
 import type { WebContext } from '../context.js';
 import { duration, when } from '../format.js';

@@ -6,8 +6,8 @@
  * lists matching containers at any depth, also paged. Without JavaScript every link is a full page.
  */
 import type { Request, ResponseToolkit, ServerRoute } from '@hapi/hapi';
-import type { ContainerStatus } from '../../../lib/formatter-api.js';
-import { passRate, reportStatus } from '../../../lib/history.js';
+import type { ContainerStatus } from '../../../lib/formatter/api.js';
+import { passRate, reportStatus } from '../../../lib/history/compare.js';
 import type { AttachmentLink, ImportRecord, Report, StoredContainer } from '../../../lib/store/store.js';
 import { statusMark } from '../charts.js';
 import type { WebContext } from '../context.js';

@@ -5,7 +5,7 @@
  */
 import parser from 'stream-json/core/parser.js';
 import { getManyValues, isMany, none } from 'stream-chain/defs.js';
-import type { ContainerSink } from '../formatter-api.js';
+import type { ContainerSink } from '../types.js';
 import { FormatError } from './errors.js';
 
 export type JsonPath = readonly (string | number)[];

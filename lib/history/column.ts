@@ -11,8 +11,8 @@
  * count × f32 durations (NaN for none), (count + 1) × u32 title offsets, count × u8
  * (status code | flaky << 7), then the titles (paths joined by U+001F), UTF-8.
  */
-import { isCountedTest, type ContainerStatus, type ContainerType } from '../formatter-api.js';
-import { hash53 } from '../import/hash-set.js';
+import { isCountedTest, type ContainerStatus, type ContainerType } from '../formatter/api.js';
+import { hash53 } from '../hash53.js';
 
 export const STATUS_CODES: readonly ContainerStatus[] = [
   'passed',

@@ -1,12 +1,12 @@
 /**
  * The history comparison: the tests of a profile (by title path) × its last N reports, with the
  * answers people open it for — is it flaky, since when has it failed, when did it last pass — and
- * the history of one test. Built from the stores' history columns (lib/store/history.ts) as flat
+ * the history of one test. Built from the stores' history columns (lib/history/column.ts) as flat
  * typed arrays: one byte per cell, so 5,000 tests × 200 reports is one megabyte, not a million objects.
  */
-import type { ContainerStatus } from './formatter-api.js';
-import { isFlakyFlag, statusOf, type HistoryColumn } from './store/history.js';
-import type { Report, Store, Totals } from './store/store.js';
+import type { ContainerStatus } from '../formatter/api.js';
+import { isFlakyFlag, statusOf, type HistoryColumn } from './column.js';
+import type { Report, Store, Totals } from '../store/store.js';
 
 export const MAX_HISTORY_REPORTS = 200;
 export const DEFAULT_HISTORY_REPORTS = 20;

@@ -2,7 +2,7 @@
  * The formatter registry: built-ins plus formatters named in config, one key each. A duplicate key
  * or a malformed formatter is a start-up error with a precise sentence.
  */
-import type { Formatter, Head } from './formatter-api.js';
+import type { Formatter, Head } from './types.js';
 
 /** A score at or above this is a match. */
 export const MATCH_THRESHOLD = 0.5;

@@ -3,7 +3,7 @@
  * (xml-tokenizer.ts; bench/xml-tokenizers.ts compares it with sax). DTD entities are never
  * expanded and nothing is fetched.
  */
-import type { ContainerSink } from '../formatter-api.js';
+import type { ContainerSink } from '../types.js';
 import { XmlTokenizer, type XmlEvents } from './xml-tokenizer.js';
 
 export type XmlHandler = XmlEvents;

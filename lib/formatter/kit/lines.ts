@@ -2,7 +2,7 @@
  * Line-by-line input (TAP, NDJSON event streams): each line without its end, `\r\n` or `\n`, the
  * last line too when it has no end. Backpressure: the sink is awaited after each input chunk.
  */
-import type { ContainerSink } from '../formatter-api.js';
+import type { ContainerSink } from '../types.js';
 import { FormatError } from './errors.js';
 
 export async function forEachLine(

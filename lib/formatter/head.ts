@@ -3,7 +3,7 @@
  */
 import path from 'node:path';
 import iconv from 'iconv-lite';
-import type { Head } from '../formatter-api.js';
+import type { Head } from './types.js';
 import { guessEncoding, type EncodingGuess } from './encoding.js';
 
 export const HEAD_BYTES = 64 * 1024;

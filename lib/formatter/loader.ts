@@ -8,7 +8,7 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { Formatter } from './formatter-api.js';
+import type { Formatter } from './types.js';
 
 const ENTRY_FILES = ['index.js', 'index.mjs', 'index.cjs'];
 

@@ -5,10 +5,10 @@
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { isFormatError, isCountedTest, type Container, type Formatter, type ParseContext } from './formatter-api.js';
+import { isFormatError, isCountedTest, type Container, type Formatter, type ParseContext } from './api.js';
 import { MATCH_THRESHOLD, createRegistry } from './registry.js';
-import { decodeText } from './sniff/encoding.js';
-import { HEAD_BYTES, readHead } from './sniff/head.js';
+import { decodeText } from './encoding.js';
+import { HEAD_BYTES, readHead } from './head.js';
 
 export interface Check {
   name: string;

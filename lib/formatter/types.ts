@@ -1,10 +1,6 @@
 /**
- * The public formatter API: the one module a formatter may import.
- *
- * A formatter is a plain object (`satisfies Formatter`). Tally hands it the decoded text of one
- * result file as an async iterable of string chunks; the formatter emits containers to the sink as
- * it closes them and never builds the whole tree. Plumbing (decoding, backpressure, limits,
- * teardown) belongs to Tally, not to the formatter.
+ * The types of the formatter API (what a formatter is, what it is given, what it emits). The kit
+ * builds on these; `api.ts` re-exports them with the kit as the one module a formatter imports.
  */
 
 export type ContainerType = 'suite' | 'test' | 'scenario' | 'step' | 'hook';
@@ -127,14 +123,3 @@ export interface Formatter {
   parse(input: AsyncIterable<string>, out: ContainerSink, ctx: ParseContext): Promise<void>;
 }
 
-export { FormatError, isFormatError } from './formatter-kit/errors.js';
-export { parseXml, IllegalReferenceFilter, localName, type XmlHandler } from './formatter-kit/xml.js';
-export { TextBuffer, textOrNull, trimmedOrNull } from './formatter-kit/text.js';
-export { worstStatus } from './formatter-kit/status.js';
-export { parseTimestamp, fromEpochMs, type Instant } from './formatter-kit/time.js';
-export { parseJson, type JsonHandler, type JsonPath } from './formatter-kit/json.js';
-export { forEachLine, forEachJsonLine } from './formatter-kit/lines.js';
-export { parseSeconds, parseTimeSpan, lastPathSegment } from './formatter-kit/values.js';
-export { skipPreamble } from './formatter-kit/preamble.js';
-export { jsonValueStart } from './formatter-kit/json-head.js';
-export { asString, asNumber, asRecord, asList } from './formatter-kit/json-values.js';

@@ -1,5 +1,5 @@
 /** Status of a grouping from the statuses under it. */
-import type { ContainerStatus } from '../formatter-api.js';
+import type { ContainerStatus } from '../types.js';
 
 /** Most severe first: what a suite shows when its children differ. */
 const SEVERITY: readonly ContainerStatus[] = ['errored', 'failed', 'passed', 'skipped', 'pending', 'unknown'];
