@@ -14,7 +14,8 @@ import { randomBytes } from 'node:crypto';
 import { compareHistory } from '../lib/history/compare.js';
 import { createEmbeddedStore } from '../lib/store/embedded/index.js';
 import { createMongoStore } from '../lib/store/mongo/index.js';
-import type { Store, StoredContainer, Totals } from '../lib/store/store.js';
+import type { StoredContainer, Totals } from '../lib/store/types.js';
+import type { Store } from '../lib/store/store.js';
 import type { ContainerStatus } from '../lib/formatter/api.js';
 
 const { values } = parseArgs({
@@ -39,17 +40,17 @@ function statusOf(test: number, report: number): ContainerStatus {
 
 async function fill(store: Store): Promise<{ profileId: string; ms: number }> {
   const started = performance.now();
-  const account = await store.createAccount('bench');
-  const profile = await store.createProfile(account.id, 'big');
+  const account = await store.accounts.create('bench');
+  const profile = await store.profiles.create(account.id, 'big');
   const suites = Math.ceil(TESTS / PER_SUITE);
   for (let r = 0; r < REPORTS; r++) {
-    const imp = await store.createImport({
+    const imp = await store.imports.create({
       profileId: profile.id,
       accountId: account.id,
       endpoint: 'import',
       formatter: 'junit',
     });
-    const report = await store.createReport({
+    const report = await store.reports.create({
       profileId: profile.id,
       importId: imp.id,
       tags: [r % 2 ? 'branch:main' : 'branch:dev'],
@@ -79,13 +80,13 @@ async function fill(store: Store): Promise<{ profileId: string; ms: number }> {
         totals[status]++;
       }
       if (batch.length >= 1000) {
-        await store.insertContainers(batch);
+        await store.containers.insert(batch);
         batch = [];
       }
     }
-    await store.insertContainers(batch);
+    await store.containers.insert(batch);
     totals.containers = seq;
-    await store.completeReport(report.id, { date: report.date, totals, files: [], messages: [], tags: report.tags });
+    await store.reports.complete(report.id, { date: report.date, totals, files: [], messages: [], tags: report.tags });
   }
   return { profileId: profile.id, ms: performance.now() - started };
 }

@@ -8,7 +8,7 @@ import { builtinFormatters } from '../formatters/index.js';
 import { createAccountWithKey, rotateKey } from '../lib/api-keys.js';
 import { loadConfig, type Config } from '../lib/config.js';
 import { jsonLogger } from '../lib/log.js';
-import { openStore } from '../lib/store/index.js';
+import { openStore } from './open-store.js';
 import type { Store } from '../lib/store/store.js';
 import { createTally } from '../plugins/server.js';
 import { activeTelemetry } from '../lib/telemetry/spans.js';
@@ -51,7 +51,7 @@ async function withStore<T>(config: Config, f: (store: Store) => Promise<T>): Pr
 async function serve(config: Config): Promise<void> {
   const log = jsonLogger();
   const store = await openStore(config, log);
-  if ((await store.countAccounts()) === 0) await createDemo(store, config);
+  if ((await store.accounts.count()) === 0) await createDemo(store, config);
   const external = await loadFormatters(config.formatterModules);
   if (external.length > 0) log('formatters.loaded', { keys: external.map((f) => f.key) });
   const tally = await createTally({ config, store, formatters: [...builtinFormatters, ...external], log });
@@ -80,7 +80,7 @@ async function serve(config: Config): Promise<void> {
  */
 async function createDemo(store: Store, config: Config): Promise<void> {
   const { accountId, apiKey } = await createAccountWithKey(store, 'demo');
-  const profile = await store.createProfile(accountId, 'demo');
+  const profile = await store.profiles.create(accountId, 'demo');
   const { user, password } = await createUserWithPassword(store, accountId, 'demo@tally.invalid');
   const host = config.host === '0.0.0.0' ? 'localhost' : config.host;
   const base = (config.publicUrl ?? `http://${host}:${config.port}`).replace(/\/+$/, '');
@@ -190,8 +190,8 @@ async function main(argv: string[]): Promise<void> {
     if (!name || !values.account) throw new UsageError('profile create needs a NAME and --account ID');
     const accountId = values.account;
     const profile = await withStore(config, async (s) => {
-      if (!(await s.getAccount(accountId))) throw new UsageError(`there is no account ${accountId}`);
-      return s.createProfile(accountId, name);
+      if (!(await s.accounts.get(accountId))) throw new UsageError(`there is no account ${accountId}`);
+      return s.profiles.create(accountId, name);
     });
     return print(json, { profile_id: profile.id }, `profile id: ${profile.id}`);
   }
@@ -199,7 +199,7 @@ async function main(argv: string[]): Promise<void> {
     if (!values.account) throw new UsageError('key rotate needs --account ID');
     const accountId = values.account;
     const apiKey = await withStore(config, async (s) => {
-      if (!(await s.getAccount(accountId))) throw new UsageError(`there is no account ${accountId}`);
+      if (!(await s.accounts.get(accountId))) throw new UsageError(`there is no account ${accountId}`);
       return rotateKey(s, accountId);
     });
     return print(

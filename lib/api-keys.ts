@@ -3,7 +3,8 @@
  * the secret is stored, and it is compared in constant time. A key is shown once, when made.
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { ApiKeyRecord, Store } from './store/store.js';
+import type { Store } from './store/store.js';
+import type { ApiKeyRecord } from './store/types.js';
 
 const KEY_PATTERN = /^tly_([A-Za-z0-9]{12})_([A-Za-z0-9_-]{43})$/;
 
@@ -29,7 +30,7 @@ export function issueKey(accountId: string): IssuedKey {
 export async function verifyKey(store: Store, apiKey: string): Promise<string | null> {
   const m = KEY_PATTERN.exec(apiKey);
   if (!m) return null;
-  const record = await store.findApiKey(m[1] ?? '');
+  const record = await store.keys.find(m[1] ?? '');
   if (!record || record.revokedAt) return null;
   const given = Buffer.from(hashSecret(m[2] ?? ''), 'hex');
   const stored = Buffer.from(record.secretHash, 'hex');
@@ -39,14 +40,14 @@ export async function verifyKey(store: Store, apiKey: string): Promise<string | 
 /** A new key for the account; every other key of the account stops working. */
 export async function rotateKey(store: Store, accountId: string): Promise<string> {
   const issued = issueKey(accountId);
-  await store.addApiKey(issued.record);
-  await store.revokeApiKeys(accountId, issued.record.keyId);
+  await store.keys.add(issued.record);
+  await store.keys.revoke(accountId, issued.record.keyId);
   return issued.apiKey;
 }
 
 export async function createAccountWithKey(store: Store, name: string): Promise<{ accountId: string; apiKey: string }> {
-  const account = await store.createAccount(name);
+  const account = await store.accounts.create(name);
   const issued = issueKey(account.id);
-  await store.addApiKey(issued.record);
+  await store.keys.add(issued.record);
   return { accountId: account.id, apiKey: issued.apiKey };
 }

@@ -3,7 +3,7 @@
  * (authentication, limits, store faults). One entry per code: severity, HTTP status it implies,
  * the flag that hides or lowers it, and the text. A shipped code is never reused for something else.
  */
-import type { Message, Severity } from './store/store.js';
+import type { Message, Severity } from './store/types.js';
 
 export type Flag =
   | 'merge_containers'

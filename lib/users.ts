@@ -1,6 +1,7 @@
 /** People of an account: created with a one-time password that the first sign-in replaces. */
 import { hashPassword, oneTimePassword } from './passwords.js';
-import type { Store, User } from './store/store.js';
+import type { Store } from './store/store.js';
+import type { User } from './store/types.js';
 
 const EMAIL = /^[^\s@]{1,64}@[^\s@]{1,255}$/;
 
@@ -18,9 +19,9 @@ export async function createUserWithPassword(
 ): Promise<{ user: User; password: string }> {
   const address = email.trim();
   if (!isEmail(address)) throw new UserError(`"${address}" is not an e-mail address`);
-  if (!(await store.getAccount(accountId))) throw new UserError(`there is no account ${accountId}`);
+  if (!(await store.accounts.get(accountId))) throw new UserError(`there is no account ${accountId}`);
   const password = oneTimePassword();
-  const user = await store.createUser({
+  const user = await store.users.create({
     accountId,
     email: address,
     passwordHash: await hashPassword(password),

@@ -4,7 +4,8 @@
  */
 import { FLAGS, type Flag } from './messages.js';
 import type { Registry } from './formatter/registry.js';
-import type { ApiKeyRecord, Profile, Store } from './store/store.js';
+import type { Store } from './store/store.js';
+import type { ApiKeyRecord, Profile } from './store/types.js';
 
 export interface UploadInfo {
   profile_id: string;
@@ -51,10 +52,10 @@ export function maskKey(key: ApiKeyRecord): string {
 }
 
 export async function accountInfo(store: Store, accountId: string): Promise<AccountInfo | null> {
-  const account = await store.getAccount(accountId);
+  const account = await store.accounts.get(accountId);
   if (!account) return null;
-  const live = (await store.listApiKeys(accountId)).filter((k) => k.revokedAt === null).pop() ?? null;
-  const users = await store.listUsers(accountId);
+  const live = (await store.keys.list(accountId)).filter((k) => k.revokedAt === null).pop() ?? null;
+  const users = await store.users.list(accountId);
   return {
     account_id: account.id,
     name: account.name,

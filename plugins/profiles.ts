@@ -1,6 +1,7 @@
 /** Loads a profile for the authenticated account: 404 when unknown, 403 when another account's. */
 import type { Request, ResponseObject, ResponseToolkit } from '@hapi/hapi';
-import type { Profile, Store } from '../lib/store/store.js';
+import type { Profile } from '../lib/store/types.js';
+import type { Store } from '../lib/store/store.js';
 import type { TallyCredentials } from './auth.js';
 import { fault } from './replies.js';
 
@@ -10,7 +11,7 @@ export async function profileFor(
   h: ResponseToolkit,
   id: string,
 ): Promise<Profile | ResponseObject> {
-  const profile = await store.getProfile(id);
+  const profile = await store.profiles.get(id);
   if (!profile) return fault(h, 'profile_not_found');
   const { accountId } = request.auth.credentials as unknown as TallyCredentials;
   if (profile.accountId !== accountId) return fault(h, 'profile_forbidden');

@@ -24,9 +24,9 @@ function tagsOf(request: Request): string[] {
 }
 
 async function ownedReport(store: Store, request: Request, id: string) {
-  const report = await store.getReport(id);
+  const report = await store.reports.get(id);
   if (!report || report.status !== 'completed') return null;
-  const profile = await store.getProfile(report.profileId);
+  const profile = await store.profiles.get(report.profileId);
   return profile && profile.accountId === accountOf(request) ? report : null;
 }
 
@@ -75,7 +75,7 @@ export const readPlugin: Plugin<ReadDeps> = {
         const [before, beforeId] = (q.before ?? '').split('~');
         if (before && Number.isNaN(Date.parse(before)))
           return fault(h, 'import_validation_error', '"before" is not a time.');
-        const reports = await store.listReports(profile.id, {
+        const reports = await store.reports.list(profile.id, {
           limit: q.limit,
           ...(before ? { before } : {}),
           ...(beforeId ? { beforeId } : {}),
@@ -107,8 +107,8 @@ export const readPlugin: Plugin<ReadDeps> = {
       path: '/api/v2/reports/{report_id}/status',
       options: { auth: 'api-key' },
       handler: async (request, h) => {
-        const report = await store.getReport((request.params as { report_id: string }).report_id);
-        const record = report ? await store.getImport(report.importId) : null;
+        const report = await store.reports.get((request.params as { report_id: string }).report_id);
+        const record = report ? await store.imports.get(report.importId) : null;
         if (!report || !record || record.accountId !== accountOf(request)) return fault(h, 'not_found');
         const finished = record.status === 'completed' || record.status === 'failed';
         return {
@@ -152,7 +152,7 @@ export const readPlugin: Plugin<ReadDeps> = {
         const report = await ownedReport(store, request, (request.params as { report_id: string }).report_id);
         if (!report) return fault(h, 'not_found');
         const q = request.query as { parent?: number; after?: number; limit: number };
-        const containers = await store.listContainers(report.id, {
+        const containers = await store.containers.list(report.id, {
           parentSeq: q.parent ?? null,
           limit: q.limit,
           ...(q.after !== undefined ? { afterSeq: q.after } : {}),
@@ -172,7 +172,7 @@ export const readPlugin: Plugin<ReadDeps> = {
       path: '/api/v2/imports/{import_id}',
       options: { auth: 'api-key' },
       handler: async (request, h) => {
-        const record = await store.getImport((request.params as { import_id: string }).import_id);
+        const record = await store.imports.get((request.params as { import_id: string }).import_id);
         if (!record || record.accountId !== accountOf(request)) return fault(h, 'not_found');
         return record;
       },
@@ -184,10 +184,10 @@ export const readPlugin: Plugin<ReadDeps> = {
       options: { auth: 'api-key' },
       handler: async (request, h) => {
         const { import_id, blob_id } = request.params as { import_id: string; blob_id: string };
-        const record = await store.getImport(import_id);
+        const record = await store.imports.get(import_id);
         if (!record || record.accountId !== accountOf(request)) return fault(h, 'not_found');
         const file = [...record.files, ...record.attachments].find((f) => f.blobId === blob_id);
-        const stream = file ? await store.openBlob(file.blobId) : null;
+        const stream = file ? await store.blobs.open(file.blobId) : null;
         if (!file || !stream) return fault(h, 'not_found');
         // Served as a download with its type never sniffed: an uploaded HTML file must not run in Tally's origin.
         return h

@@ -149,7 +149,7 @@ export async function createTally(o: TallyOptions): Promise<Tally> {
     // No request lives longer than the request timeout, so an older unfinished import is dead.
     const cutoff = new Date(now.getTime() - o.config.limits.requestTimeoutMs - 60_000).toISOString();
     try {
-      const ended = await o.store.failStaleImports(cutoff, message('import_interrupted'));
+      const ended = await o.store.imports.failStale(cutoff, message('import_interrupted'));
       if (ended > 0) o.log('imports.swept', { ended });
       return ended;
     } catch (e) {

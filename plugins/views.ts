@@ -70,7 +70,7 @@ export const viewsPlugin: Plugin<ViewsDeps> = {
         if (!('accountId' in profile)) return profile;
         const limit = (request.query as { limit: number }).limit;
         const f = reportFilterOf(request);
-        const reports = await store.listReports(profile.id, storeQuery(f, limit));
+        const reports = await store.reports.list(profile.id, storeQuery(f, limit));
         return {
           profile_id: profile.id,
           tags: f.tags,
@@ -102,8 +102,8 @@ export const viewsPlugin: Plugin<ViewsDeps> = {
         },
       },
       handler: async (request, h) => {
-        const report = await store.getReport((request.params as { id: string }).id);
-        const profile = report && report.status === 'completed' ? await store.getProfile(report.profileId) : null;
+        const report = await store.reports.get((request.params as { id: string }).id);
+        const profile = report && report.status === 'completed' ? await store.profiles.get(report.profileId) : null;
         if (!report || !profile || profile.accountId !== accountOf(request)) return fault(h, 'not_found');
         const q = request.query as {
           status?: string | string[];
@@ -115,7 +115,7 @@ export const viewsPlugin: Plugin<ViewsDeps> = {
         const statuses = (
           q.status === 'failing' ? ['failed', 'errored'] : q.status === undefined ? [] : [q.status].flat()
         ) as ContainerStatus[];
-        const containers = await store.findContainers(report.id, {
+        const containers = await store.containers.find(report.id, {
           ...(statuses.length ? { statuses } : {}),
           ...(q.q ? { text: q.q } : {}),
           testsOnly: q.tests_only,

@@ -33,8 +33,8 @@ const browser = await launchBrowser({ width: 1280, height: 800 });
 try {
   const base = tally.url();
   const { accountId, apiKey } = await createAccountWithKey(store, 'acme');
-  const profile = await store.createProfile(accountId, 'shop web tests');
-  await store.createProfile(accountId, 'shop api tests');
+  const profile = await store.profiles.create(accountId, 'shop web tests');
+  await store.profiles.create(accountId, 'shop api tests');
   const { user, password } = await createUserWithPassword(store, accountId, 'dev@acme.example');
   const runs = 8;
   let last = '';

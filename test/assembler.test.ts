@@ -2,7 +2,7 @@
 import t from 'tap';
 import { FileAssembler } from '../lib/import/assembler.js';
 import type { Container } from '../lib/formatter/api.js';
-import type { StoredContainer } from '../lib/store/store.js';
+import type { StoredContainer } from '../lib/store/types.js';
 
 function node(id: number, parentId: number | null, type: Container['type'], title: string): Container {
   return {

@@ -67,7 +67,7 @@ t.test('tally upload', async (t) => {
   t.match(ok.out, /3 result files \(zipped on the fly\), 1 attachment/);
   t.match(ok.out, /uploading: .*\(100%\)/, 'plain progress lines when not on a terminal');
   t.match(ok.out, /Imported 5 tests from 3 files/);
-  const [report] = await h.store.listReports(h.profileId, { limit: 1 });
+  const [report] = await h.store.reports.list(h.profileId, { limit: 1 });
   t.same(report?.tags, ['branch:main']);
   t.same(
     report?.files.map((f) => f.name).sort(),

@@ -6,7 +6,8 @@
  */
 import type { ContainerStatus } from '../formatter/api.js';
 import { isFlakyFlag, statusOf, type HistoryColumn } from './column.js';
-import type { Report, Store, Totals } from '../store/store.js';
+import type { Report, Totals } from '../store/types.js';
+import type { Store } from '../store/store.js';
 
 export const MAX_HISTORY_REPORTS = 200;
 export const DEFAULT_HISTORY_REPORTS = 20;
@@ -91,8 +92,8 @@ interface Matrix {
 }
 
 async function loadMatrix(store: Store, profileId: string, n: number, tags: string[]): Promise<Matrix> {
-  const listed = await store.listReports(profileId, { limit: n, ...(tags.length ? { tags } : {}) });
-  const columns = await store.historyColumns(listed.map((r) => r.id));
+  const listed = await store.reports.list(profileId, { limit: n, ...(tags.length ? { tags } : {}) });
+  const columns = await store.history.columns(listed.map((r) => r.id));
   const has = new Set(columns.map((c) => c.reportId));
   const reports = listed.filter((r) => has.has(r.id));
   const width = columns.length;
@@ -269,8 +270,8 @@ export async function testHistory(
   key: number,
   o: { n: number; tags: string[] },
 ): Promise<{ reports: HistoryReport[]; test: HistoryTest } | null> {
-  const listed = await store.listReports(profileId, { limit: o.n, ...(o.tags.length ? { tags: o.tags } : {}) });
-  const columns = await store.historyColumns(listed.map((r) => r.id));
+  const listed = await store.reports.list(profileId, { limit: o.n, ...(o.tags.length ? { tags: o.tags } : {}) });
+  const columns = await store.history.columns(listed.map((r) => r.id));
   const byId = new Map(listed.map((r) => [r.id, r]));
   const width = columns.length;
   const m: Matrix = {
@@ -332,10 +333,10 @@ export function reportStatus(t: Totals): 'passed' | 'failed' {
 }
 
 export async function profileSummaries(store: Store, accountId: string, trendLength = 30): Promise<ProfileSummary[]> {
-  const profiles = await store.listProfiles(accountId);
+  const profiles = await store.profiles.list(accountId);
   return Promise.all(
     profiles.map(async (p) => {
-      const reports = await store.listReports(p.id, { limit: trendLength });
+      const reports = await store.reports.list(p.id, { limit: trendLength });
       const newest = reports[0];
       return {
         id: p.id,

@@ -3,7 +3,7 @@
  * titles and attachment references are noted as containers stream past; nothing keeps the tree.
  */
 import { isCountedTest, type Container, type ContainerSink, type OpenedContainer } from '../formatter/api.js';
-import type { StoredContainer, Totals } from '../store/store.js';
+import type { StoredContainer, Totals } from '../store/types.js';
 import { HashSet53, hash53 } from '../hash53.js';
 
 export function zeroTotals(): Totals {

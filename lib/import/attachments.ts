@@ -3,7 +3,7 @@
  * path suffix (`[[ATTACHMENT|/ci/work/shots/a.png]]` finds `a.png` or `shots/a.png`). The longest
  * match wins.
  */
-import type { AttachmentLink, StoredFile } from '../store/store.js';
+import type { AttachmentLink, StoredFile } from '../store/types.js';
 import type { AttachmentRef } from './assembler.js';
 
 function normalise(p: string): string {

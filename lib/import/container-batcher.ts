@@ -2,7 +2,8 @@
  * Buffers containers into bulk writes, by count and by bytes. One write is in flight at a time;
  * `ready()` hands its promise to the parser, so a slow store slows the upload instead of growing memory.
  */
-import type { Store, StoredContainer } from '../store/store.js';
+import type { StoredContainer } from '../store/types.js';
+import type { Store } from '../store/store.js';
 import { ImportFault } from '../messages.js';
 import { inSpan } from '../telemetry/spans.js';
 
@@ -56,7 +57,7 @@ export class ContainerBatcher {
     this.bytes = 0;
     // Started from the parser's push(), so the span is a child of the formatter's (one per batch).
     this.inFlight = inSpan('tally.store.batch', { 'tally.containers': batch.length }, () =>
-      this.store.insertContainers(batch),
+      this.store.containers.insert(batch),
     ).then(
       () => {
         this.inFlight = null;

@@ -15,7 +15,8 @@ import { ImportFault, message } from '../messages.js';
 import { scoreOf, vote, type Registry } from '../formatter/registry.js';
 import { decodeText } from '../formatter/encoding.js';
 import { baseName, HEAD_BYTES, readHead } from '../formatter/head.js';
-import type { Message, ReportFile, Store, StoredFile, Totals } from '../store/store.js';
+import type { Message, ReportFile, StoredFile, Totals } from '../store/types.js';
+import type { Store } from '../store/store.js';
 import { addTotals, FileAssembler, MAX_REFS, zeroTotals, type AttachmentRef } from './assembler.js';
 import { ContainerBatcher } from './container-batcher.js';
 import type { ParseJob, ParsePool } from './parse-pool.js';
@@ -122,7 +123,7 @@ export class FileProcessor {
     }
     this.fileCount++;
     const blob = new PassThrough();
-    const stored = this.o.store.putBlob(blob, { name, contentType, importId: this.o.importId });
+    const stored = this.o.store.blobs.put(blob, { name, contentType, importId: this.o.importId });
     // The blob writer settles on its own; its failure is reported once, below.
     stored.catch(() => undefined);
     let outcome: StoredFile;
@@ -134,7 +135,7 @@ export class FileProcessor {
       // With an error: a blob stream that already ended is otherwise left to a pipeline that never settles.
       blob.destroy(e instanceof Error ? e : new Error(String(e)));
       await stored.then(
-        (ref) => this.o.store.deleteBlob(ref.id),
+        (ref) => this.o.store.blobs.delete(ref.id),
         () => undefined,
       );
       throw e;
@@ -146,7 +147,7 @@ export class FileProcessor {
 
   /** An upload already in the blob store (a queued import being processed): read, never stored again. */
   async addStoredUpload(file: StoredFile): Promise<void> {
-    const source = await this.o.store.openBlob(file.blobId);
+    const source = await this.o.store.blobs.open(file.blobId);
     if (!source)
       throw new ImportFault('import_validation_error', {
         detail: `The stored file ${file.name} is missing.`,
@@ -171,7 +172,7 @@ export class FileProcessor {
 
   async addAttachment(source: AsyncIterable<Buffer>, rawName: string, contentType: string | null): Promise<void> {
     const name = baseName(rawName) || 'attachment';
-    const ref = await this.o.store.putBlob(Readable.from(source), { name, contentType, importId: this.o.importId });
+    const ref = await this.o.store.blobs.put(Readable.from(source), { name, contentType, importId: this.o.importId });
     this.attachments.push({ name, blobId: ref.id, size: ref.size, sha256: ref.sha256, contentType, formatter: null });
   }
 
@@ -226,7 +227,7 @@ export class FileProcessor {
       await pipeline(Readable.from(source), createWriteStream(spool, { flags: 'wx' }));
       if (stored) this.uploads.push({ ...stored, formatter: null });
       else {
-        const ref = await this.o.store.putBlob(createReadStream(spool), {
+        const ref = await this.o.store.blobs.put(createReadStream(spool), {
           name,
           contentType: contentType ?? 'application/zip',
           importId: this.o.importId,
@@ -315,7 +316,7 @@ export class FileProcessor {
         reportId: this.o.reportId,
         smart: this.o.smart,
         maxTextChars: this.o.limits.maxTextChars,
-        sink: this.o.store.workerSink(),
+        rowWriter: this.o.store.containers.rowWriter(),
       });
       this.jobs.add(job);
       void job.finished.then(() => this.jobs.delete(job));
@@ -350,7 +351,7 @@ export class FileProcessor {
     const { name, formatter } = x;
     if (!formatter) {
       if (x.keepUnmatched) {
-        const ref = await this.o.store.putBlob(Readable.from(x.all), {
+        const ref = await this.o.store.blobs.put(Readable.from(x.all), {
           name,
           contentType: null,
           importId: this.o.importId,
@@ -456,7 +457,7 @@ export class FileProcessor {
     try {
       for await (const out of job.output()) {
         if ('history' in out) {
-          this.o.store.addWorkerHistory?.(this.o.reportId, out.history, base);
+          await this.o.store.history.addFileHistory(this.o.reportId, out.history, base);
           continue;
         }
         if ('wrote' in out) {

@@ -5,7 +5,8 @@
  */
 import type { Limits } from '../config.js';
 import { message, type Flag } from '../messages.js';
-import type { Message, Store, StoredFile } from '../store/store.js';
+import type { Message, StoredFile } from '../store/types.js';
+import type { Store } from '../store/store.js';
 import { resolveAttachments } from './attachments.js';
 import type { FileProcessor } from './files.js';
 import { mergeContainers } from './merge.js';
@@ -76,7 +77,7 @@ export async function finalize(i: FinalizeInput): Promise<Finalized> {
   }
 
   const { links, missing } = resolveAttachments(p.refs, attachments);
-  for (const [seq, list] of links) await i.store.updateContainer(i.reportId, seq, { attachments: list });
+  for (const [seq, list] of links) await i.store.containers.update(i.reportId, seq, { attachments: list });
   for (const m of missing.slice(0, MAX_MISSING_LISTED)) {
     messages.push(
       message('failed_to_attach_asset', {

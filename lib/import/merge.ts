@@ -4,7 +4,8 @@
  * never merged: every test entry stays a test. Runs in finalize, once every file is in.
  */
 import { isCountedTest } from '../formatter/api.js';
-import type { Store, StoredContainer } from '../store/store.js';
+import type { StoredContainer } from '../store/types.js';
+import type { Store } from '../store/store.js';
 
 const PAGE = 1000;
 
@@ -12,7 +13,7 @@ async function children(store: Store, reportId: string, parentSeq: number | null
   const out: StoredContainer[] = [];
   let afterSeq: number | undefined;
   for (;;) {
-    const page = await store.listContainers(reportId, {
+    const page = await store.containers.list(reportId, {
       parentSeq,
       limit: PAGE,
       ...(afterSeq !== undefined ? { afterSeq } : {}),
@@ -40,11 +41,11 @@ export async function mergeContainers(store: Store, reportId: string): Promise<n
       const [keep, ...rest] = group as [StoredContainer, ...StoredContainer[]];
       if (rest.length > 0) {
         const seqs = rest.map((c) => c.seq);
-        await store.reparentContainers(reportId, seqs, keep.seq);
-        await store.deleteContainers(reportId, seqs);
+        await store.containers.reparent(reportId, seqs, keep.seq);
+        await store.containers.delete(reportId, seqs);
         const durations = group.map((c) => c.durationMs).filter((d): d is number => d !== null);
         if (durations.length > 0)
-          await store.updateContainer(reportId, keep.seq, { durationMs: durations.reduce((a, b) => a + b, 0) });
+          await store.containers.update(reportId, keep.seq, { durationMs: durations.reduce((a, b) => a + b, 0) });
         combined += rest.length;
       }
       queue.push(keep.seq);

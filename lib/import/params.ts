@@ -5,7 +5,7 @@
  * for the uncoded warning.
  */
 import { FLAGS, ImportFault, message, unusedParameters, type Flag } from '../messages.js';
-import type { Message } from '../store/store.js';
+import type { Message } from '../store/types.js';
 
 const REPEATABLE = new Set(['file', 'attachment', 'tag']);
 const PLURALS: Record<string, string> = {

@@ -7,7 +7,7 @@
 import { Worker } from 'node:worker_threads';
 import { builtinFormatters } from '../../formatters/index.js';
 import { FormatError, type Formatter } from '../formatter/api.js';
-import type { StoredContainer } from '../store/store.js';
+import type { StoredContainer } from '../store/types.js';
 import type { FileHistory } from '../history/column.js';
 import { ImportFault } from '../messages.js';
 import {

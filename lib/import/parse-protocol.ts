@@ -4,7 +4,8 @@
  * says when it has taken a batch), so neither side buffers more than a few chunks of the other.
  */
 import type { EncodingGuess } from '../formatter/encoding.js';
-import type { StoredContainer, Totals, WorkerContainerSink } from '../store/store.js';
+import type { RowWriterDescription } from '../store/containers.js';
+import type { StoredContainer, Totals } from '../store/types.js';
 import type { AttachmentRef } from './assembler.js';
 import type { FileHistory } from '../history/column.js';
 
@@ -40,10 +41,11 @@ export interface JobStart {
   smart: boolean;
   maxTextChars: number;
   /**
-   * Set when the worker writes the containers itself: it holds them until the import gives the
-   * file its turn (`commit`, with the ids used so far and the file's index), then writes them.
+   * Set when the worker writes the containers itself, through the store's row writer: it holds them
+   * until the import gives the file its turn (`commit`, with the ids used so far and the file's
+   * index), then writes them.
    */
-  sink: WorkerContainerSink | null;
+  rowWriter: RowWriterDescription | null;
 }
 
 export type ToWorker =

@@ -8,15 +8,8 @@ import { parentPort } from 'node:worker_threads';
 import { builtinFormatters } from '../../formatters/index.js';
 import type { Formatter, OpenedContainer, ParseContext } from '../formatter/api.js';
 import { decodeText } from '../formatter/encoding.js';
-import type { StoredContainer, WorkerContainerSink } from '../store/store.js';
-import { SqliteContainerWriter } from '../store/embedded/container-writer.js';
-import {
-  encodeContainerRow,
-  ROW_FILE_INDEX,
-  ROW_PARENT_SEQ,
-  ROW_SEQ,
-  type ContainerRowValues,
-} from '../store/embedded/rows.js';
+import type { ContainerRowWriter, OpenRowWriter, RowWriterDescription } from '../store/containers.js';
+import type { StoredContainer } from '../store/types.js';
 import { FileAssembler, type AttachmentRef, type ContainerTarget } from './assembler.js';
 import { estimateBytes } from './container-batcher.js';
 import { FileHistoryCollector } from '../history/column.js';
@@ -50,16 +43,28 @@ class StoreWriteError extends Error {
   }
 }
 
-/** One connection per database, kept for the worker's life. */
-const writers = new Map<string, SqliteContainerWriter>();
+/** One row writer (a connection of its own) per store, kept for the worker's life. */
+const writers = new Map<string, Promise<ContainerRowWriter>>();
 
-function writerFor(sink: WorkerContainerSink): SqliteContainerWriter {
-  let w = writers.get(sink.path);
+function writerFor(description: RowWriterDescription): Promise<ContainerRowWriter> {
+  const key = JSON.stringify(description);
+  let w = writers.get(key);
   if (!w) {
-    w = new SqliteContainerWriter(sink.path);
-    writers.set(sink.path, w);
+    w = import(description.module).then((m: { openRowWriter: OpenRowWriter }) => m.openRowWriter(description.options));
+    writers.set(key, w);
+    // A writer that could not be opened is tried again by the next file.
+    w.catch(() => writers.delete(key));
   }
   return w;
+}
+
+/** The store's row writer; failing to open it is a store fault (the import answers store_unavailable). */
+async function openWriter(description: RowWriterDescription): Promise<ContainerRowWriter> {
+  try {
+    return await writerFor(description);
+  } catch (e) {
+    throw new StoreWriteError(`The database cannot be opened: ${(e as Error).message}`, (e as { code?: string }).code);
+  }
 }
 
 /** One file being parsed: an input queue fed by messages, an output batch drained by credit. */
@@ -71,22 +76,25 @@ class Job implements ContainerTarget {
   /** Containers for the import thread to write (no writer here). */
   private batch: StoredContainer[] = [];
   /** Rows this worker writes itself, encoded as they come so the write turn only copies them. */
-  private rows: ContainerRowValues[] = [];
+  private rows: unknown[] = [];
   private batchBytes = 0;
   private unacked = 0;
   private credit: (() => void) | null = null;
   /** Writing itself: batches held until the file's turn, and the turn once given. */
-  private held: ContainerRowValues[][] = [];
+  private held: unknown[][] = [];
   private turn: { base: number; fileIndex: number } | null = null;
   private writeFailure: Error | null = null;
   private unreported = 0;
 
+  /** The store's row writer, once loaded (before the parse starts), when the worker writes itself. */
+  writer: ContainerRowWriter | null = null;
+
   constructor(
     readonly id: number,
-    private readonly writer: SqliteContainerWriter | null,
+    writes: boolean,
   ) {
     // The store reads nothing back for a report whose files' rows all came from workers.
-    this.history = writer
+    this.history = writes
       ? new FileHistoryCollector(HISTORY_MAX_CONTAINERS, (history) => post({ t: 'history', job: id, history }))
       : null;
   }
@@ -159,7 +167,7 @@ class Job implements ContainerTarget {
     this.history?.add(c);
     this.batchBytes += estimateBytes(c);
     if (this.writer) {
-      this.rows.push(encodeContainerRow(c));
+      this.rows.push(this.writer.encode(c));
       if (this.rows.length >= WRITE_BATCH_COUNT || this.batchBytes >= WRITE_BATCH_BYTES) this.flush();
     } else {
       this.batch.push(c);
@@ -194,16 +202,13 @@ class Job implements ContainerTarget {
     else this.held.push(rows);
   }
 
-  private write(rows: ContainerRowValues[]): void {
+  private write(rows: unknown[]): void {
     if (this.writeFailure || this.aborted) return;
     const { base, fileIndex } = this.turn!;
-    for (const row of rows) {
-      (row[ROW_SEQ] as number) += base;
-      if (row[ROW_PARENT_SEQ] !== null) (row[ROW_PARENT_SEQ] as number) += base;
-      row[ROW_FILE_INDEX] = fileIndex;
-    }
+    const writer = this.writer!;
+    for (const row of rows) writer.place(row, base, fileIndex);
     try {
-      this.writer!.write(rows);
+      writer.write(rows);
     } catch (e) {
       this.writeFailure = new StoreWriteError(
         `Writing containers failed: ${(e as Error).message}`,
@@ -237,6 +242,7 @@ function post(m: FromWorker): void {
 
 async function run(start: JobStart, job: Job): Promise<void> {
   try {
+    if (start.rowWriter) job.writer = await openWriter(start.rowWriter);
     const formatter = formatters.get(start.formatter);
     if (!formatter) throw new Error(`The parse worker has no formatter ${start.formatter}.`);
     const refs: AttachmentRef[] = [];
@@ -259,7 +265,7 @@ async function run(start: JobStart, job: Job): Promise<void> {
     await formatter.parse(decodeText(job.input(), start.encoding), assembler, ctx);
     job.flush();
     job.history?.finish();
-    if (start.sink) {
+    if (start.rowWriter) {
       await job.committed();
       job.report();
     }
@@ -300,25 +306,8 @@ async function run(start: JobStart, job: Job): Promise<void> {
 
 port.on('message', (m: ToWorker) => {
   if (m.t === 'start') {
-    let writer: SqliteContainerWriter | null;
-    try {
-      writer = m.sink ? writerFor(m.sink) : null;
-    } catch (e) {
-      const code = (e as { code?: string }).code;
-      post({
-        t: 'fail',
-        job: m.job,
-        error: {
-          name: 'StoreWriteError',
-          message: `The database cannot be opened: ${(e as Error).message}`,
-          line: null,
-          column: null,
-          ...(code ? { code } : {}),
-        },
-      });
-      return;
-    }
-    const job = new Job(m.job, writer);
+    // Registered at once: the file's chunks may come while its writer loads.
+    const job = new Job(m.job, m.rowWriter !== null);
     jobs.set(m.job, job);
     void run(m, job);
     return;

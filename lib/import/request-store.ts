@@ -4,7 +4,8 @@
  */
 import { Readable } from 'node:stream';
 import { baseName } from '../formatter/head.js';
-import type { Store, StoredFile } from '../store/store.js';
+import type { StoredFile } from '../store/types.js';
+import type { Store } from '../store/store.js';
 import { peek } from './streams.js';
 
 export class RequestStore {
@@ -39,7 +40,7 @@ export class RequestStore {
   ): Promise<StoredFile | null> {
     const p = await peek(source, 1);
     if (p.head.length === 0 && p.complete) return null;
-    const ref = await this.store.putBlob(Readable.from(p.all), { name, contentType, importId: this.importId });
+    const ref = await this.store.blobs.put(Readable.from(p.all), { name, contentType, importId: this.importId });
     return { name, blobId: ref.id, size: ref.size, sha256: ref.sha256, contentType, formatter: null };
   }
 }

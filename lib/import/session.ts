@@ -10,7 +10,8 @@ import type { Config } from '../config.js';
 import type { Formatter } from '../formatter/api.js';
 import { applyFlags, ImportFault, message, statusOf } from '../messages.js';
 import type { Registry } from '../formatter/registry.js';
-import type { ImportRecord, Message, Profile, Report, Store, StoredFile } from '../store/store.js';
+import type { ImportRecord, Message, Profile, Report, StoredFile } from '../store/types.js';
+import type { Store } from '../store/store.js';
 import { answerBody, type ImportResponseBody, type ReportSummary } from './answer.js';
 import { finalize } from './finalize.js';
 import { FileProcessor, type FileProcessorOptions } from './files.js';
@@ -116,7 +117,7 @@ async function receiveImport(deps: ImportDeps, req: ImportRequest, received: { b
 
   let record: ImportRecord;
   try {
-    record = await store.createImport({
+    record = await store.imports.create({
       profileId: req.profile.id,
       accountId: req.accountId,
       endpoint: req.route,
@@ -172,13 +173,13 @@ async function receiveImport(deps: ImportDeps, req: ImportRequest, received: { b
     for (const [name, value] of req.query) params.addValue(name, value);
     let formatter: Formatter | null = null;
     if (req.formatterKey !== null) formatter = lookupFormatter(registry, req.formatterKey);
-    run.report = await store.createReport({
+    run.report = await store.reports.create({
       profileId: req.profile.id,
       importId: record.id,
       tags: [],
       date: record.createdAt,
     });
-    await store.updateImport(record.id, { reportId: run.report.id });
+    await store.imports.update(record.id, { reportId: run.report.id });
 
     if (!req.contentType) throw new ImportFault('import_missing_media_type');
     // A declared length over the limit is refused before a byte is read; chunked bodies are counted below.
@@ -189,7 +190,7 @@ async function receiveImport(deps: ImportDeps, req: ImportRequest, received: { b
       });
     }
     const mediaType = req.contentType.split(';')[0]!.trim().toLowerCase();
-    await store.updateImport(record.id, { contentType: mediaType });
+    await store.imports.update(record.id, { contentType: mediaType });
     // A client gone before the body was piped would leave the pipe waiting for ever.
     if (req.signal.aborted) throw new ImportFault('upload_aborted');
     counter = new ByteCounter(config.limits.maxUploadBytes, progress.tick);
@@ -317,7 +318,7 @@ export async function processQueuedImport(
   try {
     for (const [name, values] of Object.entries(record.params))
       for (const value of values as string[]) run.params.addValue(name, value);
-    run.report = record.reportId ? await store.getReport(record.reportId) : null;
+    run.report = record.reportId ? await store.reports.get(record.reportId) : null;
     if (!run.report) throw new ImportFault('import_validation_error', { detail: 'The queued import has no report.' });
     let formatter: Formatter | null = record.formatter ? lookupFormatter(registry, record.formatter) : null;
     if (!formatter && run.params.formatterField) formatter = lookupFormatter(registry, run.params.formatterField);
@@ -355,7 +356,7 @@ async function queue(
 ): Promise<ImportAnswer> {
   const { store } = run.deps;
   const messages = applyFlags([...run.early, ...run.params.messages()], run.params.flags);
-  await store.updateImport(run.record.id, {
+  await store.imports.update(run.record.id, {
     status: 'queued',
     formatter: formatter?.key ?? null,
     params: run.params.received,
@@ -389,7 +390,7 @@ async function complete(run: Run, bytes: number): Promise<ImportAnswer> {
   const report = run.report!;
   const { params } = run;
   await processor.finish();
-  await store.updateImport(run.record.id, { status: 'processing' });
+  await store.imports.update(run.record.id, { status: 'processing' });
   const used = new Set(processor.parsed.map((f) => f.formatter));
   const now = new Date();
   const done = await finalize({
@@ -416,9 +417,9 @@ async function complete(run: Run, bytes: number): Promise<ImportAnswer> {
     tests: f.tests,
   }));
   const totals = processor.totals;
-  await store.completeReport(report.id, { date: done.date, totals, files, messages, tags: params.tags });
+  await store.reports.complete(report.id, { date: done.date, totals, files, messages, tags: params.tags });
   const progress = { bytes, files: processor.fileCount, containers: processor.containers };
-  await store.updateImport(run.record.id, {
+  await store.imports.update(run.record.id, {
     status: 'completed',
     finishedAt: new Date().toISOString(),
     formatter: processor.formatter?.key ?? null,
@@ -457,20 +458,20 @@ async function fail(run: Run, e: unknown): Promise<ImportAnswer> {
   const { store } = run.deps;
   const messages = await failureMessages(e, run);
   // On a full disk the clean-up below needs room itself (SQLite appends even to delete).
-  if (isStorageFull(e)) await store.releaseReserve?.().catch(() => false);
+  if (isStorageFull(e)) await store.releaseReserve().catch(() => false);
   const steps: Promise<unknown>[] = [];
   // A container write still in flight would land after the purge: let it finish first.
   await run.processor?.abandon();
-  if (run.report) steps.push(store.failReport(run.report.id));
+  if (run.report) steps.push(store.reports.fail(run.report.id));
   const blobs = new Set([
     ...(run.processor?.blobIds() ?? []),
     ...(run.queued?.blobIds() ?? []),
     ...run.record.files.map((f) => f.blobId),
     ...run.record.attachments.map((f) => f.blobId),
   ]);
-  for (const id of blobs) steps.push(store.deleteBlob(id));
+  for (const id of blobs) steps.push(store.blobs.delete(id));
   steps.push(
-    store.updateImport(run.record.id, {
+    store.imports.update(run.record.id, {
       status: 'failed',
       finishedAt: new Date().toISOString(),
       messages,
@@ -534,8 +535,8 @@ function progressWriter(store: Store, importId: string, read: () => ImportRecord
       const now = Date.now();
       if (now - last < PROGRESS_EVERY_MS || write) return;
       last = now;
-      write = store
-        .updateImport(importId, { progress: read() })
+      write = store.imports
+        .update(importId, { progress: read() })
         .catch(() => undefined)
         .finally(() => {
           write = null;

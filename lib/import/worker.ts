@@ -47,7 +47,7 @@ export class ImportWorker {
     while (!this.stopped) {
       let record;
       try {
-        record = await this.deps.store.claimQueuedImport();
+        record = await this.deps.store.imports.claimQueued();
       } catch (e) {
         this.deps.log('worker.claim_failed', { error: (e as Error).message });
         return;

@@ -4,7 +4,7 @@
  * recording costs next to nothing with telemetry off; it happens once per import.
  */
 import { metrics } from '@opentelemetry/api';
-import type { Message } from '../store/store.js';
+import type { Message } from '../store/types.js';
 
 let instruments: ReturnType<typeof create> | null = null;
 

@@ -5,7 +5,8 @@
  * download of type application/octet-stream. Always `nosniff` and a sandboxing CSP.
  */
 import type { ResponseObject, ResponseToolkit } from '@hapi/hapi';
-import type { Store, StoredFile } from '../../lib/store/store.js';
+import type { StoredFile } from '../../lib/store/types.js';
+import type { Store } from '../../lib/store/store.js';
 
 export type ImageType = 'image/png' | 'image/jpeg' | 'image/gif' | 'image/webp';
 
@@ -42,7 +43,7 @@ export function sniffImage(head: Buffer): ImageType | null {
 }
 
 async function headOf(store: Store, blobId: string): Promise<Buffer | null> {
-  const stream = await store.openBlob(blobId);
+  const stream = await store.blobs.open(blobId);
   if (!stream) return null;
   const chunks: Buffer[] = [];
   let size = 0;
@@ -60,7 +61,7 @@ async function headOf(store: Store, blobId: string): Promise<Buffer | null> {
 
 export async function safeAttachment(store: Store, h: ResponseToolkit, file: StoredFile): Promise<ResponseObject> {
   const head = await headOf(store, file.blobId);
-  const stream = head ? await store.openBlob(file.blobId) : null;
+  const stream = head ? await store.blobs.open(file.blobId) : null;
   if (!head || !stream) return h.response('').code(404);
   const image = sniffImage(head);
   const name = encodeURIComponent(file.name.split('/').pop() ?? 'attachment');

@@ -2,7 +2,7 @@
 import { html, type Html } from './html.js';
 import type { WebContext } from './context.js';
 import type { WebCredentials } from './session.js';
-import type { Profile } from '../../lib/store/store.js';
+import type { Profile } from '../../lib/store/types.js';
 
 export interface PageOptions {
   title: string;

@@ -11,7 +11,8 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Request, ResponseObject, ResponseToolkit, Server, ServerAuthScheme, Lifecycle } from '@hapi/hapi';
 import Boom from '@hapi/boom';
-import type { Session, Store, User } from '../../lib/store/store.js';
+import type { Session, User } from '../../lib/store/types.js';
+import type { Store } from '../../lib/store/store.js';
 import { baseUrl } from '../profiles.js';
 
 export const SESSION_COOKIE = 'tally_session';
@@ -99,9 +100,9 @@ export function registerSessions(
       };
       const token = (request.state as Record<string, unknown> | null)?.[SESSION_COOKIE];
       if (typeof token !== 'string' || token.length === 0 || token.length > 100) return away();
-      const session = await o.store.findSession(tokenHash(token));
+      const session = await o.store.sessions.find(tokenHash(token));
       if (!session || session.expiresAt < new Date().toISOString()) return away();
-      const user = await o.store.getUser(session.userId);
+      const user = await o.store.users.get(session.userId);
       if (!user || user.accountId !== session.accountId) return away();
       if (user.mustChangePassword && !settingsOf(request)?.beforePasswordChange) {
         if (request.method !== 'get') return o.fault(h, 'session_required').takeover();
@@ -158,8 +159,8 @@ export async function startSession(store: Store, user: User): Promise<string> {
     createdAt: new Date(now).toISOString(),
     expiresAt: new Date(now + SESSION_TTL_MS).toISOString(),
   };
-  await store.createSession(session);
+  await store.sessions.add(session);
   // Housekeeping at a moment that is rare and not on a page's path.
-  await store.deleteExpiredSessions(new Date(now).toISOString());
+  await store.sessions.deleteExpired(new Date(now).toISOString());
   return token;
 }

@@ -52,7 +52,7 @@ if (!bin) {
       await store.close().catch(() => undefined);
     });
     const { accountId, apiKey } = await createAccountWithKey(store, 'ci');
-    const profile = await store.createProfile(accountId, 'main');
+    const profile = await store.profiles.create(accountId, 'main');
     const port = Number(new URL(tally.url()).port);
 
     // A JUnit file of ~24 MB streamed in pieces; the server is killed after the first ~4 MB.
@@ -100,15 +100,15 @@ if (!bin) {
     t.equal(answer.body.status, 'failed');
 
     await ferret.restart();
-    t.same(await store.listReports(profile.id, { limit: 10 }), [], 'nothing is reported as complete');
+    t.same(await store.reports.list(profile.id, { limit: 10 }), [], 'nothing is reported as complete');
     const ended = await tally.sweep(new Date(Date.now() + config.limits.requestTimeoutMs + 120_000));
     t.ok(ended <= 1, 'the import the outage cut off is ended by the sweep (if its own clean-up could not run)');
     if (answer.body.import_id) {
-      const record = await store.getImport(answer.body.import_id);
+      const record = await store.imports.get(answer.body.import_id);
       t.equal(record?.status, 'failed');
       if (record?.reportId)
         t.same(
-          await store.listContainers(record.reportId, { parentSeq: null, limit: 5 }),
+          await store.containers.list(record.reportId, { parentSeq: null, limit: 5 }),
           [],
           'no containers of the failed import remain',
         );
@@ -121,7 +121,7 @@ if (!bin) {
       body: m.body,
     });
     t.equal(next.status, 201, 'the next import after the server is back succeeds');
-    t.equal((await store.listReports(profile.id, { limit: 10 })).length, 1);
+    t.equal((await store.reports.list(profile.id, { limit: 10 })).length, 1);
   });
 
   t.test('tally serve with the database down says so and retries until it is up', async (t) => {

@@ -108,9 +108,9 @@ export async function startTally(
   });
   await tally.start();
   const { accountId, apiKey } = await createAccountWithKey(store, 'test');
-  const profile = await store.createProfile(accountId, 'main');
+  const profile = await store.profiles.create(accountId, 'main');
   const other = await createAccountWithKey(store, 'other');
-  const foreign = await store.createProfile(other.accountId, 'theirs');
+  const foreign = await store.profiles.create(other.accountId, 'theirs');
   t.teardown(async () => {
     await tally.stop();
     await store.close().catch(() => undefined);

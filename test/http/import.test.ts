@@ -214,7 +214,7 @@ for (const kind of storeKinds(t))
       for (let i = 0; i < 50 && record?.status !== 'failed'; i++) {
         await new Promise((r) => setTimeout(r, 100));
         const id = await h.latestImportId();
-        record = id ? await h.store.getImport(id) : null;
+        record = id ? await h.store.imports.get(id) : null;
       }
       t.equal(record?.status, 'failed');
       t.ok(
@@ -269,13 +269,13 @@ for (const kind of storeKinds(t))
 
     await t.test('an import its process never finished is ended at the next start', async (t) => {
       const reply = await upload(h, [file('file[]', 'a.xml', junitXml())]);
-      const record = await h.store.createImport({
+      const record = await h.store.imports.create({
         profileId: h.profileId,
         accountId: h.accountId,
         endpoint: 'import',
         formatter: null,
       });
-      await h.store.updateImport(record.id, { status: 'processing' });
+      await h.store.imports.update(record.id, { status: 'processing' });
       // A later start, long after: the sweep at start ends what a dead process left behind.
       const future = new Date(Date.now() + h.tally.config.limits.requestTimeoutMs + 120_000);
       const ended = await h.tally.sweep(future);

@@ -149,8 +149,8 @@ for (const kind of storeKinds(t))
       t.ok(ta.length > 100, `${ta.length} containers`);
       t.same(tb, ta, 'same containers: ids, parents, file indexes, order and content');
       // On workers the column is built from what they gathered while writing; without, read back.
-      const [ca] = await onThread.store.historyColumns([a.json.report_id]);
-      const [cb] = await onWorkers.store.historyColumns([b.json.report_id]);
+      const [ca] = await onThread.store.history.columns([a.json.report_id]);
+      const [cb] = await onWorkers.store.history.columns([b.json.report_id]);
       t.ok(ca && ca.keys.length > 100, `history column of ${ca?.keys.length} tests`);
       const mismatch = firstDifference(column(cb!), column(ca!));
       t.equal(mismatch, null, 'same history column: keys, ids, durations, statuses and title paths', { mismatch });
@@ -171,12 +171,12 @@ for (const kind of storeKinds(t))
         /broken\.xml/,
         'names the broken file',
       );
-      const record = await onWorkers.store.getImport(reply.json.import_id);
+      const record = await onWorkers.store.imports.get(reply.json.import_id);
       t.equal(record?.status, 'failed', 'import record failed');
       const reportId = record?.reportId;
       t.ok(reportId, 'the import had a report');
       t.same(
-        await onWorkers.store.listContainers(reportId!, { parentSeq: null, limit: 10 }),
+        await onWorkers.store.containers.list(reportId!, { parentSeq: null, limit: 10 }),
         [],
         'no container rows left',
       );

@@ -45,7 +45,7 @@ async function endedImport(h: Harness, previous: string | null): Promise<any> {
   let record: any = null;
   for (let i = 0; i < 150; i++) {
     const id = await h.latestImportId();
-    record = id && id !== previous ? await h.store.getImport(id) : null;
+    record = id && id !== previous ? await h.store.imports.get(id) : null;
     if (record && (record.status === 'failed' || record.status === 'completed')) return record;
     await new Promise((r) => setTimeout(r, 20));
   }

@@ -12,11 +12,11 @@ import type {
   Message,
   Report,
   ReportFile,
-  Store,
   StoredContainer,
   StoredFile,
   Totals,
-} from '../../lib/store/store.js';
+} from '../../lib/store/types.js';
+import type { Store } from '../../lib/store/store.js';
 import { historyKey, isFlakyFlag, statusOf, type HistoryColumn } from '../../lib/history/column.js';
 import { compareHistory } from '../../lib/history/compare.js';
 
@@ -44,28 +44,28 @@ export function storeConformance(t: Test, name: string, makeStore: () => Promise
   };
 
   group('accounts and API keys', async (t, _h, store) => {
-    t.equal(await store.countAccounts(), 0, 'a fresh store has no accounts');
-    const a = await store.createAccount('Acme ü');
-    const b = await store.createAccount('Other');
-    t.equal(await store.countAccounts(), 2);
-    t.strictSame(await store.getAccount(a.id), a);
-    t.equal(await store.getAccount(randomUUID()), null);
+    t.equal(await store.accounts.count(), 0, 'a fresh store has no accounts');
+    const a = await store.accounts.create('Acme ü');
+    const b = await store.accounts.create('Other');
+    t.equal(await store.accounts.count(), 2);
+    t.strictSame(await store.accounts.get(a.id), a);
+    t.equal(await store.accounts.get(randomUUID()), null);
     t.not(a.id, b.id);
     t.ok(isIsoTime(a.createdAt), 'createdAt is an ISO time');
 
     const keys = ['k1', 'k2', 'k3'].map((keyId) => apiKey(keyId, a.id));
-    for (const key of keys) await store.addApiKey(key);
+    for (const key of keys) await store.keys.add(key);
     const other = apiKey('k4', b.id);
-    await store.addApiKey(other);
-    t.strictSame(await store.findApiKey('k2'), keys[1]);
-    t.strictSame((await store.listApiKeys(a.id)).map((k) => k.keyId).sort(), ['k1', 'k2', 'k3'], "an account's keys");
-    t.strictSame(await store.listApiKeys(b.id), [other]);
-    t.equal(await store.findApiKey('nope'), null);
+    await store.keys.add(other);
+    t.strictSame(await store.keys.find('k2'), keys[1]);
+    t.strictSame((await store.keys.list(a.id)).map((k) => k.keyId).sort(), ['k1', 'k2', 'k3'], "an account's keys");
+    t.strictSame(await store.keys.list(b.id), [other]);
+    t.equal(await store.keys.find('nope'), null);
 
-    t.equal(await store.revokeApiKeys(a.id, 'k1'), 2, 'revokes the live keys except the kept one');
-    t.equal((await store.findApiKey('k1'))?.revokedAt, null, 'the kept key stays live');
+    t.equal(await store.keys.revoke(a.id, 'k1'), 2, 'revokes the live keys except the kept one');
+    t.equal((await store.keys.find('k1'))?.revokedAt, null, 'the kept key stays live');
     for (const keyId of ['k2', 'k3']) {
-      const found = await store.findApiKey(keyId);
+      const found = await store.keys.find(keyId);
       t.ok(found && isIsoTime(found.revokedAt ?? ''), `${keyId} stays findable with revokedAt set`);
       t.strictSame(
         { ...found, revokedAt: null },
@@ -73,32 +73,32 @@ export function storeConformance(t: Test, name: string, makeStore: () => Promise
         `${keyId} is otherwise unchanged`,
       );
     }
-    t.strictSame(await store.findApiKey('k4'), other, "another account's keys are untouched");
-    t.equal(await store.revokeApiKeys(a.id, 'k1'), 0, 'revoked keys are not revoked again');
-    const k2 = await store.findApiKey('k2');
-    t.equal(await store.revokeApiKeys(a.id), 1, 'without a kept key every live key goes');
-    t.ok((await store.findApiKey('k1'))?.revokedAt);
-    t.equal((await store.findApiKey('k2'))?.revokedAt, k2?.revokedAt, 'an earlier revocation time is kept');
+    t.strictSame(await store.keys.find('k4'), other, "another account's keys are untouched");
+    t.equal(await store.keys.revoke(a.id, 'k1'), 0, 'revoked keys are not revoked again');
+    const k2 = await store.keys.find('k2');
+    t.equal(await store.keys.revoke(a.id), 1, 'without a kept key every live key goes');
+    t.ok((await store.keys.find('k1'))?.revokedAt);
+    t.equal((await store.keys.find('k2'))?.revokedAt, k2?.revokedAt, 'an earlier revocation time is kept');
   });
 
   group('profiles', async (t, _h, store) => {
-    const a = await store.createAccount('A');
-    const b = await store.createAccount('B');
-    const p1 = await store.createProfile(a.id, 'web');
-    const p2 = await store.createProfile(a.id, 'api — ✓');
-    const p3 = await store.createProfile(b.id, 'web');
+    const a = await store.accounts.create('A');
+    const b = await store.accounts.create('B');
+    const p1 = await store.profiles.create(a.id, 'web');
+    const p2 = await store.profiles.create(a.id, 'api — ✓');
+    const p3 = await store.profiles.create(b.id, 'web');
     t.strictSame(p1, { id: p1.id, accountId: a.id, name: 'web', createdAt: p1.createdAt });
     t.ok(isIsoTime(p1.createdAt));
-    t.strictSame(await store.getProfile(p2.id), p2);
-    t.equal(await store.getProfile(randomUUID()), null);
-    t.strictSame(byId(await store.listProfiles(a.id)), byId([p1, p2]));
-    t.strictSame(await store.listProfiles(b.id), [p3]);
-    t.strictSame(await store.listProfiles(randomUUID()), []);
+    t.strictSame(await store.profiles.get(p2.id), p2);
+    t.equal(await store.profiles.get(randomUUID()), null);
+    t.strictSame(byId(await store.profiles.list(a.id)), byId([p1, p2]));
+    t.strictSame(await store.profiles.list(b.id), [p3]);
+    t.strictSame(await store.profiles.list(randomUUID()), []);
   });
 
   group('imports', async (t, _h, store) => {
     const { account, profile } = await seed(store);
-    const created = await store.createImport({
+    const created = await store.imports.create({
       profileId: profile.id,
       accountId: account.id,
       endpoint: 'import',
@@ -123,16 +123,19 @@ export function storeConformance(t: Test, name: string, makeStore: () => Promise
       progress: { bytes: 0, files: 0, containers: 0 },
     });
     t.ok(isIsoTime(created.createdAt));
-    t.strictSame(await store.getImport(created.id), created);
-    t.equal(await store.getImport(randomUUID()), null);
+    t.strictSame(await store.imports.get(created.id), created);
+    t.equal(await store.imports.get(randomUUID()), null);
 
-    await store.updateImport(created.id, { status: 'processing', progress: { bytes: 1024, files: 1, containers: 7 } });
+    await store.imports.update(created.id, {
+      status: 'processing',
+      progress: { bytes: 1024, files: 1, containers: 7 },
+    });
     let expected: ImportRecord = {
       ...created,
       status: 'processing',
       progress: { bytes: 1024, files: 1, containers: 7 },
     };
-    t.strictSame(await store.getImport(created.id), expected, 'a partial update keeps the other fields');
+    t.strictSame(await store.imports.get(created.id), expected, 'a partial update keeps the other fields');
 
     const files: StoredFile[] = [
       {
@@ -174,22 +177,22 @@ export function storeConformance(t: Test, name: string, makeStore: () => Promise
       messages: sampleMessages(),
       reportId: randomUUID(),
     };
-    await store.updateImport(created.id, patch);
+    await store.imports.update(created.id, patch);
     expected = { ...expected, ...patch };
-    t.strictSame(await store.getImport(created.id), expected, 'every patched field round-trips');
+    t.strictSame(await store.imports.get(created.id), expected, 'every patched field round-trips');
 
-    await store.updateImport(created.id, { finishedAt: null, formatter: null, reportId: null });
+    await store.imports.update(created.id, { finishedAt: null, formatter: null, reportId: null });
     expected = { ...expected, finishedAt: null, formatter: null, reportId: null };
-    t.strictSame(await store.getImport(created.id), expected, 'null is a value a patch can set');
+    t.strictSame(await store.imports.get(created.id), expected, 'null is a value a patch can set');
 
-    await store.updateImport(created.id, {});
-    t.strictSame(await store.getImport(created.id), expected, 'an empty patch changes nothing');
+    await store.imports.update(created.id, {});
+    t.strictSame(await store.imports.get(created.id), expected, 'an empty patch changes nothing');
   });
 
   group('reports: lifecycle and visibility', async (t, _h, store) => {
     const { profile, imp } = await seed(store);
     const date = '2024-03-01T12:00:00.000Z';
-    const report = await store.createReport({ profileId: profile.id, importId: imp.id, tags: ['nightly'], date });
+    const report = await store.reports.create({ profileId: profile.id, importId: imp.id, tags: ['nightly'], date });
     t.strictSame(report, {
       id: report.id,
       profileId: profile.id,
@@ -202,11 +205,11 @@ export function storeConformance(t: Test, name: string, makeStore: () => Promise
       files: [],
       messages: [],
     });
-    t.strictSame(await store.getReport(report.id), report);
-    t.equal(await store.getReport(randomUUID()), null);
+    t.strictSame(await store.reports.get(report.id), report);
+    t.equal(await store.reports.get(randomUUID()), null);
 
-    await store.insertContainers([container(report.id, 1, null), container(report.id, 2, 1)]);
-    t.strictSame(await store.listReports(profile.id, { limit: 10 }), [], 'a building report is invisible');
+    await store.containers.insert([container(report.id, 1, null), container(report.id, 2, 1)]);
+    t.strictSame(await store.reports.list(profile.id, { limit: 10 }), [], 'a building report is invisible');
 
     const final = {
       date: '2024-03-01T11:59:00.000Z',
@@ -228,29 +231,29 @@ export function storeConformance(t: Test, name: string, makeStore: () => Promise
       messages: sampleMessages(),
       tags: ['nightly', 'linux'],
     };
-    await store.completeReport(report.id, final);
+    await store.reports.complete(report.id, final);
     const completed: Report = { ...report, ...final, status: 'completed' };
-    t.strictSame(await store.getReport(report.id), completed);
-    t.strictSame(await store.listReports(profile.id, { limit: 10 }), [completed], 'a completed report is visible');
+    t.strictSame(await store.reports.get(report.id), completed);
+    t.strictSame(await store.reports.list(profile.id, { limit: 10 }), [completed], 'a completed report is visible');
 
-    const doomed = await store.createReport({ profileId: profile.id, importId: imp.id, tags: ['nightly'], date });
-    await store.insertContainers([
+    const doomed = await store.reports.create({ profileId: profile.id, importId: imp.id, tags: ['nightly'], date });
+    await store.containers.insert([
       container(doomed.id, 1, null),
       container(doomed.id, 2, 1),
       container(doomed.id, 3, 1),
     ]);
-    await store.failReport(doomed.id);
-    t.equal((await store.getReport(doomed.id))?.status, 'failed');
-    t.strictSame(await store.listReports(profile.id, { limit: 10 }), [completed], 'a failed report is invisible');
+    await store.reports.fail(doomed.id);
+    t.equal((await store.reports.get(doomed.id))?.status, 'failed');
+    t.strictSame(await store.reports.list(profile.id, { limit: 10 }), [completed], 'a failed report is invisible');
     t.strictSame(
-      await store.listContainers(doomed.id, { parentSeq: null, limit: 10 }),
+      await store.containers.list(doomed.id, { parentSeq: null, limit: 10 }),
       [],
       "a failed report's containers are gone",
     );
-    t.strictSame(await store.listContainers(doomed.id, { parentSeq: 1, limit: 10 }), []);
-    t.equal(await store.getContainer(doomed.id, 2), null);
+    t.strictSame(await store.containers.list(doomed.id, { parentSeq: 1, limit: 10 }), []);
+    t.equal(await store.containers.get(doomed.id, 2), null);
     t.equal(
-      (await store.listContainers(report.id, { parentSeq: 1, limit: 10 })).length,
+      (await store.containers.list(report.id, { parentSeq: 1, limit: 10 })).length,
       1,
       "other reports' containers stay",
     );
@@ -261,14 +264,14 @@ export function storeConformance(t: Test, name: string, makeStore: () => Promise
     const tagSets = [['nightly', 'linux'], ['nightly'], ['linux', 'x', 'nightly'], [], ['linux']];
     const reports: Report[] = [];
     for (const tags of tagSets) {
-      const r = await store.createReport({
+      const r = await store.reports.create({
         profileId: profile.id,
         importId: imp.id,
         tags,
         date: new Date().toISOString(),
       });
-      await store.completeReport(r.id, { date: r.date, totals: zeroTotals(), files: [], messages: [], tags });
-      reports.push((await store.getReport(r.id))!);
+      await store.reports.complete(r.id, { date: r.date, totals: zeroTotals(), files: [], messages: [], tags });
+      reports.push((await store.reports.get(r.id))!);
       // createdAt has millisecond resolution; distinct times keep the expected order unambiguous.
       await sleep(5);
     }
@@ -276,28 +279,28 @@ export function storeConformance(t: Test, name: string, makeStore: () => Promise
     const [r0, r1, r2, r3, r4] = reports as [Report, Report, Report, Report, Report];
 
     // Noise that must never show up: building, failed, another profile.
-    await store.createReport({ profileId: profile.id, importId: imp.id, tags: ['nightly'], date: r0.date });
-    const failed = await store.createReport({
+    await store.reports.create({ profileId: profile.id, importId: imp.id, tags: ['nightly'], date: r0.date });
+    const failed = await store.reports.create({
       profileId: profile.id,
       importId: imp.id,
       tags: ['nightly'],
       date: r0.date,
     });
-    await store.failReport(failed.id);
-    const elsewhere = await store.createProfile(account.id, 'other');
-    const otherImport = await store.createImport({
+    await store.reports.fail(failed.id);
+    const elsewhere = await store.profiles.create(account.id, 'other');
+    const otherImport = await store.imports.create({
       profileId: elsewhere.id,
       accountId: account.id,
       endpoint: 'import',
       formatter: null,
     });
-    const foreign = await store.createReport({
+    const foreign = await store.reports.create({
       profileId: elsewhere.id,
       importId: otherImport.id,
       tags: ['nightly'],
       date: r0.date,
     });
-    await store.completeReport(foreign.id, {
+    await store.reports.complete(foreign.id, {
       date: r0.date,
       totals: zeroTotals(),
       files: [],
@@ -305,10 +308,10 @@ export function storeConformance(t: Test, name: string, makeStore: () => Promise
       tags: ['nightly'],
     });
 
-    const ids = async (query: Parameters<Store['listReports']>[1]) =>
-      (await store.listReports(profile.id, query)).map((r) => r.id);
+    const ids = async (query: Parameters<Store['reports']['list']>[1]) =>
+      (await store.reports.list(profile.id, query)).map((r) => r.id);
     t.strictSame(
-      await store.listReports(profile.id, { limit: 10 }),
+      await store.reports.list(profile.id, { limit: 10 }),
       [r4, r3, r2, r1, r0],
       'newest first, whole records',
     );
@@ -333,26 +336,26 @@ export function storeConformance(t: Test, name: string, makeStore: () => Promise
     t.strictSame(await ids({ limit: 1, before: r2.createdAt, tags: ['nightly'] }), [r1.id], 'tags and paging combine');
 
     t.strictSame(
-      (await store.listReports(elsewhere.id, { limit: 10 })).map((r) => r.id),
+      (await store.reports.list(elsewhere.id, { limit: 10 })).map((r) => r.id),
       [foreign.id],
       'profiles are separate',
     );
     // Reports of one millisecond: the (createdAt, id) cursor walks them all, one page at a time.
-    const burst = await store.createProfile(account.id, 'burst');
-    const burstImport = await store.createImport({
+    const burst = await store.profiles.create(account.id, 'burst');
+    const burstImport = await store.imports.create({
       profileId: burst.id,
       accountId: account.id,
       endpoint: 'import',
       formatter: null,
     });
     for (let i = 0; i < 6; i++) {
-      const r = await store.createReport({ profileId: burst.id, importId: burstImport.id, tags: [], date: r0.date });
-      await store.completeReport(r.id, { date: r0.date, totals: zeroTotals(), files: [], messages: [], tags: [] });
+      const r = await store.reports.create({ profileId: burst.id, importId: burstImport.id, tags: [], date: r0.date });
+      await store.reports.complete(r.id, { date: r0.date, totals: zeroTotals(), files: [], messages: [], tags: [] });
     }
     const walked: string[] = [];
     let cursor: { before?: string; beforeId?: string } = {};
     for (let page = 0; page < 10; page++) {
-      const got = await store.listReports(burst.id, { limit: 2, ...cursor });
+      const got = await store.reports.list(burst.id, { limit: 2, ...cursor });
       walked.push(...got.map((r) => r.id));
       const last = got[got.length - 1];
       if (got.length < 2 || !last) break;
@@ -360,13 +363,13 @@ export function storeConformance(t: Test, name: string, makeStore: () => Promise
     }
     t.equal(new Set(walked).size, 6, 'keyset paging by (createdAt, id) skips no report and repeats none');
 
-    const retagged = await store.createReport({
+    const retagged = await store.reports.create({
       profileId: profile.id,
       importId: imp.id,
       tags: ['old'],
       date: r0.date,
     });
-    await store.completeReport(retagged.id, {
+    await store.reports.complete(retagged.id, {
       date: r0.date,
       totals: zeroTotals(),
       files: [],
@@ -379,7 +382,7 @@ export function storeConformance(t: Test, name: string, makeStore: () => Promise
 
   group('containers: batches, paging, top level', async (t, _h, store) => {
     const { profile, imp } = await seed(store);
-    const report = await store.createReport({
+    const report = await store.reports.create({
       profileId: profile.id,
       importId: imp.id,
       tags: [],
@@ -392,13 +395,13 @@ export function storeConformance(t: Test, name: string, makeStore: () => Promise
     ];
     for (let seq = 3; seq <= 7502; seq++)
       all.push(container(report.id, seq, seq % 2 === 1 ? 1 : 2, { title: `test ${seq}` }));
-    for (let i = 0; i < all.length; i += 2500) await store.insertContainers(all.slice(i, i + 2500));
-    await store.insertContainers([]);
+    for (let i = 0; i < all.length; i += 2500) await store.containers.insert(all.slice(i, i + 2500));
+    await store.containers.insert([]);
 
     const pages: StoredContainer[][] = [];
     let afterSeq: number | undefined;
     for (;;) {
-      const page = await store.listContainers(report.id, {
+      const page = await store.containers.list(report.id, {
         parentSeq: 1,
         limit: 700,
         ...(afterSeq === undefined ? {} : { afterSeq }),
@@ -426,44 +429,44 @@ export function storeConformance(t: Test, name: string, makeStore: () => Promise
     );
 
     t.strictSame(
-      (await store.listContainers(report.id, { parentSeq: null, limit: 10 })).map((c) => c.seq),
+      (await store.containers.list(report.id, { parentSeq: null, limit: 10 })).map((c) => c.seq),
       [1, 2],
       'top level',
     );
     t.strictSame(
-      (await store.listContainers(report.id, { parentSeq: null, afterSeq: 1, limit: 10 })).map((c) => c.seq),
+      (await store.containers.list(report.id, { parentSeq: null, afterSeq: 1, limit: 10 })).map((c) => c.seq),
       [2],
     );
     t.strictSame(
-      (await store.listContainers(report.id, { parentSeq: 2, afterSeq: 7000, limit: 3 })).map((c) => c.seq),
+      (await store.containers.list(report.id, { parentSeq: 2, afterSeq: 7000, limit: 3 })).map((c) => c.seq),
       [7002, 7004, 7006],
     );
-    t.strictSame(await store.listContainers(report.id, { parentSeq: 7502, limit: 10 }), [], 'a leaf has no children');
-    t.strictSame(await store.getContainer(report.id, 4242), all[4241]);
-    t.equal(await store.getContainer(report.id, 9999), null);
-    t.equal(await store.getContainer(randomUUID(), 1), null);
+    t.strictSame(await store.containers.list(report.id, { parentSeq: 7502, limit: 10 }), [], 'a leaf has no children');
+    t.strictSame(await store.containers.get(report.id, 4242), all[4241]);
+    t.equal(await store.containers.get(report.id, 9999), null);
+    t.equal(await store.containers.get(randomUUID(), 1), null);
 
-    const second = await store.createReport({
+    const second = await store.reports.create({
       profileId: profile.id,
       importId: imp.id,
       tags: [],
       date: new Date().toISOString(),
     });
-    await store.insertContainers([1, 2, 3].map((seq) => container(second.id, seq, null)));
+    await store.containers.insert([1, 2, 3].map((seq) => container(second.id, seq, null)));
     t.strictSame(
-      (await store.listContainers(second.id, { parentSeq: null, limit: 10 })).map((c) => c.seq),
+      (await store.containers.list(second.id, { parentSeq: null, limit: 10 })).map((c) => c.seq),
       [1, 2, 3],
       'reports are separate',
     );
     t.strictSame(
-      (await store.listContainers(report.id, { parentSeq: null, limit: 10 })).map((c) => c.seq),
+      (await store.containers.list(report.id, { parentSeq: null, limit: 10 })).map((c) => c.seq),
       [1, 2],
     );
   });
 
   group('containers: reparent, delete, update', async (t, _h, store) => {
     const { profile, imp } = await seed(store);
-    const report = await store.createReport({
+    const report = await store.reports.create({
       profileId: profile.id,
       importId: imp.id,
       tags: [],
@@ -476,48 +479,48 @@ export function storeConformance(t: Test, name: string, makeStore: () => Promise
       ...[4, 5, 6, 7, 8, 9].map((seq) => container(report.id, seq, seq <= 6 ? 1 : 2)),
       container(report.id, 10, 3),
     ];
-    await store.insertContainers(rows);
-    const other = await store.createReport({
+    await store.containers.insert(rows);
+    const other = await store.reports.create({
       profileId: profile.id,
       importId: imp.id,
       tags: [],
       date: new Date().toISOString(),
     });
-    await store.insertContainers([container(other.id, 1, null), container(other.id, 2, 1)]);
+    await store.containers.insert([container(other.id, 1, null), container(other.id, 2, 1)]);
 
-    await store.reparentContainers(report.id, [1, 2], 3);
+    await store.containers.reparent(report.id, [1, 2], 3);
     const seqsUnder = async (reportId: string, parentSeq: number | null) =>
-      (await store.listContainers(reportId, { parentSeq, limit: 100 })).map((c) => c.seq);
+      (await store.containers.list(reportId, { parentSeq, limit: 100 })).map((c) => c.seq);
     t.strictSame(await seqsUnder(report.id, 3), [4, 5, 6, 7, 8, 9, 10], 'children of both parents moved, in seq order');
     t.strictSame(await seqsUnder(report.id, 1), []);
     t.strictSame(await seqsUnder(report.id, 2), []);
-    t.equal((await store.getContainer(report.id, 4))?.parentSeq, 3);
+    t.equal((await store.containers.get(report.id, 4))?.parentSeq, 3);
     t.strictSame(await seqsUnder(other.id, 1), [2], "another report's tree is untouched");
-    await store.reparentContainers(report.id, [], 1);
+    await store.containers.reparent(report.id, [], 1);
 
-    await store.deleteContainers(report.id, [1, 2, 5]);
-    t.equal(await store.getContainer(report.id, 5), null);
+    await store.containers.delete(report.id, [1, 2, 5]);
+    t.equal(await store.containers.get(report.id, 5), null);
     t.strictSame(await seqsUnder(report.id, null), [3]);
     t.strictSame(await seqsUnder(report.id, 3), [4, 6, 7, 8, 9, 10]);
     t.strictSame(await seqsUnder(other.id, null), [1], "another report's containers stay");
-    await store.deleteContainers(report.id, []);
+    await store.containers.delete(report.id, []);
 
     const links: AttachmentLink[] = [
       { name: 'screen shot ü.png', blobId: randomUUID(), contentType: 'image/png', size: 1234 },
       { name: 'log', blobId: randomUUID(), contentType: null, size: 0 },
     ];
-    const before = (await store.getContainer(report.id, 4))!;
-    await store.updateContainer(report.id, 4, { attachments: links, durationMs: 99.5, status: 'errored' });
+    const before = (await store.containers.get(report.id, 4))!;
+    await store.containers.update(report.id, 4, { attachments: links, durationMs: 99.5, status: 'errored' });
     let expected: StoredContainer = { ...before, attachments: links, durationMs: 99.5, status: 'errored' };
-    t.strictSame(await store.getContainer(report.id, 4), expected, 'selected fields replaced, the rest kept');
-    await store.updateContainer(report.id, 4, { status: 'passed' });
+    t.strictSame(await store.containers.get(report.id, 4), expected, 'selected fields replaced, the rest kept');
+    await store.containers.update(report.id, 4, { status: 'passed' });
     expected = { ...expected, status: 'passed' };
-    t.strictSame(await store.getContainer(report.id, 4), expected, 'fields absent from the patch are kept');
-    await store.updateContainer(report.id, 4, { attachments: [], durationMs: null });
+    t.strictSame(await store.containers.get(report.id, 4), expected, 'fields absent from the patch are kept');
+    await store.containers.update(report.id, 4, { attachments: [], durationMs: null });
     expected = { ...expected, attachments: [], durationMs: null };
-    t.strictSame(await store.getContainer(report.id, 4), expected, 'empty list and null are values');
+    t.strictSame(await store.containers.get(report.id, 4), expected, 'empty list and null are values');
     t.strictSame(
-      await store.getContainer(other.id, 1),
+      await store.containers.get(other.id, 1),
       container(other.id, 1, null),
       'same seq in another report untouched',
     );
@@ -525,17 +528,18 @@ export function storeConformance(t: Test, name: string, makeStore: () => Promise
 
   group('containers: nested fields round-trip exactly', async (t, _h, store) => {
     const { profile, imp } = await seed(store);
-    const report = await store.createReport({
+    const report = await store.reports.create({
       profileId: profile.id,
       importId: imp.id,
       tags: [],
       date: new Date().toISOString(),
     });
     const rich = richContainers(report.id);
-    await store.insertContainers(rich);
-    for (const c of rich) t.strictSame(await store.getContainer(report.id, c.seq), c, `seq ${c.seq} via getContainer`);
+    await store.containers.insert(rich);
+    for (const c of rich)
+      t.strictSame(await store.containers.get(report.id, c.seq), c, `seq ${c.seq} via getContainer`);
     t.strictSame(
-      await store.listContainers(report.id, { parentSeq: 1, limit: 10 }),
+      await store.containers.list(report.id, { parentSeq: 1, limit: 10 }),
       rich.filter((c) => c.parentSeq === 1),
       'via listContainers',
     );
@@ -544,18 +548,18 @@ export function storeConformance(t: Test, name: string, makeStore: () => Promise
   group('blobs', async (t, h, store) => {
     const chunks = [...Array.from({ length: 5 }, () => randomBytes(64 * 1024)), randomBytes(1), randomBytes(100_003)];
     const bytes = Buffer.concat(chunks);
-    const ref = await store.putBlob(Readable.from(chunks), { name: 'out ü.log', contentType: 'text/plain' });
+    const ref = await store.blobs.put(Readable.from(chunks), { name: 'out ü.log', contentType: 'text/plain' });
     t.equal(ref.size, bytes.length, 'size counted as bytes pass');
     t.equal(ref.sha256, sha256(bytes), 'sha256 of the bytes');
-    t.ok((await readAll(await store.openBlob(ref.id)))?.equals(bytes), 'the bytes read back are the bytes written');
+    t.ok((await readAll(await store.blobs.open(ref.id)))?.equals(bytes), 'the bytes read back are the bytes written');
 
-    const empty = await store.putBlob(Readable.from([]), { name: 'empty', contentType: null });
+    const empty = await store.blobs.put(Readable.from([]), { name: 'empty', contentType: null });
     t.strictSame(
       { size: empty.size, sha256: empty.sha256 },
       { size: 0, sha256: sha256(Buffer.alloc(0)) },
       'an empty blob',
     );
-    t.equal((await readAll(await store.openBlob(empty.id)))?.length, 0);
+    t.equal((await readAll(await store.blobs.open(empty.id)))?.length, 0);
     t.not(empty.id, ref.id);
 
     const filesBefore = await h.listBlobFiles?.();
@@ -565,7 +569,7 @@ export function storeConformance(t: Test, name: string, makeStore: () => Promise
       throw new Error('source broke');
     }
     await t.rejects(
-      store.putBlob(Readable.from(breaksMidway()), { name: 'x', contentType: null }),
+      store.blobs.put(Readable.from(breaksMidway()), { name: 'x', contentType: null }),
       { message: 'source broke' },
       'a source that throws rejects with its error',
     );
@@ -573,29 +577,29 @@ export function storeConformance(t: Test, name: string, makeStore: () => Promise
     destroyed.push(randomBytes(1000));
     setImmediate(() => destroyed.destroy(new Error('client went away')));
     await t.rejects(
-      store.putBlob(destroyed, { name: 'y', contentType: null }),
+      store.blobs.put(destroyed, { name: 'y', contentType: null }),
       { message: 'client went away' },
       'a destroyed source rejects with its error',
     );
     if (h.listBlobFiles)
       t.strictSame(await h.listBlobFiles(), filesBefore, 'a failed put leaves no file, temporary or not');
-    const after = await store.putBlob(Readable.from([Buffer.from('still works')]), { name: 'z', contentType: null });
+    const after = await store.blobs.put(Readable.from([Buffer.from('still works')]), { name: 'z', contentType: null });
     t.equal(
-      (await readAll(await store.openBlob(after.id)))?.toString(),
+      (await readAll(await store.blobs.open(after.id)))?.toString(),
       'still works',
       'the store works after a failed put',
     );
 
-    t.equal(await store.openBlob(randomUUID()), null, 'unknown id');
-    t.equal(await store.openBlob('no-such-blob'), null, 'an id of another shape');
-    t.equal(await store.openBlob('../../etc/passwd'), null, 'an id is never a path');
+    t.equal(await store.blobs.open(randomUUID()), null, 'unknown id');
+    t.equal(await store.blobs.open('no-such-blob'), null, 'an id of another shape');
+    t.equal(await store.blobs.open('../../etc/passwd'), null, 'an id is never a path');
 
-    await store.deleteBlob(ref.id);
-    t.equal(await store.openBlob(ref.id), null, 'deleted');
-    await store.deleteBlob(ref.id);
-    await store.deleteBlob(randomUUID());
+    await store.blobs.delete(ref.id);
+    t.equal(await store.blobs.open(ref.id), null, 'deleted');
+    await store.blobs.delete(ref.id);
+    await store.blobs.delete(randomUUID());
     t.pass('deleting a missing blob is not an error');
-    t.ok((await readAll(await store.openBlob(empty.id))) !== null, 'other blobs stay');
+    t.ok((await readAll(await store.blobs.open(empty.id))) !== null, 'other blobs stay');
   });
 
   group('ping', async (t, h, store) => {
@@ -612,16 +616,16 @@ export function storeConformance(t: Test, name: string, makeStore: () => Promise
 
   group('queued imports are claimed once each, oldest first', async (t, _h, store) => {
     const { account, profile } = await seed(store);
-    t.equal(await store.claimQueuedImport(), null, 'nothing queued');
+    t.equal(await store.imports.claimQueued(), null, 'nothing queued');
     const ids: string[] = [];
     for (let i = 0; i < 3; i++) {
-      const imp = await store.createImport({
+      const imp = await store.imports.create({
         profileId: profile.id,
         accountId: account.id,
         endpoint: 'import',
         formatter: null,
       });
-      await store.updateImport(imp.id, {
+      await store.imports.update(imp.id, {
         status: 'queued',
         contentType: 'application/xml',
         params: { 'tag[]': ['a:b'] },
@@ -630,10 +634,10 @@ export function storeConformance(t: Test, name: string, makeStore: () => Promise
       await sleep(3);
     }
     const claimed = await Promise.all([
-      store.claimQueuedImport(),
-      store.claimQueuedImport(),
-      store.claimQueuedImport(),
-      store.claimQueuedImport(),
+      store.imports.claimQueued(),
+      store.imports.claimQueued(),
+      store.imports.claimQueued(),
+      store.imports.claimQueued(),
     ]);
     t.same(
       claimed
@@ -648,37 +652,37 @@ export function storeConformance(t: Test, name: string, makeStore: () => Promise
     t.equal(first.status, 'processing');
     t.equal(first.contentType, 'application/xml', 'the request media type round-trips');
     t.same(first.params, { 'tag[]': ['a:b'] });
-    t.equal(await store.claimQueuedImport(), null);
+    t.equal(await store.imports.claimQueued(), null);
   });
 
   group('stale imports are ended, with their report and blobs', async (t, _h, store) => {
     const { account, profile, imp: stale } = await seed(store);
-    const report = await store.createReport({
+    const report = await store.reports.create({
       profileId: profile.id,
       importId: stale.id,
       tags: [],
       date: new Date().toISOString(),
     });
-    await store.updateImport(stale.id, {
+    await store.imports.update(stale.id, {
       reportId: report.id,
       status: 'processing',
       messages: [{ severity: 'warning', code: 'specify_formatter', message: 'w' }],
     });
-    await store.insertContainers([container(report.id, 1, null), container(report.id, 2, 1)]);
-    const blob = await store.putBlob(Readable.from([Buffer.from('raw upload')]), {
+    await store.containers.insert([container(report.id, 1, null), container(report.id, 2, 1)]);
+    const blob = await store.blobs.put(Readable.from([Buffer.from('raw upload')]), {
       name: 'a.xml',
       contentType: null,
       importId: stale.id,
     });
-    const other = await store.putBlob(Readable.from([Buffer.from('kept')]), { name: 'b.xml', contentType: null });
-    const done = await store.createImport({
+    const other = await store.blobs.put(Readable.from([Buffer.from('kept')]), { name: 'b.xml', contentType: null });
+    const done = await store.imports.create({
       profileId: profile.id,
       accountId: account.id,
       endpoint: 'import',
       formatter: null,
     });
-    await store.updateImport(done.id, { status: 'completed' });
-    const fresh = await store.createImport({
+    await store.imports.update(done.id, { status: 'completed' });
+    const fresh = await store.imports.create({
       profileId: profile.id,
       accountId: account.id,
       endpoint: 'import',
@@ -686,10 +690,10 @@ export function storeConformance(t: Test, name: string, makeStore: () => Promise
     });
 
     const ended = { severity: 'error' as const, code: 'store_unavailable', message: 'ended by the sweep' };
-    const cutoff = new Date(Date.parse((await store.getImport(fresh.id))!.createdAt)).toISOString();
+    const cutoff = new Date(Date.parse((await store.imports.get(fresh.id))!.createdAt)).toISOString();
     await sleep(5);
-    t.equal(await store.failStaleImports(cutoff, ended), 1, 'only imports older than the cutoff');
-    const after = (await store.getImport(stale.id))!;
+    t.equal(await store.imports.failStale(cutoff, ended), 1, 'only imports older than the cutoff');
+    const after = (await store.imports.get(stale.id))!;
     t.equal(after.status, 'failed');
     t.ok(after.finishedAt);
     t.same(
@@ -697,23 +701,23 @@ export function storeConformance(t: Test, name: string, makeStore: () => Promise
       ['specify_formatter', 'store_unavailable'],
       'the message is appended',
     );
-    t.equal((await store.getReport(report.id))!.status, 'failed');
-    t.strictSame(await store.listContainers(report.id, { parentSeq: null, limit: 10 }), []);
-    t.equal(await store.openBlob(blob.id), null, 'its blob is deleted');
-    t.ok(await readAll(await store.openBlob(other.id)), 'other blobs stay');
-    t.equal((await store.getImport(done.id))!.status, 'completed', 'finished imports are untouched');
-    t.equal((await store.getImport(fresh.id))!.status, 'receiving', 'younger imports are untouched');
+    t.equal((await store.reports.get(report.id))!.status, 'failed');
+    t.strictSame(await store.containers.list(report.id, { parentSeq: null, limit: 10 }), []);
+    t.equal(await store.blobs.open(blob.id), null, 'its blob is deleted');
+    t.ok(await readAll(await store.blobs.open(other.id)), 'other blobs stay');
+    t.equal((await store.imports.get(done.id))!.status, 'completed', 'finished imports are untouched');
+    t.equal((await store.imports.get(fresh.id))!.status, 'receiving', 'younger imports are untouched');
     t.equal(
-      await store.failStaleImports(new Date(Date.now() + 60_000).toISOString(), ended),
+      await store.imports.failStale(new Date(Date.now() + 60_000).toISOString(), ended),
       1,
       'a later cutoff takes the fresh one',
     );
   });
 
   group('users and sessions', async (t, _h, store) => {
-    const a = await store.createAccount('A');
-    const b = await store.createAccount('B');
-    const ann = await store.createUser({
+    const a = await store.accounts.create('A');
+    const b = await store.accounts.create('B');
+    const ann = await store.users.create({
       accountId: a.id,
       email: 'Ann@Example.com',
       passwordHash: 'scrypt$x',
@@ -734,7 +738,7 @@ export function storeConformance(t: Test, name: string, makeStore: () => Promise
     );
     t.ok(isIsoTime(ann!.createdAt));
     t.equal(
-      await store.createUser({
+      await store.users.create({
         accountId: b.id,
         email: 'ANN@example.com',
         passwordHash: 'y',
@@ -743,26 +747,26 @@ export function storeConformance(t: Test, name: string, makeStore: () => Promise
       null,
       'an address is taken once across Tally',
     );
-    const bob = await store.createUser({
+    const bob = await store.users.create({
       accountId: a.id,
       email: 'bob@example.com',
       passwordHash: 'z',
       mustChangePassword: false,
     });
-    const cy = await store.createUser({
+    const cy = await store.users.create({
       accountId: b.id,
       email: 'cy@example.com',
       passwordHash: 'w',
       mustChangePassword: false,
     });
-    t.strictSame(await store.getUser(ann!.id), ann);
-    t.equal(await store.getUser(randomUUID()), null);
-    t.strictSame(await store.findUserByEmail('ANN@EXAMPLE.COM'), ann, 'found whatever the case');
-    t.equal(await store.findUserByEmail('nobody@example.com'), null);
-    t.strictSame(byId(await store.listUsers(a.id)), byId([ann!, bob!]));
-    t.strictSame(await store.listUsers(b.id), [cy]);
-    await store.setUserPassword(ann!.id, 'scrypt$new', false);
-    t.strictSame(await store.getUser(ann!.id), { ...ann!, passwordHash: 'scrypt$new', mustChangePassword: false });
+    t.strictSame(await store.users.get(ann!.id), ann);
+    t.equal(await store.users.get(randomUUID()), null);
+    t.strictSame(await store.users.findByEmail('ANN@EXAMPLE.COM'), ann, 'found whatever the case');
+    t.equal(await store.users.findByEmail('nobody@example.com'), null);
+    t.strictSame(byId(await store.users.list(a.id)), byId([ann!, bob!]));
+    t.strictSame(await store.users.list(b.id), [cy]);
+    await store.users.setPassword(ann!.id, 'scrypt$new', false);
+    t.strictSame(await store.users.get(ann!.id), { ...ann!, passwordHash: 'scrypt$new', mustChangePassword: false });
 
     const session = (userId: string, idHash: string, expiresAt: string) => ({
       idHash,
@@ -778,54 +782,54 @@ export function storeConformance(t: Test, name: string, makeStore: () => Promise
     const s2 = session(ann!.id, 'h2', later);
     const s3 = session(bob!.id, 'h3', later);
     const old = session(bob!.id, 'h4', past);
-    for (const x of [s1, s2, s3, old]) await store.createSession(x);
-    t.strictSame(await store.findSession('h1'), s1);
-    t.strictSame(await store.findSession('h4'), old, 'an expired session is still found: the caller decides');
-    t.equal(await store.findSession('nope'), null);
-    t.equal(await store.deleteExpiredSessions(new Date().toISOString()), 1, 'expired sessions are removed');
-    t.equal(await store.findSession('h4'), null);
-    t.equal(await store.deleteUserSessions(ann!.id, 'h1'), 1, "the user's other sessions end");
-    t.strictSame(await store.findSession('h1'), s1, 'the kept one stays');
-    t.equal(await store.findSession('h2'), null);
-    t.strictSame(await store.findSession('h3'), s3, "another user's sessions are untouched");
-    await store.deleteSession('h1');
-    t.equal(await store.findSession('h1'), null);
-    t.equal(await store.deleteUserSessions(bob!.id), 1);
+    for (const x of [s1, s2, s3, old]) await store.sessions.add(x);
+    t.strictSame(await store.sessions.find('h1'), s1);
+    t.strictSame(await store.sessions.find('h4'), old, 'an expired session is still found: the caller decides');
+    t.equal(await store.sessions.find('nope'), null);
+    t.equal(await store.sessions.deleteExpired(new Date().toISOString()), 1, 'expired sessions are removed');
+    t.equal(await store.sessions.find('h4'), null);
+    t.equal(await store.sessions.deleteOfUser(ann!.id, 'h1'), 1, "the user's other sessions end");
+    t.strictSame(await store.sessions.find('h1'), s1, 'the kept one stays');
+    t.equal(await store.sessions.find('h2'), null);
+    t.strictSame(await store.sessions.find('h3'), s3, "another user's sessions are untouched");
+    await store.sessions.delete('h1');
+    t.equal(await store.sessions.find('h1'), null);
+    t.equal(await store.sessions.deleteOfUser(bob!.id), 1);
   });
 
   group('reports: date filter', async (t, _h, store) => {
     const { profile, imp } = await seed(store);
     const made: Report[] = [];
     for (let i = 0; i < 3; i++) {
-      const r = await store.createReport({
+      const r = await store.reports.create({
         profileId: profile.id,
         importId: imp.id,
         tags: [],
         date: new Date().toISOString(),
       });
-      await store.completeReport(r.id, {
+      await store.reports.complete(r.id, {
         date: r.date,
         totals: zeroTotals(),
         files: [],
         messages: [],
         tags: i === 2 ? ['x'] : [],
       });
-      made.push((await store.getReport(r.id))!);
+      made.push((await store.reports.get(r.id))!);
       await sleep(5);
     }
     const ids = (list: Report[]) => list.map((r) => r.id);
     t.strictSame(
-      ids(await store.listReports(profile.id, { limit: 10, since: made[1]!.createdAt })),
+      ids(await store.reports.list(profile.id, { limit: 10, since: made[1]!.createdAt })),
       [made[2]!.id, made[1]!.id],
       'since is inclusive',
     );
     t.strictSame(
-      ids(await store.listReports(profile.id, { limit: 10, since: made[1]!.createdAt, before: made[2]!.createdAt })),
+      ids(await store.reports.list(profile.id, { limit: 10, since: made[1]!.createdAt, before: made[2]!.createdAt })),
       [made[1]!.id],
       'with before',
     );
     t.strictSame(
-      ids(await store.listReports(profile.id, { limit: 10, since: made[0]!.createdAt, tags: ['x'] })),
+      ids(await store.reports.list(profile.id, { limit: 10, since: made[0]!.createdAt, tags: ['x'] })),
       [made[2]!.id],
       'with tags',
     );
@@ -833,13 +837,13 @@ export function storeConformance(t: Test, name: string, makeStore: () => Promise
 
   group('containers: search by status and title', async (t, _h, store) => {
     const { profile, imp } = await seed(store);
-    const r = await store.createReport({
+    const r = await store.reports.create({
       profileId: profile.id,
       importId: imp.id,
       tags: [],
       date: new Date().toISOString(),
     });
-    await store.insertContainers([
+    await store.containers.insert([
       container(r.id, 1, null, { type: 'suite', title: 'Login Suite', status: 'failed' }),
       container(r.id, 2, 1, { title: 'logs in (50% faster) [x]', status: 'failed' }),
       container(r.id, 3, 1, { title: 'LOGS OUT', status: 'passed' }),
@@ -848,29 +852,29 @@ export function storeConformance(t: Test, name: string, makeStore: () => Promise
     ]);
     const seqs = (list: StoredContainer[]) => list.map((c) => c.seq);
     t.strictSame(
-      seqs(await store.findContainers(r.id, { statuses: ['failed', 'errored'], limit: 10 })),
+      seqs(await store.containers.find(r.id, { statuses: ['failed', 'errored'], limit: 10 })),
       [1, 2, 4, 5],
       'any depth, by seq',
     );
     t.strictSame(
-      seqs(await store.findContainers(r.id, { statuses: ['failed', 'errored'], testsOnly: true, limit: 10 })),
+      seqs(await store.containers.find(r.id, { statuses: ['failed', 'errored'], testsOnly: true, limit: 10 })),
       [2, 5],
       'tests only',
     );
     t.strictSame(
-      seqs(await store.findContainers(r.id, { text: 'logs', limit: 10 })),
+      seqs(await store.containers.find(r.id, { text: 'logs', limit: 10 })),
       [2, 3],
       'title contains, any case',
     );
     t.strictSame(
-      seqs(await store.findContainers(r.id, { text: '(50% faster) [', limit: 10 })),
+      seqs(await store.containers.find(r.id, { text: '(50% faster) [', limit: 10 })),
       [2],
       'the text is literal, not a pattern',
     );
-    t.strictSame(seqs(await store.findContainers(r.id, { text: 'o', afterSeq: 2, limit: 1 })), [3], 'keyset paging');
-    t.strictSame(await store.findContainers(r.id, { text: 'nothing like it', limit: 10 }), []);
+    t.strictSame(seqs(await store.containers.find(r.id, { text: 'o', afterSeq: 2, limit: 1 })), [3], 'keyset paging');
+    t.strictSame(await store.containers.find(r.id, { text: 'nothing like it', limit: 10 }), []);
     t.strictSame(
-      (await store.findContainers(r.id, { statuses: ['errored'], limit: 10 }))[0],
+      (await store.containers.find(r.id, { statuses: ['errored'], limit: 10 }))[0],
       container(r.id, 5, 1, { title: 'errs', status: 'errored' }),
       'whole containers',
     );
@@ -878,14 +882,14 @@ export function storeConformance(t: Test, name: string, makeStore: () => Promise
 
   group('history columns', async (t, _h, store) => {
     const { profile, imp } = await seed(store);
-    const first = await store.createReport({
+    const first = await store.reports.create({
       profileId: profile.id,
       importId: imp.id,
       tags: [],
       date: new Date().toISOString(),
     });
     // seq order does not follow the tree: a suite may close (and be numbered) after its tests.
-    await store.insertContainers([
+    await store.containers.insert([
       container(first.id, 1, 4, { title: 'adds', status: 'passed', durationMs: 5 }),
       container(first.id, 2, 4, { title: 'divides', status: 'failed', durationMs: null, flaky: true }),
       container(first.id, 3, 2, { type: 'step', title: 'a step', status: 'failed' }),
@@ -894,35 +898,47 @@ export function storeConformance(t: Test, name: string, makeStore: () => Promise
       container(first.id, 6, null, { type: 'suite', title: 'math.xml', status: 'failed' }),
       container(first.id, 7, 6, { type: 'scenario', title: 'outline', status: 'skipped', durationMs: 1.5 }),
     ]);
-    t.strictSame(await store.historyColumns([first.id]), [], 'a building report has no column');
-    await store.completeReport(first.id, { date: first.date, totals: zeroTotals(), files: [], messages: [], tags: [] });
-    const second = await store.createReport({
+    t.strictSame(await store.history.columns([first.id]), [], 'a building report has no column');
+    await store.reports.complete(first.id, {
+      date: first.date,
+      totals: zeroTotals(),
+      files: [],
+      messages: [],
+      tags: [],
+    });
+    const second = await store.reports.create({
       profileId: profile.id,
       importId: imp.id,
       tags: [],
       date: new Date().toISOString(),
     });
-    await store.insertContainers([
+    await store.containers.insert([
       container(second.id, 1, null, { type: 'suite', title: 'math.xml' }),
       container(second.id, 2, 1, { type: 'suite', title: 'Calc' }),
       container(second.id, 3, 2, { title: 'divides', status: 'passed', durationMs: 7 }),
     ]);
-    await store.completeReport(second.id, {
+    await store.reports.complete(second.id, {
       date: second.date,
       totals: zeroTotals(),
       files: [],
       messages: [],
       tags: [],
     });
-    const empty = await store.createReport({
+    const empty = await store.reports.create({
       profileId: profile.id,
       importId: imp.id,
       tags: [],
       date: new Date().toISOString(),
     });
-    await store.completeReport(empty.id, { date: empty.date, totals: zeroTotals(), files: [], messages: [], tags: [] });
+    await store.reports.complete(empty.id, {
+      date: empty.date,
+      totals: zeroTotals(),
+      files: [],
+      messages: [],
+      tags: [],
+    });
 
-    const columns = await store.historyColumns([second.id, randomUUID(), first.id, empty.id]);
+    const columns = await store.history.columns([second.id, randomUUID(), first.id, empty.id]);
     t.strictSame(
       columns.map((c) => c.reportId),
       [second.id, first.id, empty.id],
@@ -983,16 +999,16 @@ export function storeConformance(t: Test, name: string, makeStore: () => Promise
     await store.init();
     const { account, profile, imp } = await seed(store);
     const key = apiKey(`key-${randomUUID()}`, account.id);
-    await store.addApiKey(key);
-    const report = await store.createReport({
+    await store.keys.add(key);
+    const report = await store.reports.create({
       profileId: profile.id,
       importId: imp.id,
       tags: ['t'],
       date: new Date().toISOString(),
     });
     const rich = richContainers(report.id);
-    await store.insertContainers(rich);
-    await store.completeReport(report.id, {
+    await store.containers.insert(rich);
+    await store.reports.complete(report.id, {
       date: report.date,
       totals: zeroTotals(),
       files: [],
@@ -1000,32 +1016,32 @@ export function storeConformance(t: Test, name: string, makeStore: () => Promise
       tags: ['t'],
     });
     const bytes = randomBytes(10_000);
-    const blob = await store.putBlob(Readable.from([bytes]), { name: 'b', contentType: null });
-    const completed = await store.getReport(report.id);
+    const blob = await store.blobs.put(Readable.from([bytes]), { name: 'b', contentType: null });
+    const completed = await store.reports.get(report.id);
 
     await store.close();
     const again = h.reopen ? await h.reopen() : store;
     await again.init();
     await again.init();
-    t.strictSame(await again.getAccount(account.id), account);
-    t.strictSame(await again.findApiKey(key.keyId), key);
-    t.strictSame(await again.getProfile(profile.id), profile);
-    t.strictSame(await again.getImport(imp.id), imp);
-    t.strictSame(await again.listReports(profile.id, { limit: 10, tags: ['t'] }), [completed]);
+    t.strictSame(await again.accounts.get(account.id), account);
+    t.strictSame(await again.keys.find(key.keyId), key);
+    t.strictSame(await again.profiles.get(profile.id), profile);
+    t.strictSame(await again.imports.get(imp.id), imp);
+    t.strictSame(await again.reports.list(profile.id, { limit: 10, tags: ['t'] }), [completed]);
     t.strictSame(
-      await again.listContainers(report.id, { parentSeq: 1, limit: 10 }),
+      await again.containers.list(report.id, { parentSeq: 1, limit: 10 }),
       rich.filter((c) => c.parentSeq === 1),
     );
-    t.ok((await readAll(await again.openBlob(blob.id)))?.equals(bytes), 'blob bytes');
-    t.equal(await again.countAccounts(), 1);
+    t.ok((await readAll(await again.blobs.open(blob.id)))?.equals(bytes), 'blob bytes');
+    t.equal(await again.accounts.count(), 1);
   });
 }
 
 /** An account, a profile and an import: what every report needs. */
 export async function seed(store: Store) {
-  const account = await store.createAccount('Acme');
-  const profile = await store.createProfile(account.id, 'main');
-  const imp = await store.createImport({
+  const account = await store.accounts.create('Acme');
+  const profile = await store.profiles.create(account.id, 'main');
+  const imp = await store.imports.create({
     profileId: profile.id,
     accountId: account.id,
     endpoint: 'import',

@@ -5,9 +5,8 @@ import { Readable } from 'node:stream';
 import Database from 'better-sqlite3';
 import t, { type Test } from 'tap';
 import { createEmbeddedStore, PAGE_SIZE, type EmbeddedStore } from '../../lib/store/embedded/index.js';
-import { SqliteContainerWriter } from '../../lib/store/embedded/container-writer.js';
 import { AUTOCHECKPOINT_BYTES } from '../../lib/store/embedded/connection.js';
-import { encodeContainerRow } from '../../lib/store/embedded/rows.js';
+import { SqliteRowWriter, encodeContainerRow } from '../../lib/store/embedded/row-writer.js';
 import { richContainers, seed, storeConformance, type StoreHarness } from './conformance.js';
 
 async function harness(): Promise<StoreHarness & { dataDir: string; store: EmbeddedStore }> {
@@ -22,7 +21,7 @@ async function harness(): Promise<StoreHarness & { dataDir: string; store: Embed
       stores.push(next);
       return next;
     },
-    listBlobFiles: () => first.blobs.list(),
+    listBlobFiles: () => first.blobFolder.list(),
     async cleanup() {
       for (const s of stores) await s.close();
       await rm(dataDir, { recursive: true, force: true });
@@ -38,7 +37,7 @@ async function withReport(t: Test) {
   t.teardown(() => h.cleanup());
   await h.store.init();
   const { profile, imp } = await seed(h.store);
-  const report = await h.store.createReport({
+  const report = await h.store.reports.create({
     profileId: profile.id,
     importId: imp.id,
     tags: [],
@@ -55,12 +54,12 @@ t.test('embedded: files where the design says', async (t) => {
   t.ok((await stat(join(h.dataDir, 'tally.sqlite'))).isFile(), 'the SQLite file is at <dataDir>/tally.sqlite');
   t.ok((await stat(join(h.dataDir, 'blobs'))).isDirectory(), 'the blob folder is at <dataDir>/blobs');
 
-  const ref = await h.store.putBlob(Readable.from([Buffer.from('hello')]), {
+  const ref = await h.store.blobs.put(Readable.from([Buffer.from('hello')]), {
     name: 'h.txt',
     contentType: 'text/plain',
   });
   t.strictSame(
-    await h.store.blobs.list(),
+    await h.store.blobFolder.list(),
     [join(ref.id.slice(0, 2), ref.id)],
     'one file, in a 2-character fan-out folder',
   );
@@ -83,7 +82,7 @@ t.test('embedded: a failed putBlob leaves no temp file', async (t) => {
     yield Buffer.alloc(256 * 1024, 1);
     throw new Error('boom');
   }
-  await t.rejects(h.store.putBlob(Readable.from(breaks()), { name: 'x', contentType: null }), { message: 'boom' });
+  await t.rejects(h.store.blobs.put(Readable.from(breaks()), { name: 'x', contentType: null }), { message: 'boom' });
   const names = await readdir(join(h.dataDir, 'blobs'), { recursive: true });
   t.strictSame(
     names.filter((n) => n.includes('.tmp-')),
@@ -99,7 +98,7 @@ t.test('embedded: a purge cut short by a crash is finished on init', async (t) =
   const store = h.store;
   await store.init();
   const { profile, imp } = await seed(store);
-  const report = await store.createReport({
+  const report = await store.reports.create({
     profileId: profile.id,
     importId: imp.id,
     tags: [],
@@ -124,7 +123,7 @@ t.test('embedded: a purge cut short by a crash is finished on init', async (t) =
     attempts: [],
     meta: {},
   }));
-  await store.insertContainers(rows);
+  await store.containers.insert(rows);
   await store.close();
 
   // What a crash right after failReport's status flip leaves behind.
@@ -134,7 +133,7 @@ t.test('embedded: a purge cut short by a crash is finished on init', async (t) =
 
   const again = (await h.reopen!()) as EmbeddedStore;
   await again.init();
-  t.strictSame(await again.listContainers(report.id, { parentSeq: null, limit: 5 }), []);
+  t.strictSame(await again.containers.list(report.id, { parentSeq: null, limit: 5 }), []);
 });
 
 t.test('embedded: a data dir from a newer schema is refused', async (t) => {
@@ -167,15 +166,15 @@ t.test('embedded: a new database has 16 KiB pages; one made with 4 KiB pages kee
   const store = createEmbeddedStore({ dataDir: older, reserveBytes: 0 });
   await store.init();
   const { profile, imp } = await seed(store);
-  const report = await store.createReport({
+  const report = await store.reports.create({
     profileId: profile.id,
     importId: imp.id,
     tags: [],
     date: new Date().toISOString(),
   });
-  await store.insertContainers(richContainers(report.id));
+  await store.containers.insert(richContainers(report.id));
   t.equal(
-    (await store.listContainers(report.id, { parentSeq: 1, limit: 10 })).length,
+    (await store.containers.list(report.id, { parentSeq: 1, limit: 10 })).length,
     richContainers(report.id).filter((c) => c.parentSeq === 1).length,
   );
   await store.close();
@@ -195,11 +194,11 @@ t.test('embedded: rows a parse worker encoded read back exactly', async (t) => {
     output: { stdout: 'ключ '.repeat(100), stderr: null },
   };
   const rich = [...base, long];
-  const writer = new SqliteContainerWriter(h.store.workerSink()!.path);
+  const writer = new SqliteRowWriter(h.store.databasePath);
   writer.write(rich.map(encodeContainerRow));
   writer.close();
-  for (const c of rich) t.strictSame(await h.store.getContainer(report.id, c.seq), c, `seq ${c.seq}`);
-  t.strictSame(await h.store.findContainers(report.id, { limit: 100 }), rich, 'and through a search');
+  for (const c of rich) t.strictSame(await h.store.containers.get(report.id, c.seq), c, `seq ${c.seq}`);
+  t.strictSame(await h.store.containers.find(report.id, { limit: 100 }), rich, 'and through a search');
   const peek = new Database(h.store.databasePath, { readonly: true });
   t.teardown(() => peek.close());
   const types = peek
@@ -216,10 +215,10 @@ t.test('embedded: rows a parse worker encoded read back exactly', async (t) => {
 
 t.test('embedded: the checkpointer copies the log into the database, which keeps it short', async (t) => {
   const { h, report } = await withReport(t);
-  const sink = h.store.workerSink()!;
+  t.ok(h.store.containers.rowWriter(), 'the embedded store offers parse threads a row writer');
   const checkpointer = h.store.checkpointer;
-  t.ok(checkpointer, 'started with the first worker sink');
-  const writer = new SqliteContainerWriter(sink.path);
+  t.ok(checkpointer, 'started with the first row writer handed out');
+  const writer = new SqliteRowWriter(h.store.databasePath);
   t.teardown(() => writer.close());
   // ~1 KiB rows in batches, as a parse worker writes them, up to the connections' own checkpoint point:
   // without the thread the log would grow to that length before anything started it over.
@@ -256,13 +255,13 @@ t.test('embedded: the checkpointer copies the log into the database, which keeps
     `the thread copied the log into the database ${checkpointer!.copies} time(s) (${checkpointer!.restarts} with a restart)`,
   );
   t.equal(checkpointer!.lastError, null, 'without an error');
-  const wal = (await stat(`${sink.path}-wal`)).size;
+  const wal = (await stat(`${h.store.databasePath}-wal`)).size;
   t.ok(
     wal < AUTOCHECKPOINT_BYTES,
     `the log file stays short: ${(wal / 2 ** 20).toFixed(1)} MiB after ${(bytesWritten() / 2 ** 20).toFixed(0)} MiB of rows`,
   );
   t.equal(
-    (await h.store.listContainers(report.id, { parentSeq: null, afterSeq: seq - 1, limit: 5 }))[0]?.seq,
+    (await h.store.containers.list(report.id, { parentSeq: null, afterSeq: seq - 1, limit: 5 }))[0]?.seq,
     seq,
     'every row is there',
   );

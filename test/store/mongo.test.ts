@@ -143,18 +143,18 @@ if (!url) {
     }
     for (let i = 0; i < 10; i++) {
       await t.rejects(
-        h.store.putBlob(Readable.from(breaks()), { name: 'x', contentType: null, importId: randomUUID() }),
+        h.store.blobs.put(Readable.from(breaks()), { name: 'x', contentType: null, importId: randomUUID() }),
         { message: 'source broke' },
       );
     }
     const slow = new Readable({ read() {} });
     slow.push(randomBytes(300 * 1024));
     setTimeout(() => slow.destroy(new Error('client went away')), 20);
-    await t.rejects(h.store.putBlob(slow, { name: 'y', contentType: null }), { message: 'client went away' });
+    await t.rejects(h.store.blobs.put(slow, { name: 'y', contentType: null }), { message: 'client went away' });
     t.equal(await db.collection('blobs.files').countDocuments(), 0, 'no blobs.files document');
     t.equal(await db.collection('blobs.chunks').countDocuments(), 0, 'no blobs.chunks document');
 
-    const ref = await h.store.putBlob(Readable.from([Buffer.from('ok')]), {
+    const ref = await h.store.blobs.put(Readable.from([Buffer.from('ok')]), {
       name: 'n ü',
       contentType: 'text/plain',
       importId: 'imp-1',
@@ -174,7 +174,7 @@ if (!url) {
     const store = h.store;
     await store.init();
     const { profile, imp } = await seed(store);
-    const report = await store.createReport({
+    const report = await store.reports.create({
       profileId: profile.id,
       importId: imp.id,
       tags: [],
@@ -199,11 +199,11 @@ if (!url) {
       attempts: [],
       meta: {},
     });
-    await store.insertContainers([row(1), row(2)]);
+    await store.containers.insert([row(1), row(2)]);
     // A second instance has an empty cache, so it must look the report up.
     const other = (await h.reopen!()) as MongoStore;
     await other.init();
-    await other.insertContainers([row(3)]);
+    await other.containers.insert([row(3)]);
     const docs = await (
       await h.raw()
     )
@@ -216,10 +216,10 @@ if (!url) {
       docs.map((d) => [d.seq, d.profileId, d.reportCreatedAt]),
       [1, 2, 3].map((seq) => [seq, profile.id, report.createdAt]),
     );
-    t.strictSame(await store.getContainer(report.id, 1), row(1), 'the copies stay out of what the store returns');
+    t.strictSame(await store.containers.get(report.id, 1), row(1), 'the copies stay out of what the store returns');
 
     await t.rejects(
-      store.insertContainers([{ ...row(1), reportId: randomUUID() }]),
+      store.containers.insert([{ ...row(1), reportId: randomUUID() }]),
       /no report/,
       'containers of an unknown report are refused',
     );
@@ -267,14 +267,14 @@ if (!url) {
       row(id, 7, null, 'suite', 's2', 'passed'),
     ];
     const date = new Date().toISOString();
-    const kept = await store.createReport({ profileId: profile.id, importId: imp.id, tags: [], date });
-    const read = await store.createReport({ profileId: profile.id, importId: imp.id, tags: [], date });
+    const kept = await store.reports.create({ profileId: profile.id, importId: imp.id, tags: [], date });
+    const read = await store.reports.create({ profileId: profile.id, importId: imp.id, tags: [], date });
     for (const id of [kept.id, read.id]) {
-      await store.insertContainers(tree(id));
+      await store.containers.insert(tree(id));
       // What a merge does: suite 7's children move under suite 4, suite 7 goes; a status changes.
-      await store.reparentContainers(id, [7], 4);
-      await store.deleteContainers(id, [7]);
-      await store.updateContainer(id, 2, { status: 'passed', durationMs: 9 });
+      await store.containers.reparent(id, [7], 4);
+      await store.containers.delete(id, [7]);
+      await store.containers.update(id, 2, { status: 'passed', durationMs: 9 });
     }
     const totals = {
       containers: 6,
@@ -287,12 +287,12 @@ if (!url) {
       unknown: 0,
       flaky: 1,
     };
-    await store.completeReport(kept.id, { date, totals, files: [], messages: [], tags: [] });
+    await store.reports.complete(kept.id, { date, totals, files: [], messages: [], tags: [] });
     // Another instance has no draft of `read`: it reads the containers back.
     const other = await h.reopen!();
     await other.init();
-    await other.completeReport(read.id, { date, totals, files: [], messages: [], tags: [] });
-    const [a, b] = await store.historyColumns([kept.id, read.id]);
+    await other.reports.complete(read.id, { date, totals, files: [], messages: [], tags: [] });
+    const [a, b] = await store.history.columns([kept.id, read.id]);
     const plain = (c: typeof a) => ({
       keys: [...c!.keys],
       seqs: [...c!.seqs],
@@ -327,19 +327,19 @@ if (!url) {
     const messages = [
       { severity: 'notice' as const, code: 'N', message: 'm', details: { 'os.name': 'linux', $ref: 1 } },
     ];
-    await store.updateImport(imp.id, { params, messages });
-    const got = await store.getImport(imp.id);
+    await store.imports.update(imp.id, { params, messages });
+    const got = await store.imports.get(imp.id);
     t.strictSame(got?.params, params);
     t.strictSame(got?.messages, messages);
 
-    const report = await store.createReport({
+    const report = await store.reports.create({
       profileId: profile.id,
       importId: imp.id,
       tags: [],
       date: new Date().toISOString(),
     });
     const meta = { 'java.class': 'a.B', $x: '', '%': '%25' };
-    await store.insertContainers([
+    await store.containers.insert([
       {
         reportId: report.id,
         seq: 1,
@@ -360,9 +360,15 @@ if (!url) {
         meta,
       },
     ]);
-    t.strictSame((await store.getContainer(report.id, 1))?.meta, meta);
-    await store.completeReport(report.id, { date: report.date, totals: report.totals, files: [], messages, tags: [] });
-    t.strictSame((await store.getReport(report.id))?.messages, messages);
+    t.strictSame((await store.containers.get(report.id, 1))?.meta, meta);
+    await store.reports.complete(report.id, {
+      date: report.date,
+      totals: report.totals,
+      files: [],
+      messages,
+      tags: [],
+    });
+    t.strictSame((await store.reports.get(report.id))?.messages, messages);
   });
 
   t.test('mongo: a purge cut short by a crash is finished on init', async (t) => {
@@ -371,13 +377,13 @@ if (!url) {
     const store = h.store;
     await store.init();
     const { profile, imp } = await seed(store);
-    const report = await store.createReport({
+    const report = await store.reports.create({
       profileId: profile.id,
       importId: imp.id,
       tags: [],
       date: new Date().toISOString(),
     });
-    await store.insertContainers(
+    await store.containers.insert(
       Array.from({ length: 50 }, (_, i) => ({
         reportId: report.id,
         seq: i + 1,
@@ -409,9 +415,9 @@ if (!url) {
 
     const again = await h.reopen!();
     await again.init();
-    t.strictSame(await again.listContainers(report.id, { parentSeq: null, limit: 5 }), []);
+    t.strictSame(await again.containers.list(report.id, { parentSeq: null, limit: 5 }), []);
     t.strictSame(
-      await again.getReport(report.id),
+      await again.reports.get(report.id),
       { ...report, status: 'failed' },
       'the marker is gone and never shown',
     );

@@ -154,7 +154,7 @@ for (const kind of storeKinds(t)) {
       'next never leaves the site',
     );
 
-    const stored = await h.store.findUserByEmail('ann@example.com');
+    const stored = await h.store.users.findByEmail('ann@example.com');
     t.match(
       stored!.passwordHash,
       /^scrypt\$32768\$8\$1\$[A-Za-z0-9_-]{22}\$[A-Za-z0-9_-]{43}$/,
@@ -184,7 +184,7 @@ for (const kind of storeKinds(t)) {
   t.test(`${kind}: CSRF on every form`, async (t) => {
     const h = await startTally(t, { store: kind });
     const { client, csrf } = await signedIn(h);
-    const before = (await h.store.listApiKeys(h.accountId)).filter((k) => !k.revokedAt).map((k) => k.keyId);
+    const before = (await h.store.keys.list(h.accountId)).filter((k) => !k.revokedAt).map((k) => k.keyId);
 
     for (const [path, form] of [
       ['/account/key', {}],
@@ -215,7 +215,7 @@ for (const kind of storeKinds(t)) {
     const noToken = await client.post(`/profiles/${h.profileId}/upload`, {}, { 'content-type': upload.contentType });
     t.equal(noToken.status, 403, 'the upload form without a token');
     t.strictSame(
-      (await h.store.listApiKeys(h.accountId)).filter((k) => !k.revokedAt).map((k) => k.keyId),
+      (await h.store.keys.list(h.accountId)).filter((k) => !k.revokedAt).map((k) => k.keyId),
       before,
       'nothing changed',
     );
@@ -251,7 +251,7 @@ for (const kind of storeKinds(t)) {
   t.test(`${kind}: one account never sees another's data`, async (t) => {
     const h = await startTally(t, { store: kind });
     const mine = await importRun(h, 0);
-    const foreignProfile = await h.store.getProfile(h.foreignProfileId);
+    const foreignProfile = await h.store.profiles.get(h.foreignProfileId);
     const other = await signedIn(h, 'other@example.com', foreignProfile!.accountId);
     const list = await other.client.get('/profiles');
     t.match(list.text, 'theirs');
@@ -311,7 +311,7 @@ for (const kind of storeKinds(t)) {
     t.match(search.text, 'applies a coupon', 'title search, any case');
     t.notMatch(search.text, 'computes the tax');
 
-    const found = await h.store.findContainers(report, { text: 'logs in with a password', limit: 1 });
+    const found = await h.store.containers.find(report, { text: 'logs in with a password', limit: 1 });
     const node = await client.get(`/reports/${report}/nodes/${found[0]!.seq}`, { 'x-requested-with': 'tally' });
     t.match(node.text, 'Timed out after 5000 ms', 'failure message');
     t.match(node.text, 'LoginTest.java:31', 'stack');
@@ -324,7 +324,7 @@ for (const kind of storeKinds(t)) {
     t.equal(png.headers['x-content-type-options'], 'nosniff');
 
     const svgNode = await client.get(
-      `/reports/${svgReport}/nodes/${(await h.store.findContainers(svgReport, { text: 'logs in with a password', limit: 1 }))[0]!.seq}`,
+      `/reports/${svgReport}/nodes/${(await h.store.containers.find(svgReport, { text: 'logs in with a password', limit: 1 }))[0]!.seq}`,
       { 'x-requested-with': 'tally' },
     );
     const svgUrl = /<img src="([^"]+)"/.exec(svgNode.text)?.[1];
@@ -452,13 +452,13 @@ for (const kind of storeKinds(t)) {
   const kind = 'embedded' as const;
   t.test(`${kind}: a report of 50,000 containers is sent 100 at a time`, async (t) => {
     const h = await startTally(t, { store: kind });
-    const imp = await h.store.createImport({
+    const imp = await h.store.imports.create({
       profileId: h.profileId,
       accountId: h.accountId,
       endpoint: 'import',
       formatter: 'junit',
     });
-    const report = await h.store.createReport({
+    const report = await h.store.reports.create({
       profileId: h.profileId,
       importId: imp.id,
       tags: [],
@@ -497,7 +497,7 @@ for (const kind of storeKinds(t)) {
           title: `test ${s}.${i}`,
           status: (i === 7 ? 'failed' : 'passed') as 'failed' | 'passed',
         });
-      await h.store.insertContainers(batch);
+      await h.store.containers.insert(batch);
     }
     const totals = {
       containers: seq,
@@ -510,7 +510,7 @@ for (const kind of storeKinds(t)) {
       unknown: 0,
       flaky: 0,
     };
-    await h.store.completeReport(report.id, { date: report.date, totals, files: [], messages: [], tags: [] });
+    await h.store.reports.complete(report.id, { date: report.date, totals, files: [], messages: [], tags: [] });
     t.equal(seq, 50_000);
     const { client } = await signedIn(h);
     const page = await client.get(`/reports/${report.id}`);

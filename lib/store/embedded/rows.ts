@@ -2,7 +2,7 @@
  * Rows as SQLite returns them, and the mapping to and from the Store records. Nested fields are JSON
  * text; the container mapping is on the insert hot path, so it avoids work for the common empty cases.
  */
-import type { Account, ApiKeyRecord, ImportRecord, Profile, Report, Session, StoredContainer, User } from '../store.js';
+import type { Account, ApiKeyRecord, ImportRecord, Profile, Report, Session, StoredContainer, User } from '../types.js';
 
 export interface UserRow {
   id: string;
@@ -107,7 +107,7 @@ export interface ContainerRow {
   status: string;
   duration_ms: number | null;
   started_at: string | null;
-  // JSON columns: text, or its UTF-8 bytes (see encodeContainerRow).
+  // JSON columns: text, or its UTF-8 bytes (see row-writer.ts).
   failure: string | Buffer | null;
   output: string | Buffer | null;
   properties: string | Buffer | null;
@@ -121,6 +121,15 @@ export interface ContainerRow {
 export const CONTAINER_COLUMNS =
   'report_id, seq, parent_seq, file_index, type, title, status, duration_ms, started_at, failure, output, ' +
   'properties, attachment_refs, attachments, flaky, attempts, meta';
+
+/** Where a column's value sits in containerValues (and a row writer's rows). */
+export const columnIndex = (name: string): number => CONTAINER_COLUMNS.split(', ').indexOf(name);
+
+export const INSERT_CONTAINER_SQL = `insert into containers (${CONTAINER_COLUMNS}) values (${CONTAINER_COLUMNS.split(
+  ',',
+)
+  .map(() => '?')
+  .join(', ')})`;
 
 export function toAccount(r: AccountRow): Account {
   return { id: r.id, name: r.name, createdAt: r.created_at };
@@ -199,36 +208,6 @@ export function containerValues(c: StoredContainer): unknown[] {
   ];
 }
 
-/** A container's bind values (CONTAINER_COLUMNS order), encoded ahead of its write. */
-export type ContainerRowValues = unknown[] & { readonly encoded: true };
-
-const columnIndex = (name: string): number => CONTAINER_COLUMNS.split(', ').indexOf(name);
-
-/** Where the values that depend on the file's place in the report sit in ContainerRowValues. */
-export const ROW_SEQ = columnIndex('seq');
-export const ROW_PARENT_SEQ = columnIndex('parent_seq');
-export const ROW_FILE_INDEX = columnIndex('file_index');
-
-/**
- * As containerValues, with the longer JSON columns (output, stack traces) as UTF-8 bytes (stored as
- * BLOBs, read back by toContainer like text). A parse worker encodes its rows while it waits for the
- * write turn, so the turn itself, which all workers share, only copies bytes into pages.
- */
-export function encodeContainerRow(c: StoredContainer): ContainerRowValues {
-  const v = containerValues(c);
-  for (const i of JSON_COLUMNS) {
-    const text = v[i];
-    if (typeof text === 'string' && text.length >= ENCODE_FROM_CHARS) v[i] = Buffer.from(text, 'utf8');
-  }
-  return v as ContainerRowValues;
-}
-
-const JSON_COLUMNS = ['failure', 'output', 'properties', 'attachment_refs', 'attachments', 'attempts', 'meta'].map(
-  columnIndex,
-);
-/** Shorter JSON (a test's meta, say) is cheaper bound as text in the turn than made a Buffer before it. */
-const ENCODE_FROM_CHARS = 256;
-
 export function toContainer(r: ContainerRow): StoredContainer {
   return {
     reportId: r.report_id,
@@ -251,7 +230,7 @@ export function toContainer(r: ContainerRow): StoredContainer {
   };
 }
 
-/** A JSON column: text when the store's connection wrote it, UTF-8 bytes when a parse worker did. */
+/** A JSON column: text when the store's connection wrote it, UTF-8 bytes when a parse thread did. */
 function parseJson<T>(value: string | Buffer): T {
   return JSON.parse(typeof value === 'string' ? value : value.toString('utf8'));
 }

@@ -5,6 +5,7 @@
 import type Database from 'better-sqlite3';
 import {
   CONTAINER_COLUMNS,
+  INSERT_CONTAINER_SQL,
   type AccountRow,
   type ApiKeyRow,
   type ContainerRow,
@@ -14,7 +15,6 @@ import {
   type SessionRow,
   type UserRow,
 } from './rows.js';
-import { INSERT_CONTAINER_SQL } from './container-writer.js';
 
 /** Rows deleted per statement when a failed report's containers are purged; keeps each call short. */
 export const PURGE_CHUNK = 5_000;
@@ -37,11 +37,13 @@ export function prepareStatements(db: Database.Database) {
     listApiKeys: s<[string], ApiKeyRow>('select * from api_keys where account_id = ? order by created_at, key_id'),
     // `key_id <> null` is never true, so an absent keep-key needs its own test.
     revokeApiKeys: s<[string, string, string | null, string | null]>(
-      'update api_keys set revoked_at = ? where account_id = ? and revoked_at is null and (? is null or key_id <> ?)',
+      'update api_keys set revoked_at = ? where account_id = ? and revoked_at is null ' +
+        'and (? is null or key_id <> ?)',
     ),
 
     insertUser: s<[string, string, string, string, number, string]>(
-      'insert into users (id, account_id, email, password_hash, must_change_password, created_at) values (?, ?, ?, ?, ?, ?)',
+      'insert into users (id, account_id, email, password_hash, must_change_password, created_at) ' +
+        'values (?, ?, ?, ?, ?, ?)',
     ),
     getUser: s<[string], UserRow>('select * from users where id = ?'),
     findUserByEmail: s<[string], UserRow>('select * from users where email = ?'),
@@ -50,7 +52,8 @@ export function prepareStatements(db: Database.Database) {
       'update users set password_hash = ?, must_change_password = ? where id = ?',
     ),
     insertSession: s<[string, string, string, string, string, string]>(
-      'insert into sessions (id_hash, user_id, account_id, csrf_token, created_at, expires_at) values (?, ?, ?, ?, ?, ?)',
+      'insert into sessions (id_hash, user_id, account_id, csrf_token, created_at, expires_at) ' +
+        'values (?, ?, ?, ?, ?, ?)',
     ),
     findSession: s<[string], SessionRow>('select * from sessions where id_hash = ?'),
     deleteSession: s<[string]>('delete from sessions where id_hash = ?'),
@@ -64,7 +67,8 @@ export function prepareStatements(db: Database.Database) {
       'select distinct parent_seq from containers where report_id = ? and parent_seq is not null',
     ),
     parentTitles: s<[string, string], { seq: number; parent_seq: number | null; title: string }>(
-      'select seq, parent_seq, title from containers where report_id = ? and seq in (select value from json_each(?))',
+      'select seq, parent_seq, title from containers ' +
+        'where report_id = ? and seq in (select value from json_each(?))',
     ),
     historyTests: s<
       [string, number, number],
@@ -77,14 +81,16 @@ export function prepareStatements(db: Database.Database) {
         flaky: number;
       }
     >(
-      "select seq, parent_seq, title, status, duration_ms, flaky from containers where report_id = ? and seq > ? and type in ('test', 'scenario') order by seq limit ?",
+      'select seq, parent_seq, title, status, duration_ms, flaky from containers ' +
+        "where report_id = ? and seq > ? and type in ('test', 'scenario') order by seq limit ?",
     ),
     clearHistoryColumn: s<[string]>('delete from history_columns where report_id = ?'),
     insertHistoryPart: s<[string, number, Buffer]>(
       'insert into history_columns (report_id, part, data) values (?, ?, ?)',
     ),
     historyParts: s<[string], { part: number; data: Buffer }>(
-      "select h.part, h.data from history_columns h join reports r on r.id = h.report_id where h.report_id = ? and r.status = 'completed' order by h.part",
+      'select h.part, h.data from history_columns h join reports r on r.id = h.report_id ' +
+        "where h.report_id = ? and r.status = 'completed' order by h.part",
     ),
 
     insertProfile: s<[string, string, string, string]>(
@@ -94,11 +100,13 @@ export function prepareStatements(db: Database.Database) {
     listProfiles: s<[string], ProfileRow>('select * from profiles where account_id = ? order by created_at, id'),
 
     insertImport: s<unknown[]>(
-      'insert into imports (id, profile_id, account_id, status, created_at, finished_at, endpoint, formatter, params, tags, ' +
-        'files, attachments, messages, report_id, progress, content_type) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+      'insert into imports (id, profile_id, account_id, status, created_at, finished_at, endpoint, formatter, ' +
+        'params, tags, files, attachments, messages, report_id, progress, content_type) ' +
+        'values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
     ),
     claimQueued: s<[], ImportRow>(
-      "update imports set status = 'processing' where id = (select id from imports where status = 'queued' order by created_at, id limit 1) returning *",
+      "update imports set status = 'processing' where id = " +
+        "(select id from imports where status = 'queued' order by created_at, id limit 1) returning *",
     ),
     getImport: s<[string], ImportRow>('select * from imports where id = ?'),
 
@@ -115,12 +123,14 @@ export function prepareStatements(db: Database.Database) {
     // Ignore: a tag given twice is one row here; the JSON copy keeps what was given.
     addReportTag: s<[string, string]>('insert or ignore into report_tags (report_id, tag) values (?, ?)'),
     failedWithContainers: s<[], { id: string }>(
-      "select id from reports r where status = 'failed' and exists (select 1 from containers c where c.report_id = r.id)",
+      "select id from reports r where status = 'failed' " +
+        'and exists (select 1 from containers c where c.report_id = r.id)',
     ),
     // Seq order walks the table in insertion order; picking rows by the parent index instead
     // scatters the deletes and is ~5x slower on a million rows.
     purgeContainers: s<[string, string, number]>(
-      'delete from containers where report_id = ? and seq in (select seq from containers where report_id = ? order by seq limit ?)',
+      'delete from containers where report_id = ? ' +
+        'and seq in (select seq from containers where report_id = ? order by seq limit ?)',
     ),
 
     insertContainer: s<unknown[]>(INSERT_CONTAINER_SQL),
@@ -128,26 +138,37 @@ export function prepareStatements(db: Database.Database) {
       `select ${CONTAINER_COLUMNS} from containers where report_id = ? and seq = ?`,
     ),
     listTopContainers: s<[string, number, number], ContainerRow>(
-      `select ${CONTAINER_COLUMNS} from containers where report_id = ? and parent_seq is null and seq > ? order by seq limit ?`,
+      `select ${CONTAINER_COLUMNS} from containers ` +
+        'where report_id = ? and parent_seq is null and seq > ? order by seq limit ?',
     ),
     listChildContainers: s<[string, number, number, number], ContainerRow>(
-      `select ${CONTAINER_COLUMNS} from containers where report_id = ? and parent_seq = ? and seq > ? order by seq limit ?`,
+      `select ${CONTAINER_COLUMNS} from containers ` +
+        'where report_id = ? and parent_seq = ? and seq > ? order by seq limit ?',
     ),
     // json_each: one statement for any number of seqs, and the (report_id, parent_seq) index still serves.
     reparentContainers: s<[number, string, string]>(
-      'update containers set parent_seq = ? where report_id = ? and parent_seq in (select value from json_each(?))',
+      'update containers set parent_seq = ? ' +
+        'where report_id = ? and parent_seq in (select value from json_each(?))',
     ),
     deleteContainers: s<[string, string]>(
       'delete from containers where report_id = ? and seq in (select value from json_each(?))',
     ),
 
     insertBlob: s<[string, string, string | null, number, string, string, string | null]>(
-      'insert into blobs (id, name, content_type, size, sha256, created_at, import_id) values (?, ?, ?, ?, ?, ?, ?)',
+      'insert into blobs (id, name, content_type, size, sha256, created_at, import_id) ' +
+        'values (?, ?, ?, ?, ?, ?, ?)',
     ),
-    staleImports: s<[string]>(
-      "select id, messages, report_id from imports where status in ('receiving', 'processing') and created_at < ?",
+    // The stale-import sweep: live imports created before a time, then each ended if still live.
+    staleImports: s<[string], string>(
+      "select id from imports where status in ('receiving', 'processing') and created_at < ?",
     ),
-    blobsOfImport: s<[string]>('select id from blobs where import_id = ?'),
+    liveImport: s<[string], { messages: string; report_id: string | null }>(
+      "select messages, report_id from imports where id = ? and status in ('receiving', 'processing')",
+    ),
+    endImport: s<[string, string, string]>(
+      "update imports set status = 'failed', finished_at = ?, messages = ? where id = ?",
+    ),
+    blobsOfImport: s<[string], string>('select id from blobs where import_id = ?'),
     deleteBlob: s<[string]>('delete from blobs where id = ?'),
   };
 }

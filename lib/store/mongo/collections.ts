@@ -15,7 +15,8 @@ import type {
   Session,
   StoredContainer,
   User,
-} from '../store.js';
+} from '../types.js';
+import type { ImportField } from '../imports.js';
 import { escapeKeys, unescapeKeys } from './keys.js';
 
 export const COLLECTIONS = {
@@ -25,7 +26,7 @@ export const COLLECTIONS = {
   imports: 'imports',
   reports: 'reports',
   containers: 'containers',
-  /** One document per claimed queued import: its unique `_id` is the claim (see claimQueuedImport). */
+  /** One document per claimed queued import: its unique `_id` is the claim (see imports.ts). */
   importClaims: 'import_claims',
   users: 'users',
   sessions: 'sessions',
@@ -60,7 +61,7 @@ export interface ImportDoc extends Omit<ImportRecord, 'id'> {
 
 export interface ReportDoc extends Omit<Report, 'id'> {
   _id: string;
-  /** Set while failReport deletes the containers; init() finishes a purge a crash cut short. */
+  /** Set while a failed report's containers are deleted; init() finishes a purge a crash cut short. */
   purging?: true;
 }
 
@@ -140,30 +141,15 @@ export function importDoc(r: ImportRecord): ImportDoc {
   };
 }
 
-/** The `$set` of an import patch: only contract fields that are present, free-form keys escaped. */
-export function importPatchDoc(patch: ImportPatch): Partial<ImportDoc> {
+/** The `$set` of an import patch: its fields that carry a value, free-form keys escaped. */
+export function importPatchDoc(patch: ImportPatch, fields: readonly ImportField[]): Partial<ImportDoc> {
   const set: Record<string, unknown> = {};
-  for (const key of IMPORT_PATCH_FIELDS) {
+  for (const key of fields) {
     const value = patch[key];
-    if (value === undefined) continue;
     set[key] = key === 'params' ? escapeKeys(value) : key === 'messages' ? (value as Message[]).map(messageDoc) : value;
   }
   return set as Partial<ImportDoc>;
 }
-
-const IMPORT_PATCH_FIELDS = [
-  'status',
-  'finishedAt',
-  'formatter',
-  'contentType',
-  'params',
-  'tags',
-  'files',
-  'attachments',
-  'messages',
-  'reportId',
-  'progress',
-] as const satisfies readonly (keyof ImportPatch)[];
 
 export function toImport(d: ImportDoc): ImportRecord {
   return {

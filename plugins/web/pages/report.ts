@@ -8,7 +8,7 @@
 import type { Request, ResponseToolkit, ServerRoute } from '@hapi/hapi';
 import type { ContainerStatus } from '../../../lib/formatter/api.js';
 import { passRate, reportStatus } from '../../../lib/history/compare.js';
-import type { AttachmentLink, ImportRecord, Report, StoredContainer } from '../../../lib/store/store.js';
+import type { AttachmentLink, ImportRecord, Report, StoredContainer } from '../../../lib/store/types.js';
 import { statusMark } from '../charts.js';
 import type { WebContext } from '../context.js';
 import { bytes, duration, percent, when } from '../format.js';
@@ -63,13 +63,13 @@ async function listPage(
 ): Promise<{ items: StoredContainer[]; next: number | null }> {
   const limit = CHILDREN_PER_PAGE;
   const items = isSearch(f)
-    ? await ctx.store.findContainers(reportId, {
+    ? await ctx.store.containers.find(reportId, {
         ...(f.statuses.length ? { statuses: f.statuses } : {}),
         ...(f.text ? { text: f.text } : {}),
         ...(f.after !== null ? { afterSeq: f.after } : {}),
         limit,
       })
-    : await ctx.store.listContainers(reportId, {
+    : await ctx.store.containers.list(reportId, {
         parentSeq: f.parent,
         limit,
         ...(f.after !== null ? { afterSeq: f.after } : {}),
@@ -270,9 +270,9 @@ export function reportRoutes(ctx: WebContext): ServerRoute[] {
         const { report, profile } = found;
         const f = listFilterOf(request);
         const { items, next } = await listPage(ctx, report.id, f);
-        const record = await ctx.store.getImport(report.importId);
+        const record = await ctx.store.imports.get(report.importId);
         const search = isSearch(f);
-        const parent = f.parent !== null ? await ctx.store.getContainer(report.id, f.parent) : null;
+        const parent = f.parent !== null ? await ctx.store.containers.get(report.id, f.parent) : null;
         const body = html`${reportHeader(report, record)}
           <form class="filters" method="get" action="/reports/${report.id}" role="search">
             <label
@@ -328,14 +328,14 @@ export function reportRoutes(ctx: WebContext): ServerRoute[] {
         if (!('report' in found)) return found;
         const { report, profile } = found;
         const seq = Number((request.params as { seq: string }).seq);
-        const c = Number.isSafeInteger(seq) ? await ctx.store.getContainer(report.id, seq) : null;
+        const c = Number.isSafeInteger(seq) ? await ctx.store.containers.get(report.id, seq) : null;
         if (!c) return errorPage(ctx, request, h, 'not_found');
         const detail = await nodeDetail(ctx, report, c, listFilterOf(request).after);
         if (isFragmentRequest(request)) return respond(h, detail.text);
         // Without script: the container as a page of its own, with the way back up.
         const chain: StoredContainer[] = [];
         for (let up = c.parentSeq, depth = 0; up !== null && depth < 50; depth++) {
-          const p = await ctx.store.getContainer(report.id, up);
+          const p = await ctx.store.containers.get(report.id, up);
           if (!p) break;
           chain.unshift(p);
           up = p.parentSeq;
@@ -359,7 +359,7 @@ export function reportRoutes(ctx: WebContext): ServerRoute[] {
       handler: async (request, h) => {
         const found = await load(request, h);
         if (!('report' in found)) return found;
-        const record = await ctx.store.getImport(found.report.importId);
+        const record = await ctx.store.imports.get(found.report.importId);
         const blobId = (request.params as { blob: string }).blob;
         const file = record ? [...record.attachments, ...record.files].find((f) => f.blobId === blobId) : undefined;
         if (!file) return errorPage(ctx, request, h, 'not_found');

@@ -1,7 +1,7 @@
 /** A profile's reports, newest first: date, tags, totals, status; filter by tag and date; paged. */
 import type { Request, ServerRoute } from '@hapi/hapi';
 import { passRate, reportStatus } from '../../../lib/history/compare.js';
-import type { Report, ReportQuery } from '../../../lib/store/store.js';
+import type { Report, ReportQuery } from '../../../lib/store/types.js';
 import { passFailTrend } from '../charts.js';
 import type { WebContext } from '../context.js';
 import { percent, when } from '../format.js';
@@ -72,7 +72,7 @@ export function reportsRoutes(ctx: WebContext): ServerRoute[] {
         const profile = await ownProfile(ctx, request, (request.params as { id: string }).id);
         if (!profile) return errorPage(ctx, request, h, 'not_found');
         const f = reportFilterOf(request);
-        const reports = await ctx.store.listReports(profile.id, storeQuery(f, REPORTS_PER_PAGE));
+        const reports = await ctx.store.reports.list(profile.id, storeQuery(f, REPORTS_PER_PAGE));
         const next = nextCursor(reports, REPORTS_PER_PAGE);
         const trendSource = f.before ? [] : [...reports].slice(0, 50).reverse();
         const rows = reports.map((r) => {

@@ -149,7 +149,7 @@ export function signinRoutes(ctx: WebContext): ServerRoute[] {
         const again = (code: 'signin_failed' | 'too_many_attempts', status: number) =>
           respond(h, form(p.csrf, safeNext(p.next), email, messageList([message(code)])), status);
         if (wait > 0) return again('too_many_attempts', 429).header('retry-after', String(Math.ceil(wait / 1000)));
-        const user = await ctx.store.findUserByEmail(email);
+        const user = await ctx.store.users.findByEmail(email);
         // An unknown address costs the same time as a wrong password: the answer tells nothing.
         const ok = user
           ? await verifyPassword(p.password, user.passwordHash)
@@ -171,7 +171,7 @@ export function signinRoutes(ctx: WebContext): ServerRoute[] {
       path: '/signout',
       options: { auth: 'session', plugins: web({ beforePasswordChange: true }), payload: formPayload },
       handler: async (request, h) => {
-        await ctx.store.deleteSession(credentialsOf(request).sessionHash);
+        await ctx.store.sessions.delete(credentialsOf(request).sessionHash);
         return h.redirect('/signin').unstate(SESSION_COOKIE);
       },
     },
@@ -194,7 +194,7 @@ export function signinRoutes(ctx: WebContext): ServerRoute[] {
         const [current, next, confirm] = [p.current, p.password, p.confirm].map((v) =>
           typeof v === 'string' ? v : '',
         );
-        const user = await ctx.store.getUser(c.userId);
+        const user = await ctx.store.users.get(c.userId);
         const rejected = (code: 'signin_failed' | 'password_rejected') =>
           respond(
             h,
@@ -210,9 +210,9 @@ export function signinRoutes(ctx: WebContext): ServerRoute[] {
           next === current
         )
           return rejected('password_rejected');
-        await ctx.store.setUserPassword(user.id, await hashPassword(next!), false);
+        await ctx.store.users.setPassword(user.id, await hashPassword(next!), false);
         // Every other browser signed in as this person is signed out.
-        await ctx.store.deleteUserSessions(user.id, c.sessionHash);
+        await ctx.store.sessions.deleteOfUser(user.id, c.sessionHash);
         return h.redirect('/profiles');
       },
     },

@@ -1,15 +1,15 @@
 /**
- * What the history column of a report being built needs, kept by the MongoDB store as the
- * containers go in (and as finalize merges, deletes and updates them), so completing the report
- * reads nothing back. Reading back is three queries over the containers collection, which MongoDB
- * answers from indexes but MongoDB-wire servers without secondary indexes (FerretDB) answer by
- * scanning every report's containers. A report past DRAFT_MAX_CONTAINERS drops its draft (memory
- * stays bounded) and its column is read back at completion instead.
+ * What the history column of a report being built needs, kept as its containers are written from
+ * the import thread (and as finalize merges, deletes and updates them), so completing the report
+ * reads nothing back. A store keeps one where reading back costs more than keeping: on MongoDB it
+ * is three queries over the containers collection, which MongoDB answers from indexes but
+ * MongoDB-wire servers without secondary indexes (FerretDB) answer by scanning every report's
+ * containers. A report past DRAFT_MAX_CONTAINERS drops its draft (memory stays bounded) and its
+ * column is read back at completion instead.
  */
-import type { ContainerStatus } from '../../formatter/api.js';
-import { isCountedTest } from '../../formatter/api.js';
-import { HistoryColumnBuilder, type HistoryPart } from '../../history/column.js';
-import type { StoredContainer } from '../store.js';
+import { isCountedTest, type ContainerStatus } from '../formatter/api.js';
+import { HistoryColumnBuilder, type HistoryPart } from '../history/column.js';
+import type { StoredContainer } from './types.js';
 
 export const DRAFT_MAX_CONTAINERS = 250_000;
 

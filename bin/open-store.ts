@@ -1,11 +1,12 @@
 /**
  * Picks the store from config: MongoDB when MONGODB_URL is set, else the embedded store. A MongoDB
- * that does not answer at start is said so and retried, never a crash.
+ * that does not answer at start is said so and retried, never a crash. Part of the composition
+ * root: the only place outside tests that names a concrete adapter.
  */
-import type { Config } from '../config.js';
-import type { Logger } from '../log.js';
-import { createEmbeddedStore } from './embedded/index.js';
-import type { Store } from './store.js';
+import type { Config } from '../lib/config.js';
+import type { Logger } from '../lib/log.js';
+import { createEmbeddedStore } from '../lib/store/embedded/index.js';
+import type { Store } from '../lib/store/store.js';
 
 const RETRY_MAX_MS = 30_000;
 
@@ -16,7 +17,7 @@ export async function openStore(config: Config, log: Logger = () => undefined, s
     return store;
   }
   // Loaded only here: the driver is ~20 MiB of a server that runs on the embedded store.
-  const { createMongoStore } = await import('./mongo/index.js');
+  const { createMongoStore } = await import('../lib/store/mongo/index.js');
   const store = createMongoStore({ url: config.mongodbUrl });
   let wait = 1000;
   for (let attempt = 1; ; attempt++) {

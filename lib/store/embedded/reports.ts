@@ -1,0 +1,89 @@
+/** Reports in the embedded database: rows of `reports`, tags also in `report_tags` for the filter. */
+import { setImmediate as yieldToLoop } from 'node:timers/promises';
+import type { ReportRecords } from '../reports.js';
+import { isoTime } from '../time.js';
+import type { EmbeddedDatabase } from './database.js';
+import type { SpaceReserve } from './reserve.js';
+import { toReport, type ReportRow } from './rows.js';
+import { PURGE_CHUNK } from './statements.js';
+
+export function reportRecords(d: EmbeddedDatabase, reserve: SpaceReserve): ReportRecords {
+  return {
+    async insert(r) {
+      const s = d.s;
+      d.transaction(() => {
+        s.insertReport.run(
+          r.id,
+          r.profileId,
+          r.importId,
+          r.status,
+          r.createdAt,
+          r.date,
+          JSON.stringify(r.tags),
+          JSON.stringify(r.totals),
+          JSON.stringify(r.files),
+          JSON.stringify(r.messages),
+        );
+        for (const tag of r.tags) s.addReportTag.run(r.id, tag);
+      });
+    },
+    async get(id) {
+      const row = d.s.getReport.get(id);
+      return row ? toReport(row) : null;
+    },
+    async list(profileId, query) {
+      const tags = [...new Set(query.tags ?? [])];
+      const before = query.before === undefined ? null : isoTime(query.before, 'ReportQuery.before');
+      let sql = "select * from reports r where r.profile_id = ? and r.status = 'completed'";
+      // With beforeId the cursor is (created_at, id): reports of the same millisecond are not skipped.
+      if (before !== null)
+        sql +=
+          query.beforeId !== undefined
+            ? ' and (r.created_at < ? or (r.created_at = ? and r.id < ?))'
+            : ' and r.created_at < ?';
+      const since = query.since === undefined ? null : isoTime(query.since, 'ReportQuery.since');
+      if (since !== null) sql += ' and r.created_at >= ?';
+      for (let i = 0; i < tags.length; i++) {
+        sql += ' and exists (select 1 from report_tags t where t.report_id = r.id and t.tag = ?)';
+      }
+      sql += ' order by r.created_at desc, r.id desc limit ?';
+      const cursor = before === null ? [] : query.beforeId !== undefined ? [before, before, query.beforeId] : [before];
+      const values: unknown[] = [profileId, ...cursor, ...(since === null ? [] : [since]), ...tags, query.limit];
+      return (d.shaped(sql).all(...values) as ReportRow[]).map(toReport);
+    },
+    async exists(id) {
+      return d.s.getReport.get(id) !== undefined;
+    },
+    async markCompleted(id, o) {
+      const s = d.s;
+      d.transaction(() => {
+        s.completeReport.run(
+          o.date,
+          JSON.stringify(o.totals),
+          JSON.stringify(o.files),
+          JSON.stringify(o.messages),
+          JSON.stringify(o.tags),
+          id,
+        );
+        s.clearReportTags.run(id);
+        for (const tag of o.tags) s.addReportTag.run(id, tag);
+      });
+      // A reserve given up for a full disk comes back once imports complete again (a no-op when it is there).
+      void reserve.ensure();
+    },
+    async markFailed(id) {
+      // No mark needed: a failed report that still has containers is what cutPurges finds.
+      d.s.failReport.run(id);
+    },
+    async purgeContainers(id) {
+      const db = d.db;
+      const purge = d.s.purgeContainers;
+      // Long work in chunks that yield to the event loop between them. Stops if the store is
+      // closed meanwhile; the next init() finishes the purge.
+      while (d.isStill(db) && purge.run(id, id, PURGE_CHUNK).changes > 0) await yieldToLoop();
+    },
+    async cutPurges() {
+      return d.s.failedWithContainers.all().map((r) => r.id);
+    },
+  };
+}
