@@ -7,7 +7,7 @@ import t, { type Test } from 'tap';
 import { createEmbeddedStore, PAGE_SIZE, type EmbeddedStore } from '../../lib/store/embedded/index.js';
 import { AUTOCHECKPOINT_BYTES } from '../../lib/store/embedded/connection.js';
 import { SqliteRowWriter, encodeContainerRow } from '../../lib/store/embedded/row-writer.js';
-import { richContainers, seed, storeConformance, type StoreHarness } from './conformance.js';
+import { richContainers, seed, storeConformance, type StoreHarness } from './conformance/index.js';
 
 async function harness(): Promise<StoreHarness & { dataDir: string; store: EmbeddedStore }> {
   const dataDir = await mkdtemp(join(tmpdir(), 'tally-store-'));
@@ -22,6 +22,7 @@ async function harness(): Promise<StoreHarness & { dataDir: string; store: Embed
       return next;
     },
     listBlobFiles: () => first.blobFolder.list(),
+    keepsReserve: true,
     async cleanup() {
       for (const s of stores) await s.close();
       await rm(dataDir, { recursive: true, force: true });

@@ -7,7 +7,7 @@ import { Readable } from 'node:stream';
 import { MongoClient } from 'mongodb';
 import t from 'tap';
 import { createMongoStore, databaseInUrl, type MongoStore } from '../../lib/store/mongo/index.js';
-import { seed, storeConformance, type StoreHarness } from './conformance.js';
+import { seed, storeConformance, type StoreHarness } from './conformance/index.js';
 
 const url = process.env.TALLY_TEST_MONGODB_URL;
 
@@ -21,6 +21,7 @@ async function harness(
   return {
     store: first,
     dbName,
+    keepsReserve: false,
     async reopen() {
       const next = createMongoStore({ url: serverUrl, dbName });
       stores.push(next);

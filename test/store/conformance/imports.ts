@@ -1,0 +1,201 @@
+/** Conformance: Import records: patches, the queue's claim, the stale-import sweep. */
+import { randomUUID } from 'node:crypto';
+import { Readable } from 'node:stream';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { ImportRecord, StoredFile } from '../../../lib/store/types.js';
+import { container, isIsoTime, readAll, sampleMessages, seed, type Cases } from './fixtures.js';
+
+export const importCases: Cases = {
+  imports: async (t, _h, store) => {
+    const { account, profile } = await seed(store);
+    const created = await store.imports.create({
+      profileId: profile.id,
+      accountId: account.id,
+      endpoint: 'import',
+      formatter: null,
+    });
+    t.strictSame(created, {
+      id: created.id,
+      profileId: profile.id,
+      accountId: account.id,
+      status: 'receiving',
+      createdAt: created.createdAt,
+      finishedAt: null,
+      endpoint: 'import',
+      formatter: null,
+      contentType: null,
+      params: {},
+      tags: [],
+      files: [],
+      attachments: [],
+      messages: [],
+      reportId: null,
+      progress: { bytes: 0, files: 0, containers: 0 },
+    });
+    t.ok(isIsoTime(created.createdAt));
+    t.strictSame(await store.imports.get(created.id), created);
+    t.equal(await store.imports.get(randomUUID()), null);
+
+    await store.imports.update(created.id, {
+      status: 'processing',
+      progress: { bytes: 1024, files: 1, containers: 7 },
+    });
+    let expected: ImportRecord = {
+      ...created,
+      status: 'processing',
+      progress: { bytes: 1024, files: 1, containers: 7 },
+    };
+    t.strictSame(await store.imports.get(created.id), expected, 'a partial update keeps the other fields');
+
+    const files: StoredFile[] = [
+      {
+        name: 'results.zip',
+        blobId: randomUUID(),
+        size: 2048,
+        sha256: 'ab'.repeat(32),
+        contentType: 'application/zip',
+        formatter: null,
+      },
+      {
+        name: 'dir/TEST-ü.xml',
+        blobId: randomUUID(),
+        size: 10,
+        sha256: 'cd'.repeat(32),
+        contentType: null,
+        formatter: 'junit',
+        archive: 'results.zip',
+      },
+    ];
+    const attachments: StoredFile[] = [
+      {
+        name: 'shot.png',
+        blobId: randomUUID(),
+        size: 3,
+        sha256: 'ef'.repeat(32),
+        contentType: 'image/png',
+        formatter: null,
+      },
+    ];
+    const patch = {
+      status: 'completed' as const,
+      finishedAt: new Date().toISOString(),
+      formatter: 'junit',
+      params: { tags: ['a', 'b'], smart: true, depth: 3, nested: { x: null }, unknownName: 'ü' },
+      tags: ['a', 'b'],
+      files,
+      attachments,
+      messages: sampleMessages(),
+      reportId: randomUUID(),
+    };
+    await store.imports.update(created.id, patch);
+    expected = { ...expected, ...patch };
+    t.strictSame(await store.imports.get(created.id), expected, 'every patched field round-trips');
+
+    await store.imports.update(created.id, { finishedAt: null, formatter: null, reportId: null });
+    expected = { ...expected, finishedAt: null, formatter: null, reportId: null };
+    t.strictSame(await store.imports.get(created.id), expected, 'null is a value a patch can set');
+
+    await store.imports.update(created.id, {});
+    t.strictSame(await store.imports.get(created.id), expected, 'an empty patch changes nothing');
+  },
+
+  'queued imports are claimed once each, oldest first': async (t, _h, store) => {
+    const { account, profile } = await seed(store);
+    t.equal(await store.imports.claimQueued(), null, 'nothing queued');
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const imp = await store.imports.create({
+        profileId: profile.id,
+        accountId: account.id,
+        endpoint: 'import',
+        formatter: null,
+      });
+      await store.imports.update(imp.id, {
+        status: 'queued',
+        contentType: 'application/xml',
+        params: { 'tag[]': ['a:b'] },
+      });
+      ids.push(imp.id);
+      await sleep(3);
+    }
+    const claimed = await Promise.all([
+      store.imports.claimQueued(),
+      store.imports.claimQueued(),
+      store.imports.claimQueued(),
+      store.imports.claimQueued(),
+    ]);
+    t.same(
+      claimed
+        .filter(Boolean)
+        .map((r) => r!.id)
+        .sort(),
+      [...ids].sort(),
+      'each queued import is claimed exactly once',
+    );
+    t.equal(claimed.filter((r) => r === null).length, 1);
+    const first = claimed.find((r) => r?.id === ids[0])!;
+    t.equal(first.status, 'processing');
+    t.equal(first.contentType, 'application/xml', 'the request media type round-trips');
+    t.same(first.params, { 'tag[]': ['a:b'] });
+    t.equal(await store.imports.claimQueued(), null);
+  },
+
+  'stale imports are ended, with their report and blobs': async (t, _h, store) => {
+    const { account, profile, imp: stale } = await seed(store);
+    const report = await store.reports.create({
+      profileId: profile.id,
+      importId: stale.id,
+      tags: [],
+      date: new Date().toISOString(),
+    });
+    await store.imports.update(stale.id, {
+      reportId: report.id,
+      status: 'processing',
+      messages: [{ severity: 'warning', code: 'specify_formatter', message: 'w' }],
+    });
+    await store.containers.insert([container(report.id, 1, null), container(report.id, 2, 1)]);
+    const blob = await store.blobs.put(Readable.from([Buffer.from('raw upload')]), {
+      name: 'a.xml',
+      contentType: null,
+      importId: stale.id,
+    });
+    const other = await store.blobs.put(Readable.from([Buffer.from('kept')]), { name: 'b.xml', contentType: null });
+    const done = await store.imports.create({
+      profileId: profile.id,
+      accountId: account.id,
+      endpoint: 'import',
+      formatter: null,
+    });
+    await store.imports.update(done.id, { status: 'completed' });
+    const fresh = await store.imports.create({
+      profileId: profile.id,
+      accountId: account.id,
+      endpoint: 'import',
+      formatter: null,
+    });
+
+    const ended = { severity: 'error' as const, code: 'store_unavailable', message: 'ended by the sweep' };
+    const cutoff = new Date(Date.parse((await store.imports.get(fresh.id))!.createdAt)).toISOString();
+    await sleep(5);
+    t.equal(await store.imports.failStale(cutoff, ended), 1, 'only imports older than the cutoff');
+    const after = (await store.imports.get(stale.id))!;
+    t.equal(after.status, 'failed');
+    t.ok(after.finishedAt);
+    t.same(
+      after.messages.map((m) => m.code),
+      ['specify_formatter', 'store_unavailable'],
+      'the message is appended',
+    );
+    t.equal((await store.reports.get(report.id))!.status, 'failed');
+    t.strictSame(await store.containers.list(report.id, { parentSeq: null, limit: 10 }), []);
+    t.equal(await store.blobs.open(blob.id), null, 'its blob is deleted');
+    t.ok(await readAll(await store.blobs.open(other.id)), 'other blobs stay');
+    t.equal((await store.imports.get(done.id))!.status, 'completed', 'finished imports are untouched');
+    t.equal((await store.imports.get(fresh.id))!.status, 'receiving', 'younger imports are untouched');
+    t.equal(
+      await store.imports.failStale(new Date(Date.now() + 60_000).toISOString(), ended),
+      1,
+      'a later cutoff takes the fresh one',
+    );
+  },
+};
