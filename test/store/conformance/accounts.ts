@@ -1,4 +1,4 @@
-/** Conformance: Accounts and API keys. */
+/** Conformance cases for accounts and API keys. */
 import { randomUUID } from 'node:crypto';
 import { apiKey, isIsoTime, type Cases } from './fixtures.js';
 

@@ -1,4 +1,4 @@
-/** Conformance: Blobs: bytes in and out, failed puts, deletes. */
+/** Conformance cases for blobs: bytes in and out, failed puts, deletes. */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { readAll, sha256, type Cases } from './fixtures.js';

@@ -1,7 +1,8 @@
-/** Conformance: Containers: bulk writes, paging, finalize's changes, search, the row writer. */
+/** Conformance cases for containers: bulk writes, paging, finalize's changes, search, the row writer. */
 import { randomUUID } from 'node:crypto';
 import type { AttachmentLink, StoredContainer } from '../../../lib/store/types.js';
-import { container, richContainers, seed, type Cases } from './fixtures.js';
+import type { OpenRowWriter } from '../../../lib/store/containers.js';
+import { container, placed, richContainers, seed, type Cases } from './fixtures.js';
 
 export const containerCases: Cases = {
   'containers: batches, paging, top level': async (t, _h, store) => {
@@ -211,6 +212,42 @@ export const containerCases: Cases = {
       (await store.containers.find(r.id, { statuses: ['errored'], limit: 10 }))[0],
       container(r.id, 5, 1, { title: 'errs', status: 'errored' }),
       'whole containers',
+    );
+  },
+
+  'containers: the row writer, loaded from its description as a parse thread does': async (t, _h, store) => {
+    const description = store.containers.rowWriter();
+    if (description === null) {
+      t.pass('no row writer: containers go back to the import thread (containers.insert)');
+      return;
+    }
+    t.strictSame(structuredClone(description), description, 'plain data: it crosses to a thread by structured clone');
+    const { profile, imp } = await seed(store);
+    const report = await store.reports.create({
+      profileId: profile.id,
+      importId: imp.id,
+      tags: [],
+      date: new Date().toISOString(),
+    });
+    const { openRowWriter } = (await import(description.module)) as { openRowWriter: OpenRowWriter };
+    const writer = openRowWriter(description.options);
+    t.teardown(() => writer.close());
+    // A file's containers as its thread has them (seqs from 1), encoded while the file waits for its
+    // turn, then placed where the turn puts the file: after 10 ids, as the report's file 2.
+    const file = richContainers(report.id);
+    const rows = file.map((c) => writer.encode(c));
+    for (const row of rows) writer.place(row, 10, 2);
+    writer.write(rows);
+    for (const c of file)
+      t.strictSame(
+        await store.containers.get(report.id, c.seq + 10),
+        placed(c, 10, 2),
+        `seq ${c.seq} at ${c.seq + 10}`,
+      );
+    t.strictSame(await store.containers.get(report.id, 1), null, "nothing at the file's own ids");
+    await t.rejects(
+      async () => writer.write([writer.encode(placed(file[0]!, 10, 2))]),
+      'a row the store already has is refused, as the store refuses it',
     );
   },
 };

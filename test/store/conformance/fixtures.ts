@@ -5,6 +5,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import type { Test } from 'tap';
+import type { OpenRowWriter } from '../../../lib/store/containers.js';
 import type { Store } from '../../../lib/store/store.js';
 import type { Message, StoredContainer, Totals } from '../../../lib/store/types.js';
 
@@ -170,4 +171,36 @@ export async function readAll(stream: Readable | null): Promise<Buffer | null> {
   const parts: Buffer[] = [];
   for await (const chunk of stream) parts.push(chunk as Buffer);
   return Buffer.concat(parts);
+}
+
+/** A file's container (seqs from 1) at its place in the report: ids past `base`, its file index. */
+export function placed(c: StoredContainer, base: number, fileIndex: number): StoredContainer {
+  return { ...c, seq: c.seq + base, parentSeq: c.parentSeq === null ? null : c.parentSeq + base, fileIndex };
+}
+
+/**
+ * Writes a file's containers (seqs from 1) at `base` and `fileIndex` as a parse thread would: through
+ * the store's row writer, loaded from its description, when the store has one; else they go back to
+ * the import thread (`containers.insert`).
+ */
+export async function writeAsThread(
+  store: Store,
+  file: StoredContainer[],
+  base: number,
+  fileIndex: number,
+): Promise<void> {
+  const description = store.containers.rowWriter();
+  if (!description) {
+    await store.containers.insert(file.map((c) => placed(c, base, fileIndex)));
+    return;
+  }
+  const { openRowWriter } = (await import(description.module)) as { openRowWriter: OpenRowWriter };
+  const writer = openRowWriter(description.options);
+  try {
+    const rows = file.map((c) => writer.encode(c));
+    for (const row of rows) writer.place(row, base, fileIndex);
+    writer.write(rows);
+  } finally {
+    writer.close();
+  }
 }

@@ -1,8 +1,17 @@
-/** Conformance: History columns: what a completed report's column holds, wherever it was made from. */
+/** Conformance cases for history columns: what a completed report's column holds, wherever it was made from. */
 import { randomUUID } from 'node:crypto';
-import { historyKey, isFlakyFlag, statusOf, type HistoryColumn } from '../../../lib/history/column.js';
+import {
+  FileHistoryCollector,
+  historyKey,
+  isFlakyFlag,
+  statusOf,
+  type FileHistory,
+  type HistoryColumn,
+} from '../../../lib/history/column.js';
 import { compareHistory } from '../../../lib/history/compare.js';
-import { container, seed, zeroTotals, type Cases } from './fixtures.js';
+import type { Store } from '../../../lib/store/store.js';
+import type { StoredContainer } from '../../../lib/store/types.js';
+import { container, placed, seed, writeAsThread, zeroTotals, type Cases } from './fixtures.js';
 
 export const historyCases: Cases = {
   'history columns': async (t, _h, store) => {
@@ -120,4 +129,170 @@ export const historyCases: Cases = {
     );
     t.equal(cmp.tests.filter((x) => x.key === adds).length, 1, 'one row for the path');
   },
+
+  'history columns: from parse-thread parts, a draft or read back, the same column': async (t, h, store) => {
+    const { profile, imp } = await seed(store);
+    const report = () =>
+      store.reports.create({ profileId: profile.id, importId: imp.id, tags: [], date: new Date().toISOString() });
+    const complete = (id: string) =>
+      store.reports.complete(id, {
+        date: new Date().toISOString(),
+        totals: zeroTotals(),
+        files: [],
+        messages: [],
+        tags: [],
+      });
+    // What a merge does to two files of one report: the second file's top-level suites go into the
+    // first file's suites of the same titles (so no test's path changes), and their durations add up.
+    const merge = async (s: Store, id: string) => {
+      await s.containers.reparent(id, [FILE_SIZE + 1], 1);
+      await s.containers.reparent(id, [FILE_SIZE + 5], 5);
+      await s.containers.delete(id, [FILE_SIZE + 1, FILE_SIZE + 5]);
+      await s.containers.update(id, 1, { durationMs: 24 });
+    };
+    const onImportThread = async (id: string) => {
+      for (const index of [0, 1])
+        await store.containers.insert(file(id).map((c) => placed(c, index * FILE_SIZE, index)));
+    };
+
+    // Rows a parse thread wrote, with the parts of the column it gathered as they went.
+    const threads = await report();
+    for (const index of [0, 1]) {
+      const base = index * FILE_SIZE;
+      await writeAsThread(store, file(threads.id), base, index);
+      for (const part of gathered(file(threads.id))) await store.history.addFileHistory(threads.id, part, base);
+    }
+    await merge(store, threads.id);
+    await complete(threads.id);
+    // Rows written on the import thread: a draft where the store keeps one, else read back.
+    const drafted = await report();
+    await onImportThread(drafted.id);
+    await merge(store, drafted.id);
+    await complete(drafted.id);
+    // A thread that gave its parts up: read back.
+    const gaveUp = await report();
+    await onImportThread(gaveUp.id);
+    await store.history.addFileHistory(gaveUp.id, null, 0);
+    await merge(store, gaveUp.id);
+    await complete(gaveUp.id);
+    const ids = [threads.id, drafted.id, gaveUp.id];
+    // Another instance of the store, which saw nothing of the report being built, completes it.
+    if (h.reopen) {
+      const elsewhere = await report();
+      await onImportThread(elsewhere.id);
+      await merge(store, elsewhere.id);
+      const other = await h.reopen();
+      await other.init();
+      await other.reports.complete(elsewhere.id, {
+        date: new Date().toISOString(),
+        totals: zeroTotals(),
+        files: [],
+        messages: [],
+        tags: [],
+      });
+      ids.push(elsewhere.id);
+    }
+
+    const columns = await store.history.columns(ids);
+    t.equal(columns.length, ids.length, 'every way makes a column');
+    const expected = {
+      paths: [
+        'math.xml/Calc/adds',
+        'math.xml/Calc/divides',
+        'b.feature/outline',
+        'math.xml/Calc/adds',
+        'math.xml/Calc/divides',
+        'b.feature/outline',
+      ],
+      seqs: [3, 4, 6, 9, 10, 12],
+      durations: [5, null, 1.5, 5, null, 1.5],
+      statuses: ['passed', 'failed', 'skipped', 'passed', 'failed', 'skipped'],
+      flaky: [false, true, false, false, true, false],
+    };
+    for (const [i, c] of columns.entries()) t.strictSame(plain(c), expected, `column ${i + 1} of ${columns.length}`);
+  },
+
+  'history columns: a status changed after its part was written is in the column': async (t, _h, store) => {
+    const { profile, imp } = await seed(store);
+    const r = await store.reports.create({
+      profileId: profile.id,
+      importId: imp.id,
+      tags: [],
+      date: new Date().toISOString(),
+    });
+    await writeAsThread(store, file(r.id), 0, 0);
+    for (const part of gathered(file(r.id))) await store.history.addFileHistory(r.id, part, 0);
+    await store.containers.update(r.id, 3, { status: 'errored' });
+    await store.reports.complete(r.id, { date: r.date, totals: zeroTotals(), files: [], messages: [], tags: [] });
+    const [column] = await store.history.columns([r.id]);
+    t.strictSame(plain(column!).statuses, ['errored', 'failed', 'skipped']);
+  },
+
+  'history columns: a completion done again rewrites the column whole': async (t, _h, store) => {
+    const { profile, imp } = await seed(store);
+    const r = await store.reports.create({
+      profileId: profile.id,
+      importId: imp.id,
+      tags: [],
+      date: new Date().toISOString(),
+    });
+    await writeAsThread(store, file(r.id), 0, 0);
+    for (const part of gathered(file(r.id))) await store.history.addFileHistory(r.id, part, 0);
+    const outcome = { date: r.date, totals: zeroTotals(), files: [], messages: [], tags: [] };
+    await store.reports.complete(r.id, outcome);
+    const first = (await store.history.columns([r.id])).map(plain);
+    await store.reports.complete(r.id, outcome);
+    const again = (await store.history.columns([r.id])).map(plain);
+    t.equal(again.length, 1);
+    t.strictSame(again, first, 'the same column, not a second copy of its parts');
+  },
+
+  'history columns: a failed report has none': async (t, _h, store) => {
+    const { profile, imp } = await seed(store);
+    const r = await store.reports.create({
+      profileId: profile.id,
+      importId: imp.id,
+      tags: [],
+      date: new Date().toISOString(),
+    });
+    await writeAsThread(store, file(r.id), 0, 0);
+    for (const part of gathered(file(r.id))) await store.history.addFileHistory(r.id, part, 0);
+    await store.reports.fail(r.id);
+    t.strictSame(await store.history.columns([r.id]), []);
+    t.strictSame(await store.containers.list(r.id, { parentSeq: null, limit: 10 }), [], 'nor containers');
+  },
 };
+
+/** Containers per file of the history cases. */
+const FILE_SIZE = 6;
+
+/** One file as a formatter emits it: each container as it closes (children first), ids as opened. */
+function file(reportId: string): StoredContainer[] {
+  return [
+    container(reportId, 3, 2, { title: 'adds', status: 'passed', durationMs: 5 }),
+    container(reportId, 4, 2, { title: 'divides', status: 'failed', durationMs: null, flaky: true }),
+    container(reportId, 2, 1, { type: 'suite', title: 'Calc', status: 'failed' }),
+    container(reportId, 1, null, { type: 'suite', title: 'math.xml', status: 'failed' }),
+    container(reportId, 6, 5, { type: 'scenario', title: 'outline', status: 'skipped', durationMs: 1.5 }),
+    container(reportId, 5, null, { type: 'suite', title: 'b.feature', status: 'skipped' }),
+  ];
+}
+
+/** The parts of a file's history a parse thread gathers as its containers go by. */
+function gathered(containers: StoredContainer[]): (FileHistory | null)[] {
+  const parts: (FileHistory | null)[] = [];
+  const collector = new FileHistoryCollector(100_000, (part) => parts.push(part));
+  for (const c of containers) collector.add(c);
+  collector.finish();
+  return parts;
+}
+
+function plain(c: HistoryColumn) {
+  return {
+    paths: [...c.keys].map((_, i) => c.pathOf(i).join('/')),
+    seqs: [...c.seqs],
+    durations: [...c.durations].map((d) => (Number.isNaN(d) ? null : d)),
+    statuses: [...c.flags].map(statusOf),
+    flaky: [...c.flags].map(isFlakyFlag),
+  };
+}

@@ -1,4 +1,4 @@
-/** Conformance: Import records: patches, the queue's claim, the stale-import sweep. */
+/** Conformance cases for import records: patches, the queue's claim, the stale-import sweep. */
 import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -197,5 +197,59 @@ export const importCases: Cases = {
       1,
       'a later cutoff takes the fresh one',
     );
+  },
+
+  'stale imports: ended first, then the report, then the blobs; once by two sweeps': async (t, _h, store) => {
+    const { profile, imp } = await seed(store);
+    const report = await store.reports.create({
+      profileId: profile.id,
+      importId: imp.id,
+      tags: [],
+      date: new Date().toISOString(),
+    });
+    await store.imports.update(imp.id, { reportId: report.id, status: 'processing' });
+    await store.containers.insert([container(report.id, 1, null), container(report.id, 2, 1)]);
+    const blobs = [];
+    for (const name of ['a.xml', 'b.png'])
+      blobs.push(
+        await store.blobs.put(Readable.from([Buffer.from(name)]), { name, contentType: null, importId: imp.id }),
+      );
+    t.same((await store.blobs.idsOfImport(imp.id)).sort(), blobs.map((b) => b.id).sort(), "the import's blobs");
+
+    // Watch the order through the nouns the sweep uses.
+    const seen: string[] = [];
+    const topLevel = async () => (await store.containers.list(report.id, { parentSeq: null, limit: 10 })).length;
+    const { fail } = store.reports;
+    store.reports.fail = async (id) => {
+      seen.push(`report failed when the import is ${(await store.imports.get(imp.id))!.status}`);
+      await fail(id);
+      seen.push(`then the report is ${(await store.reports.get(id))!.status} with ${await topLevel()} containers`);
+    };
+    const remove = store.blobs.delete;
+    store.blobs.delete = async (id) => {
+      seen.push(`blob deleted when the report is ${(await store.reports.get(report.id))!.status}`);
+      await remove(id);
+    };
+    const message = { severity: 'error' as const, code: 'import_interrupted', message: 'ended by the sweep' };
+    const later = new Date(Date.now() + 60_000).toISOString();
+    const counts = await Promise.all([
+      store.imports.failStale(later, message),
+      store.imports.failStale(later, message),
+    ]);
+    t.equal(counts[0]! + counts[1]!, 1, 'two sweeps at once end the import once');
+    t.strictSame(seen, [
+      'report failed when the import is failed',
+      'then the report is failed with 0 containers',
+      'blob deleted when the report is failed',
+      'blob deleted when the report is failed',
+    ]);
+    t.strictSame(
+      (await store.imports.get(imp.id))!.messages.map((m) => m.code),
+      ['import_interrupted'],
+      'the message is appended once',
+    );
+    for (const b of blobs) t.equal(await store.blobs.open(b.id), null, `blob ${b.id} is gone`);
+    t.strictSame(await store.blobs.idsOfImport(imp.id), []);
+    await t.rejects(store.imports.failStale('not a time', message), TypeError, 'a cutoff that is no time is refused');
   },
 };

@@ -1,4 +1,4 @@
-/** Conformance: The store itself: ping, close and reopen, the reserve. */
+/** Conformance cases for the store itself: ping, close and reopen, the reserve. */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { apiKey, readAll, richContainers, sampleMessages, seed, zeroTotals, type Cases } from './fixtures.js';
@@ -55,5 +55,12 @@ export const lifecycleCases: Cases = {
     );
     t.ok((await readAll(await again.blobs.open(blob.id)))?.equals(bytes), 'blob bytes');
     t.equal(await again.accounts.count(), 1);
+  },
+
+  'releaseReserve frees what the store keeps back for cleaning up, once': async (t, h, store) => {
+    t.equal(await store.releaseReserve(), h.keepsReserve, h.keepsReserve ? 'the reserve is freed' : 'nothing to free');
+    t.equal(await store.releaseReserve(), false, 'nothing is left to free the second time');
+    await t.resolves(store.ping(), 'the store still answers');
+    t.ok(await store.accounts.create('after'), 'and still writes');
   },
 };

@@ -1,4 +1,4 @@
-/** Conformance: Profiles. */
+/** Conformance cases for profiles. */
 import { randomUUID } from 'node:crypto';
 import { byId, isIsoTime, type Cases } from './fixtures.js';
 

@@ -1,4 +1,4 @@
-/** Conformance: Reports: lifecycle, visibility, listing and paging. */
+/** Conformance cases for reports: lifecycle, visibility, listing and paging. */
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Report, ReportFile, ReportQuery } from '../../../lib/store/types.js';

@@ -1,4 +1,4 @@
-/** Conformance: Users and browser sessions. */
+/** Conformance cases for users and browser sessions. */
 import { randomUUID } from 'node:crypto';
 import { byId, isIsoTime, type Cases } from './fixtures.js';
 
