@@ -253,13 +253,15 @@ t.test('embedded: the checkpointer copies the log into the database, which keeps
   for (let i = 0; i < 100 && checkpointer!.copies === 0; i++) await new Promise((resolve) => setTimeout(resolve, 50));
   t.ok(
     checkpointer!.copies > 0,
-    `the thread copied the log into the database ${checkpointer!.copies} time(s) (${checkpointer!.restarts} with a restart)`,
+    `the thread copied the log into the database ${checkpointer!.copies} time(s) ` +
+      `(${checkpointer!.restarts} with a restart)`,
   );
   t.equal(checkpointer!.lastError, null, 'without an error');
   const wal = (await stat(`${h.store.databasePath}-wal`)).size;
   t.ok(
     wal < AUTOCHECKPOINT_BYTES,
-    `the log file stays short: ${(wal / 2 ** 20).toFixed(1)} MiB after ${(bytesWritten() / 2 ** 20).toFixed(0)} MiB of rows`,
+    `the log file stays short: ${(wal / 2 ** 20).toFixed(1)} MiB ` +
+      `after ${(bytesWritten() / 2 ** 20).toFixed(0)} MiB of rows`,
   );
   t.equal(
     (await h.store.containers.list(report.id, { parentSeq: null, afterSeq: seq - 1, limit: 5 }))[0]?.seq,

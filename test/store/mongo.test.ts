@@ -70,11 +70,13 @@ t.test("mongo: a dead server fails fast, with the URL's own timeout", async (t) 
 if (!url) {
   if (process.env.TALLY_REQUIRE_MONGODB === '1') {
     t.fail(
-      'TALLY_REQUIRE_MONGODB=1 but no MongoDB-wire server was given: set TALLY_TEST_MONGODB_URL (e.g. mongodb://127.0.0.1:27017/)',
+      'TALLY_REQUIRE_MONGODB=1 but no MongoDB-wire server was given: ' +
+        'set TALLY_TEST_MONGODB_URL (e.g. mongodb://127.0.0.1:27017/)',
     );
   } else {
     t.skip(
-      'MongoDB store tests skipped: TALLY_TEST_MONGODB_URL is not set (point it at a MongoDB or FerretDB server to run them)',
+      'MongoDB store tests skipped: TALLY_TEST_MONGODB_URL is not set ' +
+        '(point it at a MongoDB or FerretDB server to run them)',
       () => undefined,
     );
   }

@@ -51,7 +51,8 @@ function look() {
     let [r] = db.pragma('wal_checkpoint(PASSIVE)');
     active = r.log !== lastLog;
     // More frames in the database than at the last look, or a log that started over since.
-    if (r.checkpointed > 0 && (r.checkpointed !== lastCopied || r.log < lastLog)) parentPort.postMessage({ t: 'copied', frames: r.checkpointed });
+    if (r.checkpointed > 0 && (r.checkpointed !== lastCopied || r.log < lastLog))
+      parentPort.postMessage({ t: 'copied', frames: r.checkpointed });
     lastCopied = r.checkpointed;
     // Writers keep appending while a passive copy runs, so the log would never be found all copied
     // and never start over. Once it is long and nearly copied, RESTART copies the rest while holding

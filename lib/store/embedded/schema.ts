@@ -160,7 +160,8 @@ export function migrate(db: Database.Database): void {
     const current = row?.version ?? 0;
     if (current > SCHEMA_VERSION) {
       throw new Error(
-        `The data dir was written by a newer Tally (schema ${current}, this build knows ${SCHEMA_VERSION}); upgrade Tally or point it at another data dir.`,
+        `The data dir was written by a newer Tally (schema ${current}, this build knows ${SCHEMA_VERSION}); ` +
+          'upgrade Tally or point it at another data dir.',
       );
     }
     for (let v = current; v < SCHEMA_VERSION; v++) db.exec(migrations[v]!);
