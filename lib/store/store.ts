@@ -11,7 +11,7 @@ import { historyStore, type HistoryStore } from './history.js';
 import { HistoryDrafts, type HistoryRecords } from './history-drafts.js';
 import { importStore, type ImportRecords, type ImportStore } from './imports.js';
 import type { ProfileStore } from './profiles.js';
-import { reportStore, type ReportRecords, type ReportStore } from './reports.js';
+import { finishCutPurges, reportStore, type ReportRecords, type ReportStore } from './reports.js';
 import type { SessionStore, UserStore } from './users.js';
 
 export interface Store {
@@ -40,28 +40,73 @@ export interface Store {
   releaseReserve(): Promise<boolean>;
 }
 
-/** The nouns whose logic is written once, over an adapter's records. */
-export interface SharedNouns {
-  imports: ImportStore;
-  reports: ReportStore;
-  containers: ContainerStore;
-  history: HistoryStore;
-  /** For the adapter's close(): the drafts of reports being built go with the connection. */
-  drafts: HistoryDrafts;
+/** What an adapter hands over to be assembled into a Store (assembleStore). */
+export interface AdapterParts {
+  kind: Store['kind'];
+  /** Nouns the adapter implements whole. */
+  accounts: AccountStore;
+  keys: ApiKeyStore;
+  users: UserStore;
+  sessions: SessionStore;
+  profiles: ProfileStore;
+  blobs: BlobStore;
+  /** Nouns whose logic is written once here, over the adapter's records. */
+  records: { imports: ImportRecords; reports: ReportRecords; containers: ContainerRecords; history: HistoryRecords };
+  /** Keep a draft of the history of what the import thread writes, instead of reading it back (history-drafts.ts). */
+  keepRowDrafts: boolean;
+  /** Opens the connection (once at a time: assembleStore shares one opening among concurrent callers). */
+  open(): Promise<void>;
+  /** Closes the connection; called after any opening has settled. */
+  close(): Promise<void>;
+  ping(): Promise<void>;
+  releaseReserve(): Promise<boolean>;
 }
 
-export function sharedNouns(
-  records: { imports: ImportRecords; reports: ReportRecords; containers: ContainerRecords; history: HistoryRecords },
-  blobs: BlobStore,
-  o: { keepRowDrafts: boolean },
-): SharedNouns {
-  const drafts = new HistoryDrafts(records.history, o.keepRowDrafts);
-  const reports = reportStore(records.reports, drafts);
+/**
+ * A Store from an adapter's parts: the shared nouns built over its records, and the lifecycle every
+ * store has: `init()` is one opening however many call it (a failed one can be tried again), and
+ * finishes the purges of failed reports that a crash cut short before anyone reads.
+ */
+export function assembleStore(parts: AdapterParts): Store {
+  const drafts = new HistoryDrafts(parts.records.history, parts.keepRowDrafts);
+  const reports = reportStore(parts.records.reports, drafts);
+  let opening: Promise<void> | null = null;
+  const open = async (): Promise<void> => {
+    await parts.open();
+    try {
+      await finishCutPurges(parts.records.reports);
+    } catch (err) {
+      await parts.close().catch(() => undefined);
+      throw err;
+    }
+  };
   return {
-    imports: importStore(records.imports, reports, blobs),
+    kind: parts.kind,
+    accounts: parts.accounts,
+    keys: parts.keys,
+    users: parts.users,
+    sessions: parts.sessions,
+    profiles: parts.profiles,
+    imports: importStore(parts.records.imports, reports, parts.blobs),
     reports,
-    containers: containerStore(records.containers, drafts),
-    history: historyStore(records.history, drafts),
-    drafts,
+    containers: containerStore(parts.records.containers, drafts),
+    history: historyStore(parts.records.history, drafts),
+    blobs: parts.blobs,
+    init() {
+      opening ??= open().catch((err: unknown) => {
+        opening = null;
+        throw err;
+      });
+      return opening;
+    },
+    async close() {
+      await opening?.catch(() => undefined);
+      opening = null;
+      // The drafts of reports being built go with the connection.
+      drafts.clear();
+      await parts.close();
+    },
+    ping: () => parts.ping(),
+    releaseReserve: () => parts.releaseReserve(),
   };
 }
