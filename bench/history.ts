@@ -1,6 +1,6 @@
 /**
  * The history comparison on a big profile: 200 reports × 5,000 tests (50 suites × 100 tests),
- * written through the Store API as imports would (containers, then completeReport, which writes
+ * written through the Store API as imports would (containers, then reports.complete, which writes
  * the history column), then `compareHistory` over the last 200 and the last 20 reports, timed.
  * The embedded store always; MongoDB too when MONGODB_URL is set.
  *

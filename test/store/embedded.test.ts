@@ -75,7 +75,7 @@ t.test('embedded: files where the design says', async (t) => {
   );
 });
 
-t.test('embedded: a failed putBlob leaves no temp file', async (t) => {
+t.test('embedded: a failed blobs.put leaves no temp file', async (t) => {
   const h = await harness();
   t.teardown(() => h.cleanup());
   await h.store.init();
@@ -127,7 +127,7 @@ t.test('embedded: a purge cut short by a crash is finished on init', async (t) =
   await store.containers.insert(rows);
   await store.close();
 
-  // What a crash right after failReport's status flip leaves behind.
+  // What a crash right after reports.fail's status flip leaves behind.
   const raw = new Database(store.databasePath);
   raw.prepare("update reports set status = 'failed' where id = ?").run(report.id);
   raw.close();

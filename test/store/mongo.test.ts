@@ -129,7 +129,7 @@ if (!url) {
     );
   });
 
-  t.test('mongo: a failed putBlob leaves no GridFS documents', async (t) => {
+  t.test('mongo: a failed blobs.put leaves no GridFS documents', async (t) => {
     const h = await harness(serverUrl);
     t.teardown(() => h.cleanup());
     await h.store.init();
@@ -408,7 +408,7 @@ if (!url) {
       })),
     );
     await store.close();
-    // What a crash right after failReport's status flip leaves behind.
+    // What a crash right after reports.fail's status flip leaves behind.
     await (
       await h.raw()
     )

@@ -14,7 +14,7 @@ import type { BlobRef } from '../types.js';
 
 export const TEMP_PREFIX = '.tmp-';
 
-// Security: ids reach openBlob from URLs; only this shape may ever become part of a path.
+// Security: ids reach blobs.open from URLs; only this shape may ever become part of a path.
 const BLOB_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 export class BlobFolder {

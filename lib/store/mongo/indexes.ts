@@ -14,9 +14,9 @@ export const INDEXES: Record<string, IndexDescription[]> = {
     { name: 'status_created', key: { status: 1, createdAt: 1 } },
   ],
   [COLLECTIONS.reports]: [
-    // listReports without tags, and its (createdAt, _id) keyset cursor.
+    // reports.list without tags, and its (createdAt, _id) keyset cursor.
     { name: 'profile_status_created', key: { profileId: 1, status: 1, createdAt: -1, _id: -1 } },
-    // listReports with tags: multikey on the first tag, the others checked on the fetched documents.
+    // reports.list with tags: multikey on the first tag, the others checked on the fetched documents.
     { name: 'profile_tags_created', key: { profileId: 1, tags: 1, createdAt: -1 } },
   ],
   [COLLECTIONS.containers]: [

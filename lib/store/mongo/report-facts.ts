@@ -24,7 +24,7 @@ export class ReportFactsCache {
     const doc = await this.conn.c.reports.findOne({ _id: reportId }, { projection: { profileId: 1, createdAt: 1 } });
     if (!doc)
       throw new Error(
-        `insertContainers: there is no report ${JSON.stringify(reportId)}; create the report before its containers.`,
+        `containers.insert: there is no report ${JSON.stringify(reportId)}; create the report before its containers.`,
       );
     const facts = { profileId: doc.profileId, createdAt: doc.createdAt };
     this.remember(reportId, facts);

@@ -162,11 +162,11 @@ export const containerCases: Cases = {
     const rich = richContainers(report.id);
     await store.containers.insert(rich);
     for (const c of rich)
-      t.strictSame(await store.containers.get(report.id, c.seq), c, `seq ${c.seq} via getContainer`);
+      t.strictSame(await store.containers.get(report.id, c.seq), c, `seq ${c.seq} via containers.get`);
     t.strictSame(
       await store.containers.list(report.id, { parentSeq: 1, limit: 10 }),
       rich.filter((c) => c.parentSeq === 1),
-      'via listContainers',
+      'via containers.list',
     );
   },
 

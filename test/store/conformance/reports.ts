@@ -191,7 +191,7 @@ export const reportCases: Cases = {
       messages: [],
       tags: ['new'],
     });
-    t.strictSame(await ids({ limit: 10, tags: ['old'] }), [], 'completeReport replaces the tags');
+    t.strictSame(await ids({ limit: 10, tags: ['old'] }), [], 'reports.complete replaces the tags');
     t.strictSame(await ids({ limit: 10, tags: ['new'] }), [retagged.id]);
   },
 
