@@ -1,3 +1,7 @@
+/**
+ * The embedded store: the conformance suite over a temp data dir, and what only this store has
+ * (its files, page size, schema version, parse-thread rows and the checkpointer thread).
+ */
 import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
