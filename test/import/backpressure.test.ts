@@ -72,6 +72,10 @@ interface Stage {
   source?: () => Burst;
 }
 
+async function turns(n: number): Promise<void> {
+  for (let i = 0; i < n; i++) await new Promise((resolve) => setImmediate(resolve));
+}
+
 /** Turns of the event loop until the source has not been pulled for a while (or the burst is all out). */
 async function settle(source: Burst): Promise<void> {
   let still = 0;
@@ -102,8 +106,9 @@ async function measure(stage: Stage, variant: 'real' | 'broken'): Promise<Measur
   const running = stage[variant](source);
   await settle(source);
   const m = { pulled: source.pulled, held: running.held(), maxHeld: running.maxHeld };
-  await running.stop();
   source.destroy();
+  // A stage broken in some other way may never settle once stopped: the measure stands regardless.
+  await Promise.race([running.stop(), turns(1000)]);
   return m;
 }
 
