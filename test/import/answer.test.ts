@@ -13,6 +13,7 @@ import {
   summarySentence,
   type ReportSummary,
 } from '../../lib/import/answer.js';
+import { zeroTotals } from '../../lib/import/assembler.js';
 import type { ImportProgress, ImportStatus, Totals } from '../../lib/store/store.js';
 
 const BASE = 'https://tally.example/ci';
@@ -50,18 +51,7 @@ t.test('progressPercent', async (t) => {
 });
 
 function totals(o: Partial<Totals>): Totals {
-  return {
-    containers: 0,
-    tests: 0,
-    passed: 0,
-    failed: 0,
-    errored: 0,
-    skipped: 0,
-    pending: 0,
-    unknown: 0,
-    flaky: 0,
-    ...o,
-  };
+  return { ...zeroTotals(), ...o };
 }
 
 function summary(files: number, t: Partial<Totals>): ReportSummary {
@@ -154,23 +144,6 @@ t.test('answerBody', async (t) => {
     'completed',
   );
   t.strictSame(
-    answerBody({ ...common, reportId: 'r1', status: 'failed', messages: [warning, fault], report: null }),
-    {
-      import_id: 'i1',
-      report_id: null,
-      profile_id: 'p1',
-      status: 'failed',
-      import_status: 'failed',
-      import_progress: 100,
-      message: `The import failed: ${fault.message}`,
-      report_url: null,
-      report_status_url: null,
-      messages: [warning, fault],
-      report: null,
-    },
-    'failed: no report, whatever id it had',
-  );
-  t.strictSame(
     answerBody({ ...common, reportId: 'r1', status: 'queued', messages: [], report: null }),
     {
       import_id: 'i1',
@@ -187,21 +160,26 @@ t.test('answerBody', async (t) => {
     },
     'queued: the URLs to follow it',
   );
+  // A failed import has no report, whatever id it had, and the first error is its sentence.
+  const failed = {
+    profile_id: 'p1',
+    status: 'failed',
+    import_status: 'failed',
+    import_progress: 100,
+    message: `The import failed: ${fault.message}`,
+    report_id: null,
+    report_url: null,
+    report_status_url: null,
+    report: null,
+  };
+  t.strictSame(
+    answerBody({ ...common, reportId: 'r1', status: 'failed', messages: [warning, fault], report: null }),
+    { ...failed, import_id: 'i1', messages: [warning, fault] },
+    'failed',
+  );
   t.strictSame(
     answerBody({ ...common, importId: null, reportId: null, status: 'failed', messages: [fault], report: null }),
-    {
-      import_id: null,
-      report_id: null,
-      profile_id: 'p1',
-      status: 'failed',
-      import_status: 'failed',
-      import_progress: 100,
-      message: `The import failed: ${fault.message}`,
-      report_url: null,
-      report_status_url: null,
-      messages: [fault],
-      report: null,
-    },
+    { ...failed, import_id: null, messages: [fault] },
     'failed before there was an import record',
   );
 });

@@ -8,6 +8,7 @@
 import t from 'tap';
 import { DEFAULT_LIMITS } from '../../lib/config.js';
 import { CATALOGUE, type Flag, type MessageCode } from '../../lib/messages.js';
+import { zeroTotals } from '../../lib/import/assembler.js';
 import type { ParsedFile } from '../../lib/import/files.js';
 import { finalize, type FinalizeInput, type ProcessedFiles } from '../../lib/import/finalize.js';
 import type { StoredFile, Totals } from '../../lib/store/store.js';
@@ -37,17 +38,7 @@ function parsed(name: string, o: Partial<ParsedFile> = {}): ParsedFile {
 }
 
 function totals(tests: number): Totals {
-  return {
-    containers: tests + 1,
-    tests,
-    passed: tests,
-    failed: 0,
-    errored: 0,
-    skipped: 0,
-    pending: 0,
-    unknown: 0,
-    flaky: 0,
-  };
+  return { ...zeroTotals(), containers: tests + 1, tests, passed: tests };
 }
 
 const names = (prefix: string, n: number): string[] => Array.from({ length: n }, (_, i) => `${prefix}${i}.txt`);

@@ -10,7 +10,8 @@ import { reportStore, type Row } from './report-store.js';
 interface Case {
   name: string;
   before: Row[];
-  after: Row[];
+  /** The containers after the merge; left out when nothing changes. */
+  after?: Row[];
   combined: number;
 }
 
@@ -23,18 +24,11 @@ const cases: Case[] = [
       [3, null, 'suite', 'Other', 20],
       [4, 3, 'test', 'adds', 1],
     ],
-    after: [
-      [1, null, 'suite', 'Calc', 10],
-      [2, 1, 'test', 'adds', 1],
-      [3, null, 'suite', 'Other', 20],
-      [4, 3, 'test', 'adds', 1],
-    ],
     combined: 0,
   },
   {
     name: 'an empty report',
     before: [],
-    after: [],
     combined: 0,
   },
   {
@@ -120,22 +114,11 @@ const cases: Case[] = [
       [3, null, 'suite', 'Y', 1],
       [4, 3, 'suite', 'B', 1],
     ],
-    after: [
-      [1, null, 'suite', 'X', 1],
-      [2, 1, 'suite', 'B', 1],
-      [3, null, 'suite', 'Y', 1],
-      [4, 3, 'suite', 'B', 1],
-    ],
     combined: 0,
   },
   {
     name: 'one title, two types: not merged',
     before: [
-      [1, null, 'suite', 'Login', 1],
-      [2, null, 'step', 'Login', 1],
-      [3, null, 'hook', 'Login', 1],
-    ],
-    after: [
       [1, null, 'suite', 'Login', 1],
       [2, null, 'step', 'Login', 1],
       [3, null, 'hook', 'Login', 1],
@@ -159,15 +142,6 @@ const cases: Case[] = [
   {
     name: 'tests and scenarios are never merged, nor what is under them',
     before: [
-      [1, null, 'test', 'a', 1],
-      [2, null, 'test', 'a', 1],
-      [3, null, 'scenario', 'b', 1],
-      [4, 3, 'step', 'Given', 1],
-      [5, null, 'scenario', 'b', 1],
-      [6, 5, 'step', 'Given', 1],
-      [7, 3, 'step', 'Given', 1],
-    ],
-    after: [
       [1, null, 'test', 'a', 1],
       [2, null, 'test', 'a', 1],
       [3, null, 'scenario', 'b', 1],
@@ -202,7 +176,7 @@ for (const c of cases) {
     const r = await reportStore(t);
     await r.insert(c.before);
     t.equal(await mergeContainers(r.store, r.reportId), c.combined, 'combined');
-    t.strictSame(await r.rows(), c.after, 'the containers after');
+    t.strictSame(await r.rows(), c.after ?? c.before, 'the containers after');
   });
 }
 
