@@ -61,7 +61,7 @@ t.test('entryKind', async (t) => {
       kind,
       `${name} (${attributes}): ${kind}`,
     );
-    t.equal(isHiddenEntry(name), kind === 'hidden' || name.startsWith('._'), `${name}: isHiddenEntry`);
+    t.equal(isHiddenEntry(name), kind === 'hidden', `${name}: isHiddenEntry`);
   }
 });
 
