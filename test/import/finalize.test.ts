@@ -12,7 +12,7 @@ import { zeroTotals } from '../../lib/import/assembler.js';
 import type { ParsedFile } from '../../lib/import/files.js';
 import { finalize, type FinalizeInput, type ProcessedFiles } from '../../lib/import/finalize.js';
 import type { StoredFile, Totals } from '../../lib/store/store.js';
-import { reportStore, type Row } from './report-store.js';
+import { reportStore, type Row } from '../helpers/report-store.js';
 
 const NOW = new Date('2025-06-01T12:00:00.000Z');
 const HOUR = 60 * 60 * 1000;

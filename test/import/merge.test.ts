@@ -5,7 +5,7 @@
  */
 import t from 'tap';
 import { mergeContainers } from '../../lib/import/merge.js';
-import { reportStore, type Row } from './report-store.js';
+import { reportStore, type Row } from '../helpers/report-store.js';
 
 interface Case {
   name: string;
