@@ -14,10 +14,16 @@ import { mergeContainers } from './merge.js';
 const DAY_MS = 24 * 60 * 60 * 1000;
 const MAX_MISSING_LISTED = 50;
 
+/** What finalize reads of the processed files (the facts the file processor gathered). */
+export type ProcessedFiles = Pick<
+  FileProcessor,
+  'parsed' | 'unmatched' | 'attachments' | 'refs' | 'fileCount' | 'totals' | 'earliest'
+>;
+
 export interface FinalizeInput {
   store: Store;
   reportId: string;
-  processor: FileProcessor;
+  processor: ProcessedFiles;
   flags: ReadonlySet<Flag>;
   /** The formatter was named (path or form). */
   formatterNamed: boolean;

@@ -54,32 +54,28 @@ export async function readZip(
     throw invalid(`The archive cannot be opened: ${(cause as Error).message}.`, cause);
   }
   try {
-    if (zip.entryCount > limits.maxZipEntries) {
-      throw new ImportFault('zip_limit_exceeded', {
-        detail: `It has ${zip.entryCount} entries; the limit is ${limits.maxZipEntries} (TALLY_MAX_ZIP_ENTRIES).`,
-        file: archiveName,
-        details: { limit: 'entries', max: limits.maxZipEntries, found: zip.entryCount },
-      });
-    }
+    const fault = (p: EntryProblem): ImportFault =>
+      p.code === 'zip_invalid'
+        ? invalid(p.detail)
+        : new ImportFault(p.code, { detail: p.detail, file: archiveName, details: p.details });
+    const tooMany = checkEntryCount(zip.entryCount, limits);
+    if (tooMany) throw fault(tooMany);
     const entries: Entry[] = [];
     try {
       for await (const entry of zip) entries.push(entry);
     } catch (cause) {
       throw invalid(`The central directory is not valid: ${(cause as Error).message}.`, cause);
     }
-    checkEntries(entries, archiveName, limits, invalid);
+    const problem = checkEntries(entries, limits);
+    if (problem) throw fault(problem);
     let files = 0;
     const visiting: Promise<void>[] = [];
     try {
       for (const entry of entries) {
         const name = entry.filename;
-        if (name.endsWith('/')) continue;
-        if (isHiddenEntry(name)) {
-          visit.hidden(name);
-          continue;
-        }
-        // A symlink entry's content is a link target, not a result: it is skipped, never followed.
-        if (((entry.externalFileAttributes >>> 16) & S_IFMT) === S_IFLNK) continue;
+        const kind = entryKind(entry);
+        if (kind === 'hidden') visit.hidden(name);
+        if (kind !== 'file') continue;
         files++;
         let stream: Readable;
         try {
@@ -115,33 +111,72 @@ export async function readZip(
   }
 }
 
-function checkEntries(
-  entries: Entry[],
-  archiveName: string,
-  limits: Limits,
-  invalid: (d: string) => ImportFault,
-): void {
+/** What an entry of the central directory is to the import, from its name and attributes alone. */
+export type EntryKind = 'directory' | 'hidden' | 'symlink' | 'file';
+
+export function entryKind(entry: Pick<Entry, 'filename' | 'externalFileAttributes'>): EntryKind {
+  if (entry.filename.endsWith('/')) return 'directory';
+  if (isHiddenEntry(entry.filename)) return 'hidden';
+  // A symlink entry's content is a link target, not a result: it is skipped, never followed.
+  if (((entry.externalFileAttributes >>> 16) & S_IFMT) === S_IFLNK) return 'symlink';
+  return 'file';
+}
+
+/** The facts of a central-directory record that the checks read (yauzl's `Entry` has them all). */
+export type EntryFacts = Pick<
+  Entry,
+  'filename' | 'filenameLength' | 'uncompressedSize' | 'compressedSize' | 'fileHeaderOffset' | 'isEncrypted'
+>;
+
+/** What is wrong with an archive's entries; the caller turns it into the fault. */
+export interface EntryProblem {
+  code: 'zip_invalid' | 'zip_limit_exceeded';
+  detail: string;
+  /** For zip_limit_exceeded: which limit, its value, and the entry when one is to blame. */
+  details?: Record<string, unknown>;
+}
+
+/** The entry count of the end record, checked before any record of the central directory is read. */
+export function checkEntryCount(count: number, limits: Pick<Limits, 'maxZipEntries'>): EntryProblem | null {
+  if (count <= limits.maxZipEntries) return null;
+  return {
+    code: 'zip_limit_exceeded',
+    detail: `It has ${count} entries; the limit is ${limits.maxZipEntries} (TALLY_MAX_ZIP_ENTRIES).`,
+    details: { limit: 'entries', max: limits.maxZipEntries, found: count },
+  };
+}
+
+/**
+ * The whole central directory, before any entry is read: encryption, total uncompressed size,
+ * compression ratio, overlapping entries. The first problem found is returned.
+ */
+export function checkEntries(
+  entries: readonly EntryFacts[],
+  limits: Pick<Limits, 'maxZipUncompressedBytes' | 'maxZipRatio'>,
+): EntryProblem | null {
   let total = 0;
   const ranges: [number, number, string][] = [];
   for (const e of entries) {
-    if (e.isEncrypted()) throw invalid(`The entry "${e.filename}" is encrypted.`);
+    if (e.isEncrypted()) return { code: 'zip_invalid', detail: `The entry "${e.filename}" is encrypted.` };
     total += e.uncompressedSize;
     if (total > limits.maxZipUncompressedBytes) {
-      throw new ImportFault('zip_limit_exceeded', {
-        detail: `Its entries hold more than ${limits.maxZipUncompressedBytes} bytes uncompressed (TALLY_MAX_ZIP_UNCOMPRESSED_BYTES).`,
-        file: archiveName,
+      return {
+        code: 'zip_limit_exceeded',
+        detail:
+          `Its entries hold more than ${limits.maxZipUncompressedBytes} bytes uncompressed ` +
+          '(TALLY_MAX_ZIP_UNCOMPRESSED_BYTES).',
         details: { limit: 'uncompressed', max: limits.maxZipUncompressedBytes },
-      });
+      };
     }
     if (
       e.uncompressedSize >= RATIO_FLOOR_BYTES &&
       e.uncompressedSize > limits.maxZipRatio * Math.max(1, e.compressedSize)
     ) {
-      throw new ImportFault('zip_limit_exceeded', {
+      return {
+        code: 'zip_limit_exceeded',
         detail: `The entry "${e.filename}" expands more than ${limits.maxZipRatio} times (TALLY_MAX_ZIP_RATIO).`,
-        file: archiveName,
         details: { limit: 'ratio', max: limits.maxZipRatio, entry: e.filename },
-      });
+      };
     }
     if (!e.filename.endsWith('/'))
       ranges.push([e.fileHeaderOffset, e.fileHeaderOffset + 30 + e.filenameLength + e.compressedSize, e.filename]);
@@ -151,8 +186,9 @@ function checkEntries(
   for (let i = 1; i < ranges.length; i++) {
     const prev = ranges[i - 1]!;
     const cur = ranges[i]!;
-    if (cur[0] < prev[1]) throw invalid(`The entries "${prev[2]}" and "${cur[2]}" overlap.`);
+    if (cur[0] < prev[1]) return { code: 'zip_invalid', detail: `The entries "${prev[2]}" and "${cur[2]}" overlap.` };
   }
+  return null;
 }
 
 /** zip compression method 8. */

@@ -75,7 +75,8 @@ for (const kind of storeKinds(t)) {
       { status: 422, code: 'zip_invalid', severity: 'error' },
     );
 
-    // Guards: the overlap scan at the end of checkEntries (lib/import/zip.ts, `if (cur[0] < prev[1]) throw invalid(…overlap…)`).
+    // Guards: the overlap scan at the end of checkEntries (lib/import/zip.ts,
+    // `if (cur[0] < prev[1]) return { code: 'zip_invalid', …overlap… }`).
     await hostile(
       t,
       h,
@@ -176,8 +177,8 @@ for (const kind of storeKinds(t)) {
       );
     }
 
-    // Guards: the S_IFLNK test in readZip (lib/import/zip.ts, `if (((entry.externalFileAttributes >>> 16) & S_IFMT)
-    // === S_IFLNK) continue;`): a symlink entry is skipped, its target never read, its bytes never stored.
+    // Guards: the S_IFLNK test in entryKind (lib/import/zip.ts, `if (((entry.externalFileAttributes >>> 16) & S_IFMT)
+    // === S_IFLNK) return 'symlink';`): a symlink entry is skipped, its target never read, its bytes never stored.
     const link = {
       name: 'link.xml',
       data: Buffer.from('/etc/passwd'),
@@ -221,8 +222,9 @@ for (const kind of storeKinds(t)) {
       },
     );
 
-    // Guards: `if (e.isEncrypted()) throw invalid(…is encrypted.)` in checkEntries (lib/import/zip.ts), before any
-    // entry is read. (yauzl's openReadStream would refuse too, but only once the entries before it were parsed.)
+    // Guards: `if (e.isEncrypted()) return { code: 'zip_invalid', …is encrypted. }` in checkEntries
+    // (lib/import/zip.ts), before any entry is read. (yauzl's openReadStream would refuse too, but only once the
+    // entries before it were parsed.)
     await hostile(
       t,
       h,

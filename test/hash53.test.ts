@@ -1,3 +1,4 @@
+/** HashSet53 (lib/hash53.ts) agrees with a Set through growth, with 0 and the largest 53-bit hash. */
 import t from 'tap';
 import { HashSet53 } from '../lib/hash53.js';
 

@@ -4,8 +4,8 @@
  */
 import t from 'tap';
 import { PassThrough } from 'node:stream';
-import { tee } from '../lib/import/streams.js';
-import { within } from './security/expect.js';
+import { tee } from '../../lib/import/streams.js';
+import { within } from '../security/expect.js';
 
 t.test('a store side destroyed between chunks fails the tee with its error', async (t) => {
   async function* source(): AsyncGenerator<Buffer> {

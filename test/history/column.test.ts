@@ -11,8 +11,8 @@ import {
   isFlakyFlag,
   statusOf,
   type HistoryPart,
-} from '../lib/history/column.js';
-import type { ContainerStatus, ContainerType } from '../lib/formatter/api.js';
+} from '../../lib/history/column.js';
+import type { ContainerStatus, ContainerType } from '../../lib/formatter/api.js';
 
 t.test('a column of several parts reads back whole, titles included', async (t) => {
   const parents = new Map([

@@ -1,0 +1,95 @@
+/**
+ * The flags' effect on messages and the status an answer gets (lib/messages.ts): SPEC part 2 says
+ * which flag silences or lowers which message (SPEC 7.2 "way to silence or fix"); the first error
+ * decides the HTTP status. The import applies them once the whole request is read.
+ */
+import t from 'tap';
+import {
+  applyFlags,
+  CATALOGUE,
+  FLAGS,
+  message,
+  statusOf,
+  unusedParameters,
+  type Flag,
+  type MessageCode,
+} from '../lib/messages.js';
+import type { Message } from '../lib/store/types.js';
+
+/** Every effect a flag has on a message: the SPEC part 2 table, and nothing else. */
+const EFFECTS: [flag: Flag, code: MessageCode | null, effect: 'hidden' | 'notice'][] = [
+  ['ignore_empty_import', 'empty_import_after_processing', 'notice'],
+  ['suppress_files_moved', 'files_moved_to_attachments', 'notice'],
+  ['ignore_invalid_file_type', 'invalid_file_mime_type', 'hidden'],
+  ['ignore_unused_parameters', null, 'hidden'],
+  ['ignore_unspecified_formatter', 'specify_formatter', 'hidden'],
+  ['ignore_max_files_limit', 'max_files_limit', 'hidden'],
+  ['ignore_old_report_date', 'report_contains_old_date', 'hidden'],
+];
+
+const codes = Object.keys(CATALOGUE) as MessageCode[];
+// Built once: the messages about unexpected faults carry the time they were made.
+const ALL: Message[] = [...codes.map((code) => message(code)), unusedParameters(['foo', 'bar'])];
+
+t.test('applyFlags: each flag alone, on every message', async (t) => {
+  t.strictSame(applyFlags(ALL, new Set()), ALL, 'no flag: every message as it was');
+  for (const flag of FLAGS) {
+    const expected: Message[] = [];
+    for (const m of ALL) {
+      const effect = EFFECTS.find(([f, code]) => f === flag && code === m.code)?.[2];
+      if (effect === 'hidden') continue;
+      expected.push(effect === 'notice' ? { ...m, severity: 'notice' } : m);
+    }
+    t.strictSame(applyFlags(ALL, new Set([flag])), expected, flag);
+  }
+});
+
+t.test('applyFlags: several flags and messages, in order', async (t) => {
+  const input = [
+    message('specify_formatter'),
+    unusedParameters(['x']),
+    message('empty_import_after_processing'),
+    message('files_moved_to_attachments', { detail: 'Files: a.txt.' }),
+    message('failed_to_attach_asset'),
+  ];
+  const flags = new Set<Flag>(['ignore_unspecified_formatter', 'ignore_empty_import', 'merge_containers']);
+  const out = applyFlags(input, flags);
+  t.strictSame(
+    out.map((m) => [m.code, m.severity]),
+    [
+      [null, 'warning'],
+      ['empty_import_after_processing', 'notice'],
+      ['files_moved_to_attachments', 'warning'],
+      ['failed_to_attach_asset', 'warning'],
+    ],
+  );
+  t.equal(input[2]!.severity, 'error', 'the messages given are not changed');
+  t.equal(out[1]!.message, input[2]!.message, 'a lowered message keeps its text');
+});
+
+t.test('applyFlags: a code not in the catalogue passes as it is', async (t) => {
+  const odd: Message = { severity: 'warning', code: 'from_elsewhere', message: 'x' };
+  t.strictSame(applyFlags([odd], new Set(FLAGS)), [odd]);
+});
+
+t.test('statusOf', async (t) => {
+  const cases: [name: string, messages: Message[], status: number][] = [
+    ['no messages', [], 201],
+    ['warnings and notices', [message('specify_formatter'), message('containers_combined')], 201],
+    ['a lowered error', applyFlags([message('empty_import_after_processing')], new Set(['ignore_empty_import'])), 201],
+    [
+      'the first error decides',
+      [message('specify_formatter'), message('payload_too_large'), message('zip_invalid')],
+      413,
+    ],
+    ['an error not in the catalogue', [{ severity: 'error', code: 'from_elsewhere', message: 'x' }], 500],
+    ['an uncoded error', [{ severity: 'error', code: null, message: 'x' }], 201],
+    // A warning's own status is never the answer's: invalid_request_method is answered by the route.
+    ['a warning with a status of its own', [message('invalid_request_method')], 201],
+  ];
+  for (const [name, messages, status] of cases) t.equal(statusOf(messages), status, name);
+  for (const code of codes) {
+    const e = CATALOGUE[code];
+    if (e.severity === 'error') t.equal(statusOf([message(code)]), e.status, `${code} alone: ${e.status}`);
+  }
+});
