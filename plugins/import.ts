@@ -4,7 +4,7 @@
  */
 import type { Plugin, Request, ResponseObject, ResponseToolkit } from '@hapi/hapi';
 import type { Readable } from 'node:stream';
-import { runImport, type ImportDeps, type ImportRoute } from '../lib/import/session.js';
+import { runImport, type ImportDeps, type ImportRoute } from '../lib/import/run.js';
 import { accountOf, baseUrl, profileFor } from './profiles.js';
 import { fault } from './replies.js';
 import { ConcurrencyLimiter } from '../lib/limits/rate.js';

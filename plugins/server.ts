@@ -18,15 +18,15 @@ import { authPlugin } from './auth.js';
 import { healthPlugin } from './health.js';
 import { importPlugin } from './import.js';
 import { readPlugin } from './read.js';
-import { viewsPlugin } from './views.js';
+import { viewsPlugin } from './page-api.js';
 import { webPlugin } from './web/index.js';
 import { openapiPlugin } from './openapi/index.js';
 import { answerClientError } from './client-error.js';
 import { securityHeadersPlugin } from './security-headers.js';
 import { lingerPlugin } from './linger.js';
-import { ImportWorker } from '../lib/import/worker.js';
-import { ParsePool } from '../lib/import/parse-pool.js';
-import type { ImportDeps } from '../lib/import/session.js';
+import { ImportWorker } from '../lib/import/queue/runner.js';
+import { ParsePool } from '../lib/import/parse/pool.js';
+import type { ImportDeps } from '../lib/import/run.js';
 
 export interface TallyOptions {
   config: Config;

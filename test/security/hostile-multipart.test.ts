@@ -6,7 +6,7 @@ import t from 'tap';
 import net from 'node:net';
 import { PassThrough } from 'node:stream';
 import { DEFAULT_LIMITS } from '../../lib/config.js';
-import { readMultipart } from '../../lib/import/multipart.js';
+import { readMultipart } from '../../lib/import/receive/multipart.js';
 import { ImportFault } from '../../lib/messages.js';
 import { BOUNDARY, field, file, multipart } from '../helpers/multipart.js';
 import { junitXml } from '../helpers/junit.js';

@@ -6,7 +6,7 @@ import type { Request, ResponseToolkit, ServerRoute } from '@hapi/hapi';
 import { rotateKey } from '../../../lib/api-keys.js';
 import { message } from '../../../lib/messages.js';
 import { UserError, createUserWithPassword } from '../../../lib/users.js';
-import { accountInfo } from '../../../lib/views.js';
+import { accountInfo } from '../../../lib/page-data.js';
 import type { WebContext } from '../context.js';
 import { when } from '../format.js';
 import { html, type Html } from '../html.js';

@@ -7,14 +7,14 @@
  */
 import type { ServerRoute } from '@hapi/hapi';
 import { serveImport } from '../../import.js';
-import { uploadInfo } from '../../../lib/views.js';
+import { uploadInfo } from '../../../lib/page-data.js';
 import type { WebContext } from '../context.js';
 import { origin } from '../context.js';
 import { html } from '../html.js';
 import { messageList, page } from '../layout.js';
 import { credentialsOf } from '../session.js';
 import { errorPage, isFragmentRequest, ownProfile, respond } from './common.js';
-import type { ImportResponseBody } from '../../../lib/import/answer.js';
+import type { ImportResponseBody } from '../../../lib/import/finalize/answer.js';
 
 const FLAG_HELP: Record<string, string> = {
   merge_containers: 'combine suites with the same title',

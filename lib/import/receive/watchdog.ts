@@ -6,8 +6,8 @@
  * from a slow store or parser pauses the request stream) is not counted against the client.
  */
 import type { Readable } from 'node:stream';
-import type { Limits } from '../config.js';
-import { ImportFault } from '../messages.js';
+import type { Limits } from '../../config.js';
+import { ImportFault } from '../../messages.js';
 
 export class ReceiveWatchdog {
   private readonly tickMs: number;

@@ -5,14 +5,14 @@
  * so the files of an archive are parsed on every core.
  */
 import { parentPort } from 'node:worker_threads';
-import { builtinFormatters } from '../../formatters/index.js';
-import type { Formatter, OpenedContainer, ParseContext } from '../formatter/api.js';
-import { decodeText } from '../formatter/encoding.js';
-import type { ContainerRowWriter, OpenRowWriter, RowWriterDescription } from '../store/containers.js';
-import type { StoredContainer } from '../store/types.js';
-import { FileAssembler, type AttachmentRef, type ContainerTarget } from './assembler.js';
-import { estimateBytes } from './container-batcher.js';
-import { FileHistoryCollector } from '../history/column.js';
+import { builtinFormatters } from '../../../formatters/index.js';
+import type { Formatter, OpenedContainer, ParseContext } from '../../formatter/api.js';
+import { decodeText } from '../../formatter/encoding.js';
+import type { ContainerRowWriter, OpenRowWriter, RowWriterDescription } from '../../store/containers.js';
+import type { StoredContainer } from '../../store/types.js';
+import { FileAssembler, type AttachmentRef, type ContainerTarget } from '../assemble/assembler.js';
+import { estimateBytes } from '../assemble/container-batcher.js';
+import { FileHistoryCollector } from '../../history/column.js';
 import {
   HISTORY_MAX_CONTAINERS,
   OUT_BATCH_BYTES,
@@ -24,7 +24,7 @@ import {
   type FromWorker,
   type JobStart,
   type ToWorker,
-} from './parse-protocol.js';
+} from './protocol.js';
 
 const port = parentPort;
 if (!port) throw new Error('parse-worker runs as a worker thread');

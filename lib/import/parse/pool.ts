@@ -5,11 +5,11 @@
  * to createTally) are parsed on the import thread, as they cannot be loaded by a worker for sure.
  */
 import { Worker } from 'node:worker_threads';
-import { builtinFormatters } from '../../formatters/index.js';
-import { FormatError, type Formatter } from '../formatter/api.js';
-import type { StoredContainer } from '../store/types.js';
-import type { FileHistory } from '../history/column.js';
-import { ImportFault } from '../messages.js';
+import { builtinFormatters } from '../../../formatters/index.js';
+import { FormatError, type Formatter } from '../../formatter/api.js';
+import type { StoredContainer } from '../../store/types.js';
+import type { FileHistory } from '../../history/column.js';
+import { ImportFault } from '../../messages.js';
 import {
   INPUT_CREDIT,
   type FromWorker,
@@ -17,7 +17,7 @@ import {
   type JobResult,
   type JobStart,
   type ToWorker,
-} from './parse-protocol.js';
+} from './protocol.js';
 
 const builtins = new Set<Formatter>(builtinFormatters);
 /** Bytes gathered into one message to a worker. */
@@ -25,7 +25,7 @@ const SEND_BYTES = 256 * 1024;
 
 /** Workers run from the same kind of file as this module: .js when built, .ts from the sources. */
 const FROM_SOURCES = import.meta.url.endsWith('.ts');
-const WORKER_URL = new URL(FROM_SOURCES ? './parse-worker.ts' : './parse-worker.js', import.meta.url);
+const WORKER_URL = new URL(FROM_SOURCES ? './thread.ts' : './thread.js', import.meta.url);
 
 /**
  * Each worker's heap: a small young generation (parsing makes short-lived garbage at a high rate,

@@ -3,12 +3,12 @@
  * files, attachment resolution, merging, duplicate titles, empty checks, the report date.
  * Returns messages before flags are applied; the session applies them and decides.
  */
-import type { Limits } from '../config.js';
-import { message, type Flag } from '../messages.js';
-import type { Message, StoredFile } from '../store/types.js';
-import type { Store } from '../store/store.js';
+import type { Limits } from '../../config.js';
+import { message, type Flag } from '../../messages.js';
+import type { Message, StoredFile } from '../../store/types.js';
+import type { Store } from '../../store/store.js';
 import { resolveAttachments } from './attachments.js';
-import type { FileProcessor } from './files.js';
+import type { FileProcessor } from '../uploads.js';
 import { mergeContainers } from './merge.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;

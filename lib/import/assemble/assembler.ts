@@ -2,9 +2,9 @@
  * Turns one file's container events into stored containers: totals, the report date, duplicate
  * titles and attachment references are noted as containers stream past; nothing keeps the tree.
  */
-import { isCountedTest, type Container, type ContainerSink, type OpenedContainer } from '../formatter/api.js';
-import type { StoredContainer, Totals } from '../store/types.js';
-import { HashSet53, hash53 } from '../hash53.js';
+import { isCountedTest, type Container, type ContainerSink, type OpenedContainer } from '../../formatter/api.js';
+import type { StoredContainer, Totals } from '../../store/types.js';
+import { HashSet53, hash53 } from '../../hash53.js';
 
 export function zeroTotals(): Totals {
   return { containers: 0, tests: 0, passed: 0, failed: 0, errored: 0, skipped: 0, pending: 0, unknown: 0, flaky: 0 };

@@ -23,7 +23,7 @@ import {
 } from '../lib/history/compare.js';
 import type { Registry } from '../lib/formatter/registry.js';
 import type { Store } from '../lib/store/store.js';
-import { accountInfo, uploadInfo } from '../lib/views.js';
+import { accountInfo, uploadInfo } from '../lib/page-data.js';
 import { accountOf, baseUrl, profileFor } from './profiles.js';
 import { fault } from './replies.js';
 import { nextCursor, reportFilterOf, storeQuery } from './web/pages/reports.js';

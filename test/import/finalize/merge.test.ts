@@ -4,8 +4,8 @@
  * their durations summed, level by level; tests are never merged. Run against a real embedded store.
  */
 import t from 'tap';
-import { mergeContainers } from '../../lib/import/merge.js';
-import { reportStore, type Row } from '../helpers/report-store.js';
+import { mergeContainers } from '../../../lib/import/finalize/merge.js';
+import { reportStore, type Row } from '../../helpers/report-store.js';
 
 interface Case {
   name: string;

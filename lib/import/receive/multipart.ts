@@ -6,8 +6,8 @@
  */
 import { Busboy, type BusboyFileStream } from '@fastify/busboy';
 import type { Readable } from 'node:stream';
-import type { Limits } from '../config.js';
-import { ImportFault } from '../messages.js';
+import type { Limits } from '../../config.js';
+import { ImportFault } from '../../messages.js';
 import { normaliseName } from './params.js';
 
 export interface PartHandlers {

@@ -2,7 +2,7 @@
  * The JSON answer of an import: our shape (DESIGN.md) plus the fields Calliope-style clients read
  * (`report_url`, `report_status_url`, `import_status`, `import_progress`, `message`).
  */
-import type { ImportProgress, ImportStatus, Message, Totals } from '../store/types.js';
+import type { ImportProgress, ImportStatus, Message, Totals } from '../../store/types.js';
 
 export interface ReportSummary {
   date: string;

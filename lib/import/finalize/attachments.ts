@@ -3,8 +3,8 @@
  * path suffix (`[[ATTACHMENT|/ci/work/shots/a.png]]` finds `a.png` or `shots/a.png`). The longest
  * match wins.
  */
-import type { AttachmentLink, StoredFile } from '../store/types.js';
-import type { AttachmentRef } from './assembler.js';
+import type { AttachmentLink, StoredFile } from '../../store/types.js';
+import type { AttachmentRef } from '../assemble/assembler.js';
 
 function normalise(p: string): string {
   return p

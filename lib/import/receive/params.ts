@@ -4,8 +4,8 @@
  * parameters. What they imply (notices, warnings) is returned as messages; unknown names are kept
  * for the uncoded warning.
  */
-import { FLAGS, ImportFault, message, unusedParameters, type Flag } from '../messages.js';
-import type { Message } from '../store/types.js';
+import { FLAGS, ImportFault, message, unusedParameters, type Flag } from '../../messages.js';
+import type { Message } from '../../store/types.js';
 
 const REPEATABLE = new Set(['file', 'attachment', 'tag']);
 const PLURALS: Record<string, string> = {

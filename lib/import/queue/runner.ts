@@ -3,8 +3,8 @@
  * processes them. Woken when an import is queued, and polls so that imports queued by another
  * Tally instance (or before a restart) are not left waiting.
  */
-import type { ImportDeps } from './session.js';
-import { processQueuedImport } from './session.js';
+import type { ImportDeps } from '../run.js';
+import { processQueuedImport } from '../run.js';
 
 const POLL_MS = 5000;
 

@@ -6,13 +6,13 @@
  * before the flags are applied (test/messages.test.ts has those). Containers live in a real store.
  */
 import t from 'tap';
-import { DEFAULT_LIMITS } from '../../lib/config.js';
-import { CATALOGUE, type Flag, type MessageCode } from '../../lib/messages.js';
-import { zeroTotals } from '../../lib/import/assembler.js';
-import type { ParsedFile } from '../../lib/import/files.js';
-import { finalize, type FinalizeInput, type ProcessedFiles } from '../../lib/import/finalize.js';
-import type { StoredFile, Totals } from '../../lib/store/types.js';
-import { reportStore, type Row } from '../helpers/report-store.js';
+import { DEFAULT_LIMITS } from '../../../lib/config.js';
+import { CATALOGUE, type Flag, type MessageCode } from '../../../lib/messages.js';
+import { zeroTotals } from '../../../lib/import/assemble/assembler.js';
+import type { ParsedFile } from '../../../lib/import/uploads.js';
+import { finalize, type FinalizeInput, type ProcessedFiles } from '../../../lib/import/finalize/finalize.js';
+import type { StoredFile, Totals } from '../../../lib/store/types.js';
+import { reportStore, type Row } from '../../helpers/report-store.js';
 
 const NOW = new Date('2025-06-01T12:00:00.000Z');
 const HOUR = 60 * 60 * 1000;

@@ -3,10 +3,10 @@
  * replays them later through the same file processor.
  */
 import { Readable } from 'node:stream';
-import { baseName } from '../formatter/head.js';
-import type { StoredFile } from '../store/types.js';
-import type { Store } from '../store/store.js';
-import { peek } from './streams.js';
+import { baseName } from '../../formatter/head.js';
+import type { StoredFile } from '../../store/types.js';
+import type { Store } from '../../store/store.js';
+import { peek } from '../streams.js';
 
 export class RequestStore {
   readonly uploads: StoredFile[] = [];

@@ -5,15 +5,15 @@
  * request as received (a queued import is replayed from it).
  */
 import t from 'tap';
-import type { Flag } from '../../lib/messages.js';
-import { ImportFault } from '../../lib/messages.js';
+import type { Flag } from '../../../lib/messages.js';
+import { ImportFault } from '../../../lib/messages.js';
 import {
   ImportParams,
   normaliseName,
   parseBoolean,
   parseReportDate,
   type NormalisedName,
-} from '../../lib/import/params.js';
+} from '../../../lib/import/receive/params.js';
 
 t.test('normaliseName', async (t) => {
   const n = (role: NormalisedName['role'], base: string, plural = false, scalar = false): NormalisedName => ({

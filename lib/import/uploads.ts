@@ -17,12 +17,12 @@ import { decodeText } from '../formatter/encoding.js';
 import { baseName, HEAD_BYTES, readHead } from '../formatter/head.js';
 import type { Message, ReportFile, StoredFile, Totals } from '../store/types.js';
 import type { Store } from '../store/store.js';
-import { addTotals, FileAssembler, MAX_REFS, zeroTotals, type AttachmentRef } from './assembler.js';
-import { ContainerBatcher } from './container-batcher.js';
-import type { ParseJob, ParsePool } from './parse-pool.js';
+import { addTotals, FileAssembler, MAX_REFS, zeroTotals, type AttachmentRef } from './assemble/assembler.js';
+import { ContainerBatcher } from './assemble/container-batcher.js';
+import type { ParseJob, ParsePool } from './parse/pool.js';
 import type { EncodingGuess } from '../formatter/encoding.js';
 import { peek, tee } from './streams.js';
-import { looksLikeZip, readZip } from './zip.js';
+import { looksLikeZip, readZip } from './archive/zip.js';
 import { inSpan, recordSpan } from '../telemetry/spans.js';
 
 export interface FileProcessorOptions {

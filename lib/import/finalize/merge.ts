@@ -3,9 +3,9 @@
  * level by level from the top (the same suite written by several CI nodes becomes one). Tests are
  * never merged: every test entry stays a test. Runs in finalize, once every file is in.
  */
-import { isCountedTest } from '../formatter/api.js';
-import type { StoredContainer } from '../store/types.js';
-import type { Store } from '../store/store.js';
+import { isCountedTest } from '../../formatter/api.js';
+import type { StoredContainer } from '../../store/types.js';
+import type { Store } from '../../store/store.js';
 
 const PAGE = 1000;
 

@@ -2,10 +2,10 @@
  * Buffers containers into bulk writes, by count and by bytes. One write is in flight at a time;
  * `ready()` hands its promise to the parser, so a slow store slows the upload instead of growing memory.
  */
-import type { StoredContainer } from '../store/types.js';
-import type { Store } from '../store/store.js';
-import { ImportFault } from '../messages.js';
-import { inSpan } from '../telemetry/spans.js';
+import type { StoredContainer } from '../../store/types.js';
+import type { Store } from '../../store/store.js';
+import { ImportFault } from '../../messages.js';
+import { inSpan } from '../../telemetry/spans.js';
 
 export const BATCH_COUNT = 1000;
 export const BATCH_BYTES = 4 * 1024 * 1024;

@@ -4,8 +4,8 @@
  * match winning (SPEC 2, "Attachment"; SPEC 4.5 rule 10 for what is not found).
  */
 import t from 'tap';
-import { resolveAttachments } from '../../lib/import/attachments.js';
-import type { StoredFile } from '../../lib/store/types.js';
+import { resolveAttachments } from '../../../lib/import/finalize/attachments.js';
+import type { StoredFile } from '../../../lib/store/types.js';
 
 function stored(name: string, i: number): StoredFile {
   return {

@@ -7,8 +7,8 @@
 import { open as openZip, type Entry } from 'yauzl-promise';
 import type { Readable } from 'node:stream';
 import zlib from 'node:zlib';
-import type { Limits } from '../config.js';
-import { ImportFault } from '../messages.js';
+import type { Limits } from '../../config.js';
+import { ImportFault } from '../../messages.js';
 
 export const ZIP_MAGIC = Buffer.from([0x50, 0x4b, 0x03, 0x04]);
 export const EMPTY_ZIP_MAGIC = Buffer.from([0x50, 0x4b, 0x05, 0x06]);

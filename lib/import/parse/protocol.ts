@@ -3,11 +3,11 @@
  * (the worker says when it has read a chunk), container batches come out with credit (the import
  * says when it has taken a batch), so neither side buffers more than a few chunks of the other.
  */
-import type { EncodingGuess } from '../formatter/encoding.js';
-import type { RowWriterDescription } from '../store/containers.js';
-import type { StoredContainer, Totals } from '../store/types.js';
-import type { AttachmentRef } from './assembler.js';
-import type { FileHistory } from '../history/column.js';
+import type { EncodingGuess } from '../../formatter/encoding.js';
+import type { RowWriterDescription } from '../../store/containers.js';
+import type { StoredContainer, Totals } from '../../store/types.js';
+import type { AttachmentRef } from '../assemble/assembler.js';
+import type { FileHistory } from '../../history/column.js';
 
 /** Input chunks a job may have sent but the worker not yet read. */
 export const INPUT_CREDIT = 4;

@@ -8,8 +8,8 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t, { type Test } from 'tap';
-import { DEFAULT_LIMITS, type Limits } from '../../lib/config.js';
-import { ImportFault } from '../../lib/messages.js';
+import { DEFAULT_LIMITS, type Limits } from '../../../lib/config.js';
+import { ImportFault } from '../../../lib/messages.js';
 import {
   checkEntries,
   checkEntryCount,
@@ -19,9 +19,9 @@ import {
   type EntryFacts,
   type EntryKind,
   type EntryProblem,
-} from '../../lib/import/zip.js';
-import { craftZip, deflatedZeros, overlappingZip } from '../security/craft.js';
-import { zipOf } from '../helpers/zip.js';
+} from '../../../lib/import/archive/zip.js';
+import { craftZip, deflatedZeros, overlappingZip } from '../../security/craft.js';
+import { zipOf } from '../../helpers/zip.js';
 
 const MiB = 1024 * 1024;
 const S_IFLNK = 0o120000;

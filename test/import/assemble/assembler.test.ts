@@ -1,8 +1,8 @@
 /** The file assembler's duplicate-title check: same type and title under one parent, per file. */
 import t from 'tap';
-import { FileAssembler } from '../../lib/import/assembler.js';
-import type { Container } from '../../lib/formatter/api.js';
-import type { StoredContainer } from '../../lib/store/types.js';
+import { FileAssembler } from '../../../lib/import/assemble/assembler.js';
+import type { Container } from '../../../lib/formatter/api.js';
+import type { StoredContainer } from '../../../lib/store/types.js';
 
 function node(id: number, parentId: number | null, type: Container['type'], title: string): Container {
   return {

@@ -4,7 +4,7 @@
  * the fields Calliope-style clients read).
  */
 import t from 'tap';
-import { message } from '../../lib/messages.js';
+import { message } from '../../../lib/messages.js';
 import {
   answerBody,
   progressPercent,
@@ -12,9 +12,9 @@ import {
   reportStatusUrl,
   summarySentence,
   type ReportSummary,
-} from '../../lib/import/answer.js';
-import { zeroTotals } from '../../lib/import/assembler.js';
-import type { ImportProgress, ImportStatus, Totals } from '../../lib/store/types.js';
+} from '../../../lib/import/finalize/answer.js';
+import { zeroTotals } from '../../../lib/import/assemble/assembler.js';
+import type { ImportProgress, ImportStatus, Totals } from '../../../lib/store/types.js';
 
 const BASE = 'https://tally.example/ci';
 
