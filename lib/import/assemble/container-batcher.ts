@@ -16,7 +16,7 @@ export class ContainerBatcher {
   private inFlight: Promise<void> | null = null;
   private failure: unknown = null;
 
-  constructor(private readonly store: Store) {}
+  constructor(private readonly store: Pick<Store, 'containers'>) {}
 
   push(c: StoredContainer): void {
     this.batch.push(c);

@@ -8,6 +8,7 @@ import type { RowWriterDescription } from '../../store/containers.js';
 import type { StoredContainer, Totals } from '../../store/types.js';
 import type { AttachmentRef } from '../assemble/assembler.js';
 import type { FileHistory } from '../../history/column.js';
+import type { FormatterModule } from './formatter-modules.js';
 
 /** Input chunks a job may have sent but the worker not yet read. */
 export const INPUT_CREDIT = 4;
@@ -30,6 +31,11 @@ export const WROTE_REPORT_EVERY = 4096;
  * when the report completes.
  */
 export const HISTORY_MAX_CONTAINERS = 100_000;
+
+/** What a parse thread is started with (its `workerData`). */
+export interface ThreadData {
+  formatterModules: readonly FormatterModule[];
+}
 
 export interface JobStart {
   t: 'start';

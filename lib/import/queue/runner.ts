@@ -1,21 +1,24 @@
 /**
- * The worker for process_async imports: claims queued imports from the store one at a time and
- * processes them. Woken when an import is queued, and polls so that imports queued by another
- * Tally instance (or before a restart) are not left waiting.
+ * The queue runner for process_async imports: claims queued imports from the store one at a time
+ * and runs them. Kicked when an import is queued, and polls so that imports queued by another Tally
+ * instance (or before a restart) are not left waiting.
  */
-import type { ImportDeps } from '../run.js';
-import { processQueuedImport } from '../run.js';
+import type { ImportRecord } from '../../store/types.js';
+import type { Store } from '../../store/store.js';
+import type { ImportAnswer } from '../run-state.js';
 
 const POLL_MS = 5000;
 
-export class ImportWorker {
+export class QueueRunner {
   private running: Promise<void> | null = null;
   private timer: NodeJS.Timeout | null = null;
   private stopped = false;
 
   constructor(
-    private readonly deps: ImportDeps,
-    private readonly baseUrl: string,
+    private readonly store: Pick<Store, 'imports'>,
+    private readonly log: (event: string, data: Record<string, unknown>) => void,
+    /** Runs one claimed import to its end (queue/replay.ts). */
+    private readonly runQueued: (record: ImportRecord) => Promise<ImportAnswer>,
   ) {}
 
   start(): void {
@@ -24,7 +27,7 @@ export class ImportWorker {
     this.kick();
   }
 
-  /** Processes queued imports until none is left; a second call while running is a no-op. */
+  /** Runs queued imports until none is left; a second call while running is a no-op. */
   kick(): void {
     if (this.running || this.stopped) return;
     this.running = this.drain().finally(() => {
@@ -32,7 +35,7 @@ export class ImportWorker {
     });
   }
 
-  /** Resolves when no import is being processed (tests wait on it). */
+  /** Resolves when no import is being run (tests wait on it). */
   async idle(): Promise<void> {
     while (this.running) await this.running;
   }
@@ -47,14 +50,15 @@ export class ImportWorker {
     while (!this.stopped) {
       let record;
       try {
-        record = await this.deps.store.imports.claimQueued();
+        record = await this.store.imports.claimQueued();
       } catch (e) {
-        this.deps.log('worker.claim_failed', { error: (e as Error).message });
+        // Log event names are part of the operators' interface: they keep their old `worker.` prefix.
+        this.log('worker.claim_failed', { error: (e as Error).message });
         return;
       }
       if (!record) return;
-      const answer = await processQueuedImport(this.deps, record, this.baseUrl);
-      this.deps.log('worker.processed', { importId: record.id, status: answer.body.status });
+      const answer = await this.runQueued(record);
+      this.log('worker.processed', { importId: record.id, status: answer.body.status });
     }
   }
 }

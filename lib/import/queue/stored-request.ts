@@ -1,19 +1,20 @@
 /**
- * process_async: the parts of a request are stored whole as blobs, nothing is parsed; a worker
- * replays them later through the same file processor.
+ * process_async at request time: the parts of a request are stored whole as blobs, nothing is
+ * parsed; the queue runner replays them later through the same path as any upload (replay.ts).
  */
 import { Readable } from 'node:stream';
 import { baseName } from '../../formatter/head.js';
 import type { StoredFile } from '../../store/types.js';
 import type { Store } from '../../store/store.js';
+import type { PartReceiver } from '../receive/form.js';
 import { peek } from '../streams.js';
 
-export class RequestStore {
+export class StoredRequest implements PartReceiver {
   readonly uploads: StoredFile[] = [];
   readonly attachments: StoredFile[] = [];
 
   constructor(
-    private readonly store: Store,
+    private readonly store: Pick<Store, 'blobs'>,
     private readonly importId: string,
   ) {}
 
@@ -27,10 +28,6 @@ export class RequestStore {
   async addAttachment(source: AsyncIterable<Buffer>, rawName: string, contentType: string | null): Promise<void> {
     const file = await this.put(source, baseName(rawName) || 'attachment', contentType);
     if (file) this.attachments.push(file);
-  }
-
-  blobIds(): string[] {
-    return [...this.uploads, ...this.attachments].map((f) => f.blobId);
   }
 
   private async put(

@@ -1,8 +1,11 @@
-/** Conformance cases for import records: patches, the queue's claim, the stale-import sweep. */
+/**
+ * Conformance cases for import records: patches, the queue's claim, the stale-import sweep, the
+ * failure of a running import.
+ */
 import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { ImportRecord, StoredFile } from '../../../lib/store/types.js';
+import type { BlobRef, ImportRecord, StoredFile } from '../../../lib/store/types.js';
 import { container, isIsoTime, readAll, sampleMessages, seed, type Cases } from './fixtures.js';
 
 export const importCases: Cases = {
@@ -250,5 +253,49 @@ export const importCases: Cases = {
     for (const b of blobs) t.equal(await store.blobs.open(b.id), null, `blob ${b.id} is gone`);
     t.strictSame(await store.blobs.idsOfImport(imp.id), []);
     await t.rejects(store.imports.failStale('not a time', message), TypeError, 'a cutoff that is no time is refused');
+  },
+
+  'a failed run: ended, then the report, then the blobs; every step tried': async (t, _h, store) => {
+    const { profile, imp } = await seed(store);
+    const report = await store.reports.create({
+      profileId: profile.id,
+      importId: imp.id,
+      tags: [],
+      date: new Date().toISOString(),
+    });
+    await store.imports.update(imp.id, { reportId: report.id, status: 'processing' });
+    await store.containers.insert([container(report.id, 1, null)]);
+    const blobs: BlobRef[] = [];
+    for (const name of ['a.xml', 'b.png', 'c.txt'])
+      blobs.push(
+        await store.blobs.put(Readable.from([Buffer.from(name)]), { name, contentType: null, importId: imp.id }),
+      );
+    const seen: string[] = [];
+    const { fail } = store.reports;
+    store.reports.fail = async (id) => {
+      seen.push(`report failed when the import is ${(await store.imports.get(imp.id))!.status}`);
+      await fail(id);
+    };
+    const remove = store.blobs.delete;
+    store.blobs.delete = async (id) => {
+      seen.push(`blob deleted when the report is ${(await store.reports.get(report.id))!.status}`);
+      if (id === blobs[0]!.id) throw new Error('a blob that will not go');
+      await remove(id);
+    };
+    const messages = sampleMessages();
+    const failed = await store.imports.fail(imp.id, { messages, params: { tag: ['a'] }, tags: ['a'] }, report.id);
+    t.equal(failed, 1, 'one step failed');
+    t.strictSame(seen, [
+      'report failed when the import is failed',
+      'blob deleted when the report is failed',
+      'blob deleted when the report is failed',
+      'blob deleted when the report is failed',
+    ]);
+    const ended = (await store.imports.get(imp.id))!;
+    t.match(ended, { status: 'failed', messages, params: { tag: ['a'] }, tags: ['a'], files: [], attachments: [] });
+    t.ok(isIsoTime(ended.finishedAt!), 'it has its end time');
+    t.equal((await store.reports.get(report.id))!.status, 'failed');
+    t.strictSame(await store.containers.list(report.id, { parentSeq: null, limit: 10 }), []);
+    t.strictSame(await store.blobs.idsOfImport(imp.id), [blobs[0]!.id], 'the other blobs are gone');
   },
 };
