@@ -1,6 +1,6 @@
 /**
  * The JSON twins of the web pages, in the read API with the same API key: what a person sees on a
- * page, a script gets here, from the same functions (lib/history/compare.ts, lib/views.ts).
+ * page, a script gets here, from the same functions (lib/history/compare.ts, lib/page-data.ts).
  *
  *   /api/v2/profiles                              Profiles page
  *   /api/v2/profiles/{id}/reports                 a profile's Reports page (tag, from, to, before)
@@ -28,7 +28,7 @@ import { accountOf, baseUrl, profileFor } from './profiles.js';
 import { fault } from './replies.js';
 import { nextCursor, reportFilterOf, storeQuery } from './web/pages/reports.js';
 
-interface ViewsDeps {
+interface PageApiDeps {
   store: Store;
   registry: Registry;
   publicUrl: string | null;
@@ -36,8 +36,8 @@ interface ViewsDeps {
 
 const STATUSES: ContainerStatus[] = ['passed', 'failed', 'errored', 'skipped', 'pending', 'unknown'];
 
-export const viewsPlugin: Plugin<ViewsDeps> = {
-  name: 'tally-views',
+export const pageApiPlugin: Plugin<PageApiDeps> = {
+  name: 'tally-page-api',
   register(server, { store, registry, publicUrl }) {
     const failAction = (_r: Request, h: ResponseToolkit, err?: Error) =>
       fault(h, 'import_validation_error', err?.message).takeover();

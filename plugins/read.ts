@@ -7,7 +7,7 @@ import Joi from 'joi';
 import type { Registry } from '../lib/formatter/registry.js';
 import type { Store } from '../lib/store/store.js';
 import { accountOf, baseUrl, profileFor } from './profiles.js';
-import { progressPercent, reportPageUrl } from '../lib/import/finalize/answer.js';
+import { progressPercent, reportPageUrl } from '../lib/import/index.js';
 import { fault } from './replies.js';
 
 interface ReadDeps {

@@ -186,8 +186,7 @@ async function receiveForm(
     },
   });
   if ((run.uploads?.uploads.length ?? run.stored?.uploads.length ?? 0) === 0) {
-    if (emptyParts > 0)
-      run.early.push(message('parameter_file_empty', { detail: 'The file[] parts were empty.' }));
+    if (emptyParts > 0) run.early.push(message('parameter_file_empty', { detail: 'The file[] parts were empty.' }));
     throw new ImportFault('import_missing_file');
   }
   return formatter;

@@ -150,10 +150,7 @@ export class Uploads {
   /** Flushes pending container writes and adds the notices of the whole upload. */
   async finish(): Promise<void> {
     await this.assembly.batcher.flush();
-    for (const notice of [
-      this.assembly.truncatedNotice(this.o.limits.maxTextChars),
-      hiddenEntriesNotice(this.hidden),
-    ])
+    for (const notice of [this.assembly.truncatedNotice(this.o.limits.maxTextChars), hiddenEntriesNotice(this.hidden)])
       if (notice) this.messages.push(notice);
   }
 

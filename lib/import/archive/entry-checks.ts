@@ -19,7 +19,6 @@ export function isHiddenEntry(name: string): boolean {
   return name.split('/').some((segment) => segment.startsWith('._') || segment.startsWith('__'));
 }
 
-
 /** The notice for hidden entries that were skipped (SPEC 4.5 rule 5), when there were any. */
 export function hiddenEntriesNotice(hidden: readonly string[]): Message | null {
   if (hidden.length === 0) return null;

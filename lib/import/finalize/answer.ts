@@ -61,7 +61,8 @@ export function summarySentence(
   if (skipped) parts.push(`${skipped} skipped`);
   const warnings = messages.filter((m) => m.severity === 'warning').length;
   const files = report!.files.length;
-  return `Imported ${t.tests} tests from ${files} file${files === 1 ? '' : 's'}: ${parts.join(', ')}${warnings ? ` (${warnings} warning${warnings === 1 ? '' : 's'})` : ''}.`;
+  const warned = warnings ? ` (${warnings} warning${warnings === 1 ? '' : 's'})` : '';
+  return `Imported ${t.tests} tests from ${files} file${files === 1 ? '' : 's'}: ${parts.join(', ')}${warned}.`;
 }
 
 export function answerBody(o: {

@@ -1,24 +1,32 @@
 /**
  * Finalize: everything that depends on the whole request, settled once every part is in — moved
  * files, attachment resolution, merging, duplicate titles, empty checks, the report date.
- * Returns messages before flags are applied; the session applies them and decides.
+ * Returns messages before flags are applied; the run (complete.ts) applies them and decides.
  */
 import type { Limits } from '../../config.js';
 import { message, type Flag } from '../../messages.js';
-import type { Message, StoredFile } from '../../store/types.js';
+import type { Message, StoredFile, Totals } from '../../store/types.js';
 import type { Store } from '../../store/store.js';
+import type { AttachmentRef } from '../assemble/assembler.js';
+import type { ParsedFile } from '../assemble/report-assembly.js';
 import { resolveAttachments } from './attachments.js';
-import type { FileProcessor } from '../uploads.js';
 import { mergeContainers } from './merge.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const MAX_MISSING_LISTED = 50;
 
-/** What finalize reads of the processed files (the facts the file processor gathered). */
-export type ProcessedFiles = Pick<
-  FileProcessor,
-  'parsed' | 'unmatched' | 'attachments' | 'refs' | 'fileCount' | 'totals' | 'earliest'
->;
+/** What finalize reads of the files (the facts the uploads gathered). */
+export interface ProcessedFiles {
+  parsed: readonly ParsedFile[];
+  /** Files and entries no formatter claimed. */
+  unmatched: readonly StoredFile[];
+  attachments: readonly StoredFile[];
+  refs: AttachmentRef[];
+  /** Result files seen, zip entries counted one by one (SPEC 8). */
+  fileCount: number;
+  totals: Totals;
+  earliest: string | null;
+}
 
 export interface FinalizeInput {
   store: Store;

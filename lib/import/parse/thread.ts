@@ -17,9 +17,7 @@ import { StoreWriteError, ThreadJob } from './thread-job.js';
 const port = parentPort;
 if (!port) throw new Error('parse/thread.ts runs as a worker thread');
 const { formatterModules } = workerData as ThreadData;
-const formatters = new Map<string, Formatter>(
-  (await loadFormatterModules(formatterModules)).map((f) => [f.key, f]),
-);
+const formatters = new Map<string, Formatter>((await loadFormatterModules(formatterModules)).map((f) => [f.key, f]));
 
 /** One row writer (a connection of its own) per store, kept for the worker's life. */
 const writers = new Map<string, Promise<ContainerRowWriter>>();

@@ -30,7 +30,12 @@ export function receiveBody(
   const counter = new ByteCounter(o.limits.maxUploadBytes, onProgress);
   // Settled by whoever reads `counter`: they see the failure that tore the chain down.
   pipeline(new RequestSource(request, o.signal), counter, { signal: o.signal }).catch(() => undefined);
-  const watchdog = new ReceiveWatchdog(request, () => counter.bytes, o.limits, (fault) => counter.destroy(fault));
+  const watchdog = new ReceiveWatchdog(
+    request,
+    () => counter.bytes,
+    o.limits,
+    (fault) => counter.destroy(fault),
+  );
   return { stream: counter, stop: () => watchdog.stop() };
 }
 

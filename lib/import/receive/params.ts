@@ -82,7 +82,8 @@ export class ImportParams {
   suppressNotifications = false;
   processAsync = false;
   /** Everything as received, for the import record. */
-  // No prototype: a parameter named `__proto__` is a name like any other (it used to end the import with internal_error).
+  // No prototype: a parameter named `__proto__` is a name like any other (it used to end the import
+  // with internal_error).
   readonly received: Record<string, string[]> = Object.create(null) as Record<string, string[]>;
   private readonly unused = new Set<string>();
   private readonly plurals = new Set<string>();

@@ -42,7 +42,9 @@ export class ReceiveWatchdog {
       const seconds = this.limits.uploadTimeoutMs / 1000;
       this.onTimeout(
         new ImportFault('upload_timeout', {
-          detail: `${got} bytes arrived in the last ${seconds} s; at least ${this.limits.minUploadBytes} are needed (TALLY_MIN_UPLOAD_BYTES per TALLY_UPLOAD_TIMEOUT_MS).`,
+          detail:
+            `${got} bytes arrived in the last ${seconds} s; at least ${this.limits.minUploadBytes} are needed ` +
+            '(TALLY_MIN_UPLOAD_BYTES per TALLY_UPLOAD_TIMEOUT_MS).',
           details: { bytes: got, seconds, minBytes: this.limits.minUploadBytes },
         }),
       );

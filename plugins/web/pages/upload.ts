@@ -14,7 +14,7 @@ import { html } from '../html.js';
 import { messageList, page } from '../layout.js';
 import { credentialsOf } from '../session.js';
 import { errorPage, isFragmentRequest, ownProfile, respond } from './common.js';
-import type { ImportResponseBody } from '../../../lib/import/finalize/answer.js';
+import type { ImportResponseBody } from '../../../lib/import/index.js';
 
 const FLAG_HELP: Record<string, string> = {
   merge_containers: 'combine suites with the same title',

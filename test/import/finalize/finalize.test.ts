@@ -9,7 +9,7 @@ import t from 'tap';
 import { DEFAULT_LIMITS } from '../../../lib/config.js';
 import { CATALOGUE, type Flag, type MessageCode } from '../../../lib/messages.js';
 import { zeroTotals } from '../../../lib/import/assemble/assembler.js';
-import type { ParsedFile } from '../../../lib/import/uploads.js';
+import type { ParsedFile } from '../../../lib/import/assemble/report-assembly.js';
 import { finalize, type FinalizeInput, type ProcessedFiles } from '../../../lib/import/finalize/finalize.js';
 import type { StoredFile, Totals } from '../../../lib/store/types.js';
 import { reportStore, type Row } from '../../helpers/report-store.js';

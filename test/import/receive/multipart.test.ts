@@ -10,7 +10,8 @@ import { Readable } from 'node:stream';
 import t from 'tap';
 import { DEFAULT_LIMITS, type Limits } from '../../../lib/config.js';
 import { ImportFault } from '../../../lib/messages.js';
-import { boundaryOf, MAX_PART_HEADER_BYTES, PartHeaderGuard, readMultipart } from '../../../lib/import/receive/multipart.js';
+import { readMultipart } from '../../../lib/import/receive/multipart.js';
+import { boundaryOf, MAX_PART_HEADER_BYTES, PartHeaderGuard } from '../../../lib/import/receive/part-header-guard.js';
 import { BOUNDARY, field, file, multipart, type Part } from '../../helpers/multipart.js';
 
 type Event = ['field', string, string] | ['file', string, string | null, string | null, string];
