@@ -20,7 +20,7 @@ export async function complete(run: Run, uploads: Uploads, bytes: number): Promi
   const done = await finalize({
     store,
     reportId: report.id,
-    processor: uploads.processed,
+    files: uploads.processed,
     flags: params.flags,
     formatterNamed: uploads.formatter !== null,
     mergeByDefault: registry.all().some((f) => used.has(f.key) && f.mergeContainersByDefault === true),

@@ -57,7 +57,7 @@ for (const kind of storeKinds(t)) {
     const h = await startTally(t, { store: kind });
     const xml = junitXml();
 
-    // Guards: the multipart parser is @fastify/busboy (lib/import/multipart.ts, `import { Busboy } from
+    // Guards: the multipart parser is @fastify/busboy (lib/import/receive/multipart.ts, `import { Busboy } from
     // '@fastify/busboy'`), whose HeaderParser ignores a folded line with no header before it
     // (`if ((buffer[lineStart] === '\t' || buffer[lineStart] === ' ') && h)`); dicer 0.3.1 threw there
     // from a stream callback and the process exited.
@@ -118,7 +118,7 @@ for (const kind of storeKinds(t)) {
       );
     }
 
-    // Guards: `parser.on('error', …)` in readMultipart (lib/import/multipart.ts): Dicer's "Unexpected end
+    // Guards: `parser.on('error', …)` in readMultipart (lib/import/receive/multipart.ts): Dicer's "Unexpected end
     // of multipart data" becomes import_validation_error (without a listener it would be an unhandled 'error').
     await hostile(
       t,
@@ -139,7 +139,7 @@ for (const kind of storeKinds(t)) {
         ),
     );
 
-    // Guards: PartHeaderGuard in lib/import/multipart.ts (`const problem = headers.push(chunk)` in
+    // Guards: PartHeaderGuard in lib/import/receive/part-header-guard.ts (`headers.push(chunk)` in
     // readMultipart): busboy keeps the first TALLY_MAX_HEADER_PAIRS header lines and drops the rest
     // silently; the guard counts the lines of every part's header block in the raw body and refuses.
     const flood = Array.from({ length: 5000 }, (_, i) => `X-Flood-${i}: ${'v'.repeat(8)}`).join('\r\n');
@@ -174,7 +174,7 @@ for (const kind of storeKinds(t)) {
       { status: 413, code: 'multipart_limit_exceeded', severity: 'error' },
     );
 
-    // Guards: the open-field byte count in readMultipart (lib/import/multipart.ts, `if (fieldOpen &&
+    // Guards: the open-field byte count in readMultipart (lib/import/receive/multipart.ts, `if (fieldOpen &&
     // (fieldBytes += chunk.length) > limits.maxFieldBytes + FIELD_SLACK_BYTES)`): busboy only reports
     // a truncated field when the field ends, i.e. after reading all 100 MB.
     await t.test('a 100 MB form field is refused early, without holding it', async (t) => {
@@ -205,8 +205,8 @@ for (const kind of storeKinds(t)) {
     });
 
     // Guards: the abort path: plugins/import.ts (`request.raw.req.once('aborted', onClose)` → controller.abort())
-    // and lib/import/session.ts (`counter?.destroy(new ImportFault('upload_aborted'))`), then fail() removes
-    // what the import wrote.
+    // and lib/import/receive/body.ts (the body's pipeline under that signal; its AbortError is the
+    // import's upload_aborted), then fail() has the store remove what the import wrote.
     await t.test('uploads cut at 10 seeded random offsets: each import ends failed with upload_aborted', async (t) => {
       const big = junitXml({
         cases: Array.from({ length: 2000 }, (_, i) => ({ name: `case ${i}`, out: 'output '.repeat(20) })),
@@ -249,7 +249,7 @@ for (const kind of storeKinds(t)) {
   });
 }
 
-// Guards: `stream.on('error', …)` at the top of readMultipart's 'file' handler (lib/import/multipart.ts), added for
+// Guards: `stream.on('error', …)` at the top of readMultipart's 'file' handler (lib/import/receive/multipart.ts), added for
 // this suite. When the body ends inside a file part and its end is already buffered as the parser is attached,
 // busboy re-emits "Part terminated early" on the file stream before the part's handler (a microtask later)
 // listens: an 'error' without a listener, which ends the process (tap reports it as an uncaughtException). Over

@@ -64,7 +64,7 @@ for (const kind of storeKinds(t)) {
           /Invalid character entity/,
         ),
     );
-    // Guards: FileProcessor.addUpload (lib/import/files.ts) destroys the blob stream *with* the parse error; without
+    // Guards: Uploads.addUpload (lib/import/uploads.ts) destroys the blob stream *with* the parse error; without
     // one, a blob stream that tee() had already ended left the store's pipeline waiting, and the import hung.
     for (const [name, content] of [
       [

@@ -31,7 +31,7 @@ export interface ProcessedFiles {
 export interface FinalizeInput {
   store: Store;
   reportId: string;
-  processor: ProcessedFiles;
+  files: ProcessedFiles;
   flags: ReadonlySet<Flag>;
   /** The formatter was named (path or form). */
   formatterNamed: boolean;
@@ -50,7 +50,7 @@ export interface Finalized {
 }
 
 export async function finalize(i: FinalizeInput): Promise<Finalized> {
-  const p = i.processor;
+  const p = i.files;
   const messages: Message[] = [];
   const attachments = [...p.attachments];
 

@@ -1,5 +1,5 @@
 /**
- * The JSON answer of an import (lib/import/answer.ts): the summary sentence, the progress percent,
+ * The JSON answer of an import (lib/import/finalize/answer.ts): the summary sentence, the progress percent,
  * the URLs, and which fields a completed, failed or queued import fills (DESIGN.md "Response", plus
  * the fields Calliope-style clients read).
  */

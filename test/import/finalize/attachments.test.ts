@@ -1,5 +1,5 @@
 /**
- * Attachment resolution (lib/import/attachments.ts), case by case: a reference of a result file
+ * Attachment resolution (lib/import/finalize/attachments.ts), case by case: a reference of a result file
  * finds an attached file by its whole path or by a path suffix that ends at a `/`, the longest
  * match winning (SPEC 2, "Attachment"; SPEC 4.5 rule 10 for what is not found).
  */

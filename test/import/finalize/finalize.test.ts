@@ -1,5 +1,5 @@
 /**
- * Finalize (lib/import/finalize.ts): what the whole request decides once every file is in, case by
+ * Finalize (lib/import/finalize/finalize.ts): what the whole request decides once every file is in, case by
  * case: no file matched (SPEC 4.5 rule 7), files moved to the attachments (rule 6), no formatter
  * named and the file limit (SPEC 8), attachments not found (rule 10), merge_containers, duplicate
  * titles, empty files and an empty import (rule 13), the report date and its age. Messages come out
@@ -46,7 +46,7 @@ const names = (prefix: string, n: number): string[] => Array.from({ length: n },
 interface Case {
   name: string;
   files?: Partial<ProcessedFiles>;
-  input?: Partial<Omit<FinalizeInput, 'store' | 'reportId' | 'processor'>> & { flags?: ReadonlySet<Flag> };
+  input?: Partial<Omit<FinalizeInput, 'store' | 'reportId' | 'files'>> & { flags?: ReadonlySet<Flag> };
   /** Containers in the store before finalize. */
   containers?: Row[];
   /** Codes in order, each with what is checked of it: its detail, its details, its file. */
@@ -300,7 +300,7 @@ for (const c of cases) {
     const done = await finalize({
       store: r.store,
       reportId: r.reportId,
-      processor: files,
+      files,
       flags: new Set(),
       formatterNamed: true,
       mergeByDefault: false,

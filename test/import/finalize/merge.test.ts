@@ -1,5 +1,5 @@
 /**
- * merge_containers (lib/import/merge.ts, SPEC part 2 and notice `containers_combined`): sibling
+ * merge_containers (lib/import/finalize/merge.ts, SPEC part 2 and notice `containers_combined`): sibling
  * containers of one type and title are combined into the first, their children moved under it and
  * their durations summed, level by level; tests are never merged. Run against a real embedded store.
  */

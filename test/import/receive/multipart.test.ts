@@ -1,5 +1,5 @@
 /**
- * The multipart reader (lib/import/multipart.ts) at every chunk boundary: real bodies (fields, files,
+ * The multipart reader (lib/import/receive/multipart.ts, part-header-guard.ts) at every chunk boundary: real bodies (fields, files,
  * a preamble and an epilogue, a file holding most of a delimiter, a header block at and just past
  * the size and line limits, a delimiter inside a header block, too many parts or fields, a long
  * field, a body cut short) are split at every byte offset, and fed one byte at a time, and every

@@ -1,5 +1,5 @@
 /**
- * The request parameters (lib/import/params.ts, SPEC part 2 and 4.5 rules 11 and 12): names
+ * The request parameters (lib/import/receive/params.ts, SPEC part 2 and 4.5 rules 11 and 12): names
  * normalised, booleans and dates read, and what a sequence of names and values, in the order they
  * arrived, leaves behind: tags, flags, options, the messages their spelling implies, and the
  * request as received (a queued import is replayed from it).
