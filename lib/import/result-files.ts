@@ -16,7 +16,7 @@ import type { Message, StoredFile } from '../store/types.js';
 import { inSpan } from '../telemetry/spans.js';
 import type { ReportAssembly } from './assemble/report-assembly.js';
 import type { FormatterChoice } from './detect/formatter-choice.js';
-import { mimeNotice } from './detect/mime-notice.js';
+import { mimeWarning } from './detect/mime-warning.js';
 import { collectFromThread } from './parse/from-thread.js';
 import { parseHere } from './parse/here.js';
 import type { ParseJob } from './parse/job.js';
@@ -34,8 +34,8 @@ export interface ResultFileOptions {
   pool: ParsePool | null;
   choice: FormatterChoice;
   assembly: ReportAssembly;
-  /** Where the files' notices go (in file order). */
-  notices: Message[];
+  /** Where the files' messages go (in file order). */
+  messages: Message[];
 }
 
 /** A file's source, its head read: `all` is the whole file again, head first. */
@@ -156,8 +156,8 @@ export class ResultFiles {
       else for await (const _ of x.all); // the tee stores it
       return { formatter: null };
     }
-    const notice = mimeNotice(x.head, formatter);
-    if (notice) this.o.notices.push(notice);
+    const warning = mimeWarning(x.head, formatter);
+    if (warning) this.o.messages.push(warning);
     const { assembly } = this.o;
     const index = assembly.nextIndex;
     let outcome;

@@ -45,7 +45,7 @@ export class Uploads {
   /** Result files as uploaded (zips whole). */
   readonly uploads: StoredFile[] = [];
   readonly attachments: StoredFile[] = [];
-  /** Notices of the files, in file order, then those of the whole upload (finish). */
+  /** Messages of the files, in file order, then those of the whole upload (finish). */
   readonly messages: Message[] = [];
   readonly assembly: ReportAssembly;
   /** Result files seen, zip entries counted one by one (SPEC 8). */
@@ -58,7 +58,7 @@ export class Uploads {
   constructor(private readonly o: UploadOptions) {
     this.choice = new FormatterChoice(o.formatter, o.candidates);
     this.assembly = new ReportAssembly(o.store, o.onProgress);
-    this.files = new ResultFiles({ ...o, choice: this.choice, assembly: this.assembly, notices: this.messages });
+    this.files = new ResultFiles({ ...o, choice: this.choice, assembly: this.assembly, messages: this.messages });
   }
 
   get formatter(): Formatter | null {

@@ -1,10 +1,11 @@
 /**
- * The multipart reader (lib/import/receive/multipart.ts, part-header-guard.ts) at every chunk boundary: real bodies (fields, files,
- * a preamble and an epilogue, a file holding most of a delimiter, a header block at and just past
- * the size and line limits, a delimiter inside a header block, too many parts or fields, a long
- * field, a body cut short) are split at every byte offset, and fed one byte at a time, and every
- * split must give the same fields, files and refusal. PartHeaderGuard, the scanner that measures
- * header blocks as bytes arrive, is checked the same way on its own.
+ * The multipart reader (lib/import/receive/multipart.ts, part-header-guard.ts) at every chunk
+ * boundary: real bodies (fields, files, a preamble and an epilogue, a file holding most of a
+ * delimiter, a header block at and just past the size and line limits, a delimiter inside a header
+ * block, too many parts or fields, a long field, a body cut short) are split at every byte offset,
+ * and fed one byte at a time, and every split must give the same fields, files and refusal.
+ * PartHeaderGuard, the scanner that measures header blocks as bytes arrive, is checked the same way
+ * on its own.
  */
 import { Readable } from 'node:stream';
 import t from 'tap';

@@ -1,12 +1,12 @@
 /**
  * SPEC 4.5 rule 14: XML should start with a declaration, and a file's extension should be one of its
- * formatter's. A notice, never a failure: the file is parsed all the same.
+ * formatter's. A warning, never a failure: the file is parsed all the same.
  */
 import type { Formatter, Head } from '../../formatter/api.js';
 import { message } from '../../messages.js';
 import type { Message } from '../../store/types.js';
 
-export function mimeNotice(head: Head, formatter: Formatter): Message | null {
+export function mimeWarning(head: Head, formatter: Formatter): Message | null {
   const reasons: string[] = [];
   if (head.kind === 'xml' && !head.hasXmlDeclaration) reasons.push('the XML has no declaration');
   if (head.extension && !formatter.extensions.includes(head.extension))
