@@ -14,13 +14,8 @@
 import type { Plugin, Request, ResponseToolkit } from '@hapi/hapi';
 import Joi from 'joi';
 import type { ContainerStatus } from '../lib/formatter/api.js';
-import {
-  DEFAULT_HISTORY_REPORTS,
-  MAX_HISTORY_REPORTS,
-  compareHistory,
-  profileSummaries,
-  testHistory,
-} from '../lib/history/compare.js';
+import { DEFAULT_HISTORY_REPORTS, MAX_HISTORY_REPORTS, compareHistory, testHistory } from '../lib/history/compare.js';
+import { profileSummaries } from '../lib/history/profile-summary.js';
 import type { Registry } from '../lib/formatter/registry.js';
 import type { Store } from '../lib/store/store.js';
 import { accountInfo, uploadInfo } from '../lib/page-data.js';

@@ -4,7 +4,7 @@
  */
 import type { Worker } from 'node:worker_threads';
 import { FormatError } from '../../formatter/api.js';
-import type { FileHistory } from '../../history/column.js';
+import type { FileHistory } from '../../history/file-history.js';
 import { ImportFault } from '../../messages.js';
 import type { StoredContainer } from '../../store/types.js';
 import { INPUT_CREDIT, type FromWorker, type JobFailure, type JobResult, type ToWorker } from './protocol.js';

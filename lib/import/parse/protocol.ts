@@ -7,7 +7,7 @@ import type { EncodingGuess } from '../../formatter/encoding.js';
 import type { RowWriterDescription } from '../../store/containers.js';
 import type { StoredContainer, Totals } from '../../store/types.js';
 import type { AttachmentRef } from '../assemble/assembler.js';
-import type { FileHistory } from '../../history/column.js';
+import type { FileHistory } from '../../history/file-history.js';
 import type { FormatterModule } from './formatter-modules.js';
 
 /** Input chunks a job may have sent but the worker not yet read. */

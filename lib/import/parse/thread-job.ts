@@ -4,7 +4,7 @@
  * embedded store) it encodes them as they come, holds them until the file's turn, then writes them.
  */
 import type { OpenedContainer } from '../../formatter/api.js';
-import { FileHistoryCollector } from '../../history/column.js';
+import { FileHistoryCollector } from '../../history/file-history.js';
 import type { ContainerRowWriter } from '../../store/containers.js';
 import type { StoredContainer } from '../../store/types.js';
 import type { ContainerTarget } from '../assemble/assembler.js';

@@ -1,6 +1,6 @@
 /** Profiles: each with its newest report's status, pass rate and a small pass/fail trend. */
 import type { ServerRoute } from '@hapi/hapi';
-import { profileSummaries } from '../../../lib/history/compare.js';
+import { profileSummaries } from '../../../lib/history/profile-summary.js';
 import { passFailTrend } from '../charts.js';
 import type { WebContext } from '../context.js';
 import { percent, when } from '../format.js';

@@ -7,7 +7,7 @@
  */
 import type { Request, ResponseToolkit, ServerRoute } from '@hapi/hapi';
 import type { ContainerStatus } from '../../../lib/formatter/api.js';
-import { passRate, reportStatus } from '../../../lib/history/compare.js';
+import { passRate, reportStatus } from '../../../lib/history/profile-summary.js';
 import type { AttachmentLink, ImportRecord, Report, StoredContainer } from '../../../lib/store/types.js';
 import { statusMark } from '../charts.js';
 import type { WebContext } from '../context.js';

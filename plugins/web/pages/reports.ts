@@ -1,6 +1,6 @@
 /** A profile's reports, newest first: date, tags, totals, status; filter by tag and date; paged. */
 import type { Request, ServerRoute } from '@hapi/hapi';
-import { passRate, reportStatus } from '../../../lib/history/compare.js';
+import { passRate, reportStatus } from '../../../lib/history/profile-summary.js';
 import type { Report, ReportQuery } from '../../../lib/store/types.js';
 import { passFailTrend } from '../charts.js';
 import type { WebContext } from '../context.js';
