@@ -95,6 +95,7 @@ export function reportsRoutes(ctx: WebContext): ServerRoute[] {
             </td>
           </tr>`;
         });
+        const older = query({ tag: f.tags, from: f.from, to: f.to, before: next });
         const body = html` <form class="filters" method="get" action="/profiles/${profile.id}">
             <label>Tag <input type="text" name="tag" value="${f.tags.join(' ')}" placeholder="branch:main" /></label>
             <label>From <input type="date" name="from" value="${f.from ?? ''}" /></label>
@@ -142,7 +143,7 @@ export function reportsRoutes(ctx: WebContext): ServerRoute[] {
                   </tbody>
                 </table>`
           }
-          ${next ? html`<p><a class="more" href="${query({ tag: f.tags, from: f.from, to: f.to, before: next })}">Older reports</a></p>` : ''}`;
+          ${next ? html`<p><a class="more" href="${older}">Older reports</a></p>` : ''}`;
         return respond(h, page(ctx, { title: profile.name, user, profile, tab: 'reports' }, body));
       },
     },

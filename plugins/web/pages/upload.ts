@@ -114,7 +114,12 @@ export function uploadRoutes(ctx: WebContext): ServerRoute[] {
               <label>More tags <input type="text" name="tag[]" placeholder="os:linux" /></label>
               <fieldset>
                 <legend>Flags</legend>
-                ${info.flags.map((f) => html`<label class="inline"><input type="checkbox" name="${f}" value="true" /> <code>${f}</code></label>`)}
+                ${info.flags.map(
+                  (f) =>
+                    html`<label class="inline"
+                      ><input type="checkbox" name="${f}" value="true" /> <code>${f}</code></label
+                    >`,
+                )}
               </fieldset>
               <label
                 >Result files or a zip <input type="file" name="file[]" id="upload-files" multiple required
@@ -160,7 +165,11 @@ export function uploadRoutes(ctx: WebContext): ServerRoute[] {
             ${body.status === 'completed' ? 'Imported' : body.status === 'queued' ? 'Queued' : 'The import failed'}
           </h2>
           <p>${body.message ?? ''}</p>
-          ${messageList(body.messages ?? [])}${body.report_id && body.status !== 'failed' ? html`<p><a href="/reports/${body.report_id}">Open the report</a></p>` : ''}`;
+          ${messageList(body.messages ?? [])}${
+            body.report_id && body.status !== 'failed'
+              ? html`<p><a href="/reports/${body.report_id}">Open the report</a></p>`
+              : ''
+          }`;
         return respond(
           h,
           page(
