@@ -32,7 +32,9 @@ export function uploadInfo(registry: Registry, profile: Profile, origin: string)
       `  -F 'tag[]=branch:main' \\`,
       `  '${importUrl}/junit'`,
     ].join('\n'),
-    tally_upload: `TALLY_API_KEY=… npx tally upload --url ${origin} --profile ${profile.id} --formatter junit --tag branch:main 'build/test-results/**/*.xml'`,
+    tally_upload:
+      `TALLY_API_KEY=… npx tally upload --url ${origin} --profile ${profile.id} --formatter junit --tag ` +
+      `branch:main 'build/test-results/**/*.xml'`,
     formatters: registry.all().map((f) => ({ key: f.key, title: f.title, extensions: [...f.extensions] })),
     flags: [...FLAGS],
     tag_example: 'branch:main',

@@ -27,7 +27,8 @@ async function truncatedUpload(h: Harness, contentType: string, body: Buffer, up
   await new Promise<void>((resolve, reject) => {
     const socket = net.connect(Number(u.port), u.hostname, () => {
       socket.write(
-        `POST ${importPath(h)} HTTP/1.1\r\nHost: tally.test\r\nx-api-key: ${h.apiKey}\r\nContent-Type: ${contentType}\r\nContent-Length: ${body.length}\r\n\r\n`,
+        `POST ${importPath(h)} HTTP/1.1\r\nHost: tally.test\r\nx-api-key: ${h.apiKey}\r\n` +
+          `Content-Type: ${contentType}\r\nContent-Length: ${body.length}\r\n\r\n`,
       );
       socket.write(body.subarray(0, upTo), () =>
         setImmediate(() => {
@@ -73,7 +74,9 @@ for (const kind of storeKinds(t)) {
             h,
             'multipart/form-data; boundary=----WebKitFormBoundaryoo6vortfDzBsDiro',
             Buffer.from(
-              '------WebKitFormBoundaryoo6vortfDzBsDiro\r\n Content-Disposition: form-data; name="bildbeschreibung"\r\n\r\n\r\n------WebKitFormBoundaryoo6vortfDzBsDiro--',
+              '------WebKitFormBoundaryoo6vortfDzBsDiro\r\n' +
+                ' Content-Disposition: form-data; name="bildbeschreibung"\r\n\r\n\r\n' +
+                '------WebKitFormBoundaryoo6vortfDzBsDiro--',
             ),
           ),
         ),
@@ -148,7 +151,9 @@ for (const kind of storeKinds(t)) {
       h,
       'a header flood: 5,000 header lines in one file part',
       () => {
-        const body = `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file[]"; filename="a.xml"\r\nContent-Type: application/xml\r\n${flood}\r\n\r\n${xml}\r\n--${BOUNDARY}--\r\n`;
+        const body =
+          `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file[]"; filename="a.xml"\r\n` +
+          `Content-Type: application/xml\r\n${flood}\r\n\r\n${xml}\r\n--${BOUNDARY}--\r\n`;
         return raw(h, `multipart/form-data; boundary=${BOUNDARY}`, Buffer.from(body));
       },
       { status: 413, code: 'multipart_limit_exceeded', severity: 'error' },
@@ -158,7 +163,9 @@ for (const kind of storeKinds(t)) {
       h,
       'a header flood before the Content-Disposition line',
       () => {
-        const body = `--${BOUNDARY}\r\n${flood}\r\nContent-Disposition: form-data; name="file[]"; filename="a.xml"\r\n\r\n${xml}\r\n--${BOUNDARY}--\r\n`;
+        const body =
+          `--${BOUNDARY}\r\n${flood}\r\nContent-Disposition: form-data; name="file[]"; filename="a.xml"\r\n\r\n` +
+          `${xml}\r\n--${BOUNDARY}--\r\n`;
         return raw(h, `multipart/form-data; boundary="${BOUNDARY}"`, Buffer.from(body));
       },
       { status: 413, code: 'multipart_limit_exceeded', severity: 'error' },
@@ -168,7 +175,9 @@ for (const kind of storeKinds(t)) {
       h,
       'one header line of 1 MiB',
       () => {
-        const body = `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file[]"; filename="a.xml"\r\nX-Long: ${'x'.repeat(MiB)}\r\n\r\n${xml}\r\n--${BOUNDARY}--\r\n`;
+        const body =
+          `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file[]"; filename="a.xml"\r\n` +
+          `X-Long: ${'x'.repeat(MiB)}\r\n\r\n${xml}\r\n--${BOUNDARY}--\r\n`;
         return raw(h, `multipart/form-data; boundary=${BOUNDARY}`, Buffer.from(body));
       },
       { status: 413, code: 'multipart_limit_exceeded', severity: 'error' },
@@ -189,7 +198,8 @@ for (const kind of storeKinds(t)) {
             yield Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="tag[]"\r\n\r\n`);
             for (let sent = 0; sent < 100 * MiB; sent += fill.length) yield fill;
             yield Buffer.from(
-              `\r\n--${BOUNDARY}\r\nContent-Disposition: form-data; name="file[]"; filename="a.xml"\r\n\r\n${xml}\r\n--${BOUNDARY}--\r\n`,
+              `\r\n--${BOUNDARY}\r\nContent-Disposition: form-data; name="file[]"; filename="a.xml"\r\n\r\n` +
+                `${xml}\r\n--${BOUNDARY}--\r\n`,
             );
           })(),
         ),
@@ -249,12 +259,12 @@ for (const kind of storeKinds(t)) {
   });
 }
 
-// Guards: `stream.on('error', …)` at the top of readMultipart's 'file' handler (lib/import/receive/multipart.ts), added for
-// this suite. When the body ends inside a file part and its end is already buffered as the parser is attached,
-// busboy re-emits "Part terminated early" on the file stream before the part's handler (a microtask later)
-// listens: an 'error' without a listener, which ends the process (tap reports it as an uncaughtException). Over
-// HTTP the MongoDB half of 'a body that ends in the middle of a part' hits it (the store's writes come first, so
-// the whole body is buffered); here it is reproduced in-process, the same on every run.
+// Guards: `stream.on('error', …)` at the top of readMultipart's 'file' handler (lib/import/receive/multipart.ts),
+// added for this suite. When the body ends inside a file part and its end is already buffered as the parser is
+// attached, busboy re-emits "Part terminated early" on the file stream before the part's handler (a microtask
+// later) listens: an 'error' without a listener, which ends the process (tap reports it as an uncaughtException).
+// Over HTTP the MongoDB half of 'a body that ends in the middle of a part' hits it (the store's writes come first,
+// so the whole body is buffered); here it is reproduced in-process, the same on every run.
 t.test('readMultipart: a body cut inside a file part, its end already buffered', async (t) => {
   const m = multipart([file('file[]', 'b.xml', junitXml(), 'application/xml')]);
   for (const cut of [m.body.length - 60, m.body.length - 200]) {

@@ -159,7 +159,8 @@ for (const kind of storeKinds(t)) {
           ),
         { status: 422, code: 'zip_invalid', severity: 'error' },
         (t) => {
-          // Wherever an extractor that trusted the name would have written it (the name as given, and with `\\` as `/`).
+          // Wherever an extractor that trusted the name would have written it (the name as given, and with `\\`
+          // as `/`).
           const bases = [
             h.dataDir,
             path.join(h.dataDir, 'tmp'),
