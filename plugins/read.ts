@@ -41,15 +41,13 @@ export const readPlugin: Plugin<ReadDeps> = {
       path: '/api/v2/formatters',
       options: { auth: false },
       handler: () => ({
-        formatters: registry
-          .all()
-          .map((f) => ({
-            key: f.key,
-            title: f.title,
-            extensions: f.extensions,
-            media_types: f.mediaTypes,
-            merge_containers_by_default: f.mergeContainersByDefault ?? false,
-          })),
+        formatters: registry.all().map((f) => ({
+          key: f.key,
+          title: f.title,
+          extensions: f.extensions,
+          media_types: f.mediaTypes,
+          merge_containers_by_default: f.mergeContainersByDefault ?? false,
+        })),
       }),
     });
 
