@@ -214,11 +214,4 @@ export class Uploads {
     });
     return { name, blobId: ref.id, size: ref.size, sha256: ref.sha256, contentType, formatter: null };
   }
-
-  /** Blobs this import wrote: removed when it fails. */
-  blobIds(): string[] {
-    const ids = new Set<string>();
-    for (const f of [...this.uploads, ...this.attachments, ...this.unmatched]) ids.add(f.blobId);
-    return [...ids];
-  }
 }

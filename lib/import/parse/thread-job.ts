@@ -21,7 +21,7 @@ import {
 } from './protocol.js';
 
 /** The import stopped the file. */
-export class Aborted extends Error {}
+class Aborted extends Error {}
 
 /** A failed write to the store from this thread: the import answers store_unavailable. */
 export class StoreWriteError extends Error {
