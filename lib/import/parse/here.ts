@@ -3,10 +3,11 @@
  * sure), and every file when there are no parse threads. The file is in its turn, so its containers
  * take the report's next ids as they come and go straight to the batcher.
  */
-import type { Formatter, ParseContext } from '../../formatter/api.js';
-import { decodeText, type EncodingGuess } from '../../formatter/encoding.js';
+import type { Formatter } from '../../formatter/api.js';
+import type { EncodingGuess } from '../../formatter/encoding.js';
 import { FileAssembler } from '../assemble/assembler.js';
 import type { FileOutcome, ReportAssembly } from '../assemble/report-assembly.js';
+import { runFormatter } from './run-formatter.js';
 
 export interface HereOptions {
   reportId: string;
@@ -29,28 +30,11 @@ export async function parseHere(
     () => assembly.counted(1),
     o.maxTextChars,
   );
-  let producer: string | null = null;
-  let noTests = false;
-  const ctx: ParseContext = {
+  return runFormatter(formatter, file.all, assembler, {
     fileName: file.name,
+    encoding: file.encoding,
+    maxTextChars: o.maxTextChars,
+    smart: o.smart,
     nextId: () => ++assembly.seq,
-    limits: { maxTextChars: o.maxTextChars },
-    setProducer: (p) => {
-      producer = p;
-    },
-    options: { smart: o.smart },
-    declareNoTests: () => {
-      noTests = true;
-    },
-  };
-  await formatter.parse(decodeText(file.all, file.encoding), assembler, ctx);
-  return {
-    totals: assembler.totals,
-    earliest: assembler.earliest,
-    duplicates: assembler.duplicates,
-    duplicateCount: assembler.duplicateCount,
-    truncated: assembler.truncated,
-    producer,
-    noTests,
-  };
+  });
 }

@@ -6,11 +6,11 @@
  * runs here, so the files of an archive are parsed on every core.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import type { Formatter, ParseContext } from '../../formatter/api.js';
-import { decodeText } from '../../formatter/encoding.js';
+import type { Formatter } from '../../formatter/api.js';
 import type { ContainerRowWriter, OpenRowWriter, RowWriterDescription } from '../../store/containers.js';
 import { FileAssembler, type AttachmentRef } from '../assemble/assembler.js';
 import { loadFormatterModules } from './formatter-modules.js';
+import { runFormatter } from './run-formatter.js';
 import type { FromWorker, JobStart, ThreadData, ToWorker } from './protocol.js';
 import { StoreWriteError, ThreadJob } from './thread-job.js';
 
@@ -57,21 +57,13 @@ async function run(start: JobStart, job: ThreadJob): Promise<void> {
     const refs: AttachmentRef[] = [];
     const assembler = new FileAssembler(start.reportId, 0, job, refs, () => undefined, start.maxTextChars);
     let lastId = 0;
-    let producer: string | null = null;
-    let noTests = false;
-    const ctx: ParseContext = {
+    const outcome = await runFormatter(formatter, job.input(), assembler, {
       fileName: start.fileName,
+      encoding: start.encoding,
+      maxTextChars: start.maxTextChars,
+      smart: start.smart,
       nextId: () => ++lastId,
-      limits: { maxTextChars: start.maxTextChars },
-      setProducer: (p) => {
-        producer = p;
-      },
-      options: { smart: start.smart },
-      declareNoTests: () => {
-        noTests = true;
-      },
-    };
-    await formatter.parse(decodeText(job.input(), start.encoding), assembler, ctx);
+    });
     job.flush();
     job.history?.finish();
     if (start.rowWriter) {
@@ -81,17 +73,7 @@ async function run(start: JobStart, job: ThreadJob): Promise<void> {
     post({
       t: 'done',
       job: job.id,
-      result: {
-        totals: assembler.totals,
-        earliest: assembler.earliest,
-        duplicates: assembler.duplicates,
-        duplicateCount: assembler.duplicateCount,
-        truncated: assembler.truncated,
-        refs,
-        producer,
-        noTests,
-        lastId,
-      },
+      result: { ...outcome, refs, lastId },
     });
   } catch (e) {
     const err = e instanceof Error ? e : new Error(String(e));

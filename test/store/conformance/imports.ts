@@ -5,6 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { Store } from '../../../lib/store/store.js';
 import type { BlobRef, ImportRecord, StoredFile } from '../../../lib/store/types.js';
 import { container, isIsoTime, readAll, sampleMessages, seed, type Cases } from './fixtures.js';
 
@@ -203,20 +204,7 @@ export const importCases: Cases = {
   },
 
   'stale imports: ended first, then the report, then the blobs; once': async (t, _h, store) => {
-    const { profile, imp } = await seed(store);
-    const report = await store.reports.create({
-      profileId: profile.id,
-      importId: imp.id,
-      tags: [],
-      date: new Date().toISOString(),
-    });
-    await store.imports.update(imp.id, { reportId: report.id, status: 'processing' });
-    await store.containers.insert([container(report.id, 1, null), container(report.id, 2, 1)]);
-    const blobs = [];
-    for (const name of ['a.xml', 'b.png'])
-      blobs.push(
-        await store.blobs.put(Readable.from([Buffer.from(name)]), { name, contentType: null, importId: imp.id }),
-      );
+    const { imp, report, blobs } = await running(store, ['a.xml', 'b.png']);
     t.same((await store.blobs.idsOfImport(imp.id)).sort(), blobs.map((b) => b.id).sort(), "the import's blobs");
 
     // Watch the order through the nouns the sweep uses.
@@ -256,20 +244,7 @@ export const importCases: Cases = {
   },
 
   'a failed run: ended, then the report, then the blobs; every step tried': async (t, _h, store) => {
-    const { profile, imp } = await seed(store);
-    const report = await store.reports.create({
-      profileId: profile.id,
-      importId: imp.id,
-      tags: [],
-      date: new Date().toISOString(),
-    });
-    await store.imports.update(imp.id, { reportId: report.id, status: 'processing' });
-    await store.containers.insert([container(report.id, 1, null)]);
-    const blobs: BlobRef[] = [];
-    for (const name of ['a.xml', 'b.png', 'c.txt'])
-      blobs.push(
-        await store.blobs.put(Readable.from([Buffer.from(name)]), { name, contentType: null, importId: imp.id }),
-      );
+    const { imp, report, blobs } = await running(store, ['a.xml', 'b.png', 'c.txt']);
     const seen: string[] = [];
     const { fail } = store.reports;
     store.reports.fail = async (id) => {
@@ -299,3 +274,22 @@ export const importCases: Cases = {
     t.strictSame(await store.blobs.idsOfImport(imp.id), [blobs[0]!.id], 'the other blobs are gone');
   },
 };
+
+/** An import `processing`, with its report (two containers) and a blob per name written for it. */
+async function running(store: Store, blobNames: string[]) {
+  const { profile, imp } = await seed(store);
+  const report = await store.reports.create({
+    profileId: profile.id,
+    importId: imp.id,
+    tags: [],
+    date: new Date().toISOString(),
+  });
+  await store.imports.update(imp.id, { reportId: report.id, status: 'processing' });
+  await store.containers.insert([container(report.id, 1, null), container(report.id, 2, 1)]);
+  const blobs: BlobRef[] = [];
+  for (const name of blobNames)
+    blobs.push(
+      await store.blobs.put(Readable.from([Buffer.from(name)]), { name, contentType: null, importId: imp.id }),
+    );
+  return { imp, report, blobs };
+}
