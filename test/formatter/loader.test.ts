@@ -10,13 +10,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
-import { builtinFormatters } from '../formatters/index.js';
-import { loadFormatters } from '../lib/formatter/loader.js';
-import { createRegistry } from '../lib/formatter/registry.js';
-import { startTally } from './helpers/tally.js';
-import { file, multipart } from './helpers/multipart.js';
+import { builtinFormatters } from '../../formatters/index.js';
+import { loadFormatters } from '../../lib/formatter/loader.js';
+import { createRegistry } from '../../lib/formatter/registry.js';
+import { startTally } from '../helpers/tally.js';
+import { file, multipart } from '../helpers/multipart.js';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const example = path.join(root, 'docs/example-formatter');
 const run = promisify(execFile);
 

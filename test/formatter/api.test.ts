@@ -1,5 +1,5 @@
 import t from 'tap';
-import { IllegalReferenceFilter, TextBuffer } from '../lib/formatter/api.js';
+import { IllegalReferenceFilter, TextBuffer } from '../../lib/formatter/api.js';
 
 t.test('illegal references are repaired across every chunk boundary', async (t) => {
   const text = 'a&#27;b&#x1b;c&#65;d&amp;e&#0;';

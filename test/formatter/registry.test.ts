@@ -3,13 +3,13 @@ import { readdir, readFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { builtinFormatters } from '../formatters/index.js';
-import { junit } from '../formatters/junit/index.js';
-import type { Head } from '../lib/formatter/api.js';
-import { createRegistry, vote } from '../lib/formatter/registry.js';
-import { readHead } from '../lib/formatter/head.js';
+import { builtinFormatters } from '../../formatters/index.js';
+import { junit } from '../../formatters/junit/index.js';
+import type { Head } from '../../lib/formatter/api.js';
+import { createRegistry, vote } from '../../lib/formatter/registry.js';
+import { readHead } from '../../lib/formatter/head.js';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
 t.test('every formatter folder is registered, with fixtures, a README and tests', async (t) => {
   const folders = (await readdir(path.join(root, 'formatters'), { withFileTypes: true }))
