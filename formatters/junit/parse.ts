@@ -4,9 +4,19 @@
  * can drive it with an array of events and memory stays flat whatever the file size.
  */
 import {
-  FormatError,
+  Stack,
   TextBuffer,
+  fileTitle,
+  lowerWord,
+  newContainer,
+  noRootError,
   parseTimestamp,
+  suiteStatus,
+  textOrNull,
+  trimmedOrNull,
+  localName,
+  unclosedRootError,
+  wrongRootError,
   type Instant,
   type Attempt,
   type Container,
@@ -16,10 +26,6 @@ import {
   type ParseContext,
   type Property,
   type XmlHandler,
-  worstStatus,
-  textOrNull,
-  trimmedOrNull,
-  localName,
 } from '../../lib/formatter/api.js';
 import { MarkerScanner, attachmentProperty } from './attachments.js';
 import {
@@ -108,8 +114,8 @@ export function junitHandler(
   opened?: (container: OpenedContainer) => void,
 ): JunitHandler {
   const limit = ctx.limits.maxTextChars;
-  const frames: Frame[] = [];
-  const containers: Open[] = [];
+  const frames = new Stack<Frame>();
+  const containers = new Stack<Open>();
   let rootSeen = false;
   let producer: string | null = null;
 
@@ -120,7 +126,7 @@ export function junitHandler(
   };
 
   const openContainer = (type: 'suite' | 'test', a: Attrs): Open => {
-    const parent = containers[containers.length - 1] ?? null;
+    const parent = containers.top ?? null;
     if (type === 'test' && parent) parent.testChildren++;
     const startedAt = parseTimestamp(a['timestamp']);
     const open: Open = {
@@ -141,7 +147,7 @@ export function junitHandler(
       outcomes: {},
       retries: [],
       skippedByAttribute:
-        type === 'test' && (SKIP_STATUS.has(lower(a['status'])) || SKIP_RESULT.has(lower(a['result']))),
+        type === 'test' && (SKIP_STATUS.has(lowerWord(a['status'])) || SKIP_RESULT.has(lowerWord(a['result']))),
       testChildren: 0,
       seen: new Set(),
     };
@@ -161,7 +167,7 @@ export function junitHandler(
 
   const finish = (open: Open): void => {
     containers.pop();
-    const parent = containers[containers.length - 1];
+    const parent = containers.top;
     const container = open.type === 'test' ? finishTest(open) : finishSuite(open);
     parent?.seen.add(container.status);
     emit(container);
@@ -197,22 +203,19 @@ export function junitHandler(
     if (own && open.testChildren === 0) {
       // Counting rule 4: a suite that failed outside any test (class did not load, setup crashed)
       // is one errored test; Jenkins shows the same as a synthetic `<init>` case.
-      const synthetic: Container = {
-        id: ctx.nextId(),
-        parentId: open.id,
-        type: 'test',
-        title: open.title,
-        status: 'errored',
-        durationMs: null,
-        startedAt: null,
-        failure,
-        output: null,
-        properties: [],
-        attachmentRefs: [],
-        meta: { synthetic: 'suite-error' },
-      };
       open.seen.add('errored');
-      emit(synthetic);
+      const meta = { synthetic: 'suite-error' };
+      emit(
+        newContainer({
+          id: ctx.nextId(),
+          parentId: open.id,
+          type: 'test',
+          title: open.title,
+          status: 'errored',
+          failure,
+          meta,
+        }),
+      );
       failure = null;
     }
     return base(open, own ? 'errored' : suiteStatus(open.seen), failure);
@@ -266,11 +269,8 @@ export function junitHandler(
     open(rawName, a) {
       const name = localName(rawName);
       if (!rootSeen) {
-        if (name !== 'testsuites' && name !== 'testsuite') {
-          throw new FormatError(
-            `The root element is <${rawName}>, not <testsuites> or <testsuite>: this is not a JUnit XML file; choose the formatter for its format or let Tally detect it`,
-          );
-        }
+        if (name !== 'testsuites' && name !== 'testsuite')
+          throw wrongRootError(`<${rawName}>`, '<testsuites> or <testsuite>: this is not a JUnit XML file');
         rootSeen = true;
         guess(producerFromRoot(name, a));
       }
@@ -283,7 +283,7 @@ export function junitHandler(
         openContainer('test', a);
         return;
       }
-      const top = frames[frames.length - 1];
+      const top = frames.top;
       if (name === 'testsuites' && top === undefined) {
         frames.push({ kind: 'root' });
         return;
@@ -292,7 +292,7 @@ export function junitHandler(
     },
 
     text(t) {
-      const top = frames[frames.length - 1];
+      const top = frames.top;
       if (!top) return;
       switch (top.kind) {
         case 'output':
@@ -336,16 +336,8 @@ export function junitHandler(
     },
 
     end() {
-      if (!rootSeen)
-        throw new FormatError(
-          'The file has no XML root element (it is empty or holds only a prolog); send a JUnit XML report',
-        );
-      if (frames.length > 0)
-        throw new FormatError(
-          'The file ends before its root element is closed; the report looks truncated',
-          null,
-          null,
-        );
+      if (!rootSeen) throw noRootError('a JUnit XML report');
+      if (frames.depth > 0) throw unclosedRootError();
     },
   };
 }
@@ -365,7 +357,7 @@ function pick(a: Attrs, keys: readonly string[]): Record<string, string> {
 function suiteTitle(a: Attrs, topLevel: boolean, fileName: string): string {
   if (a['name']) return a['name'];
   // Nameless suites (Nette Tester, container-structure-test) are named after the file, as Jenkins does.
-  if (topLevel) return fileName.split(/[\\/]/).pop() || '(unnamed suite)';
+  if (topLevel) return fileTitle(fileName, '(unnamed suite)');
   return '(unnamed suite)';
 }
 
@@ -415,31 +407,21 @@ function retryAttempt(r: Retry): Attempt {
 }
 
 function base(open: Open, status: ContainerStatus, failure: FailureInfo | null): Container {
-  const stdout = open.stdout ? textOrNull(open.stdout) : null;
-  const stderr = open.stderr ? textOrNull(open.stderr) : null;
-  const container: Container = {
-    id: open.id,
-    parentId: open.parentId,
-    type: open.type,
-    title: open.title,
+  const { id, parentId, type, title, durationMs, startedAt, properties, refs, meta } = open;
+  const [stdout, stderr] = [textOrNull(open.stdout), textOrNull(open.stderr)];
+  return newContainer({
+    id,
+    parentId,
+    type,
+    title,
     status,
-    durationMs: open.durationMs,
-    startedAt: open.startedAt ? open.startedAt.iso : null,
+    durationMs,
+    startedAt,
     failure,
-    output: stdout === null && stderr === null ? null : { stdout, stderr },
-    properties: open.properties,
-    attachmentRefs: open.refs,
-  };
-  if (open.startedAt?.naive) container.startedAtNaive = true;
-  if (Object.keys(open.meta).length > 0) container.meta = open.meta;
-  return container;
-}
-
-/** Worst child first; a suite with no tests at all has nothing that failed. */
-function suiteStatus(seen: Set<ContainerStatus>): ContainerStatus {
-  return worstStatus(seen) ?? 'passed';
-}
-
-function lower(v: string | undefined): string {
-  return v === undefined ? '' : v.trim().toLowerCase();
+    stdout,
+    stderr,
+    properties,
+    attachmentRefs: refs,
+    meta,
+  });
 }

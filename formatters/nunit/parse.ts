@@ -4,9 +4,18 @@
  * with their capped text, never the tree, so a test can drive it with an array of events.
  */
 import {
-  FormatError,
+  Stack,
   TextBuffer,
+  lowerWord as lower,
+  newContainer,
+  noRootError,
   parseTimestamp,
+  textOrNull,
+  trimmedOrNull,
+  localName,
+  unclosedRootError,
+  worstStatus,
+  wrongRootError,
   type Container,
   type ContainerStatus,
   type FailureInfo,
@@ -14,10 +23,6 @@ import {
   type ParseContext,
   type Property,
   type XmlHandler,
-  worstStatus,
-  textOrNull,
-  trimmedOrNull,
-  localName,
 } from '../../lib/formatter/api.js';
 import { baseName, parseSeconds } from './values.js';
 
@@ -81,15 +86,15 @@ export type NunitContext = Pick<ParseContext, 'fileName' | 'nextId' | 'limits' |
 
 export function nunitHandler(ctx: NunitContext, emit: (container: Container) => void): NunitHandler {
   const limit = ctx.limits.maxTextChars;
-  const frames: Frame[] = [];
-  const containers: Open[] = [];
+  const frames = new Stack<Frame>();
+  const containers = new Stack<Open>();
   let dialect: Dialect | null = null;
   /** `test-run/@start-time` or NUnit 2's `date` + `time`: the start of top-level suites that lack one. */
   let runStart: Instant | null = null;
   let producer = 'nunit';
 
   const openContainer = (type: 'suite' | 'test', a: Attrs): void => {
-    const parent = containers[containers.length - 1] ?? null;
+    const parent = containers.top ?? null;
     const name = a['name'] || a['fullname'] || '';
     const meta: Record<string, string> = {};
     let title = name || (type === 'suite' ? '(unnamed suite)' : '(unnamed test)');
@@ -137,7 +142,7 @@ export function nunitHandler(ctx: NunitContext, emit: (container: Container) => 
 
   const finish = (open: Open): void => {
     containers.pop();
-    const parent = containers[containers.length - 1];
+    const parent = containers.top;
     const container = open.type === 'test' ? finishTest(open) : finishSuite(open);
     if (parent) {
       parent.seen.add(container.status);
@@ -158,26 +163,24 @@ export function nunitHandler(ctx: NunitContext, emit: (container: Container) => 
     if (ownFailure && open.testDescendants === 0) {
       // Counting rule 4: the fixture or assembly failed outside any test (OneTimeSetUp, a type that
       // does not load) and wrote no test-case, so that failure is one errored test.
-      emit({
-        id: ctx.nextId(),
-        parentId: open.id,
-        type: 'test',
-        title: open.title,
-        status: 'errored',
-        durationMs: null,
-        startedAt: null,
-        failure,
-        output: null,
-        properties: [],
-        attachmentRefs: [],
-        meta: { synthetic: 'suite-error' },
-      });
+      const meta = { synthetic: 'suite-error' };
+      emit(
+        newContainer({
+          id: ctx.nextId(),
+          parentId: open.id,
+          type: 'test',
+          title: open.title,
+          status: 'errored',
+          failure,
+          meta,
+        }),
+      );
       open.testDescendants++;
       open.seen.add('errored');
       failure = null;
     }
     if (ownFailure) open.seen.add(own);
-    const status = worst(open.seen) ?? (own === 'unknown' ? 'passed' : own);
+    const status = worstStatus(open.seen) ?? (own === 'unknown' ? 'passed' : own);
     if (failure === null && status === 'skipped') failure = reasonInfo(open);
     return base(open, status, failure);
   };
@@ -264,22 +267,22 @@ export function nunitHandler(ctx: NunitContext, emit: (container: Container) => 
     open(rawName, a) {
       const name = localName(rawName);
       if (dialect === null) {
-        if (!openRoot(rawName, name, a)) {
-          throw new FormatError(
-            `The root element is <${rawName}>, not NUnit's <test-run>, <test-results> or <test-suite>: this is not an NUnit result file; choose the formatter for its format or let Tally detect it`,
+        if (!openRoot(rawName, name, a))
+          throw wrongRootError(
+            `<${rawName}>`,
+            "NUnit's <test-run>, <test-results> or <test-suite>: this is not an NUnit result file",
           );
-        }
         if (name !== 'test-suite') return;
       }
       // Counting rule: every <test-case> counts wherever it sits (NUnit 2 wraps children in <results>).
       if (name === 'test-suite') return openContainer('suite', a);
       if (name === 'test-case') return openContainer('test', a);
-      const top = frames[frames.length - 1];
+      const top = frames.top;
       frames.push(top ? childOf(top, name, a) : IGNORED);
     },
 
     text(t) {
-      const top = frames[frames.length - 1];
+      const top = frames.top;
       if (top?.kind === 'text') top.buffer.append(t);
     },
 
@@ -294,12 +297,8 @@ export function nunitHandler(ctx: NunitContext, emit: (container: Container) => 
     },
 
     end() {
-      if (dialect === null)
-        throw new FormatError(
-          'The file has no XML root element (it is empty or holds only a prolog); send an NUnit result file',
-        );
-      if (frames.length > 0)
-        throw new FormatError('The file ends before its root element is closed; the report looks truncated');
+      if (dialect === null) throw noRootError('an NUnit result file');
+      if (frames.depth > 0) throw unclosedRootError();
       ctx.setProducer(producer);
     },
   };
@@ -373,31 +372,21 @@ function reasonInfo(open: Open): FailureInfo | null {
 }
 
 function base(open: Open, status: ContainerStatus, failure: FailureInfo | null): Container {
-  const stdout = open.output ? textOrNull(open.output) : null;
-  const container: Container = {
-    id: open.id,
-    parentId: open.parentId,
-    type: open.type,
-    title: open.title,
+  const { id, parentId, type, title, durationMs, startedAt, properties, refs, meta } = open;
+  // NUnit 3 merges stdout and stderr into one <output>.
+  const stdout = textOrNull(open.output);
+  return newContainer({
+    id,
+    parentId,
+    type,
+    title,
     status,
-    durationMs: open.durationMs,
-    startedAt: open.startedAt ? open.startedAt.iso : null,
+    durationMs,
+    startedAt,
     failure,
-    // NUnit 3 merges stdout and stderr into one <output>.
-    output: stdout === null ? null : { stdout, stderr: null },
-    properties: open.properties,
-    attachmentRefs: open.refs,
-  };
-  if (open.startedAt?.naive) container.startedAtNaive = true;
-  if (Object.keys(open.meta).length > 0) container.meta = open.meta;
-  return container;
-}
-
-/** Worst child first; null when the suite has no children at all. */
-function worst(seen: Set<ContainerStatus>): ContainerStatus | null {
-  return worstStatus(seen);
-}
-
-function lower(v: string | undefined): string {
-  return v === undefined ? '' : v.trim().toLowerCase();
+    stdout,
+    properties,
+    attachmentRefs: refs,
+    meta,
+  });
 }

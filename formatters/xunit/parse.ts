@@ -4,9 +4,18 @@
  * the open suites and the open test with their capped text, never the tree.
  */
 import {
-  FormatError,
+  Stack,
   TextBuffer,
+  lowerWord,
+  newContainer,
+  noRootError,
   parseTimestamp,
+  suiteStatus,
+  textOrNull,
+  trimmedOrNull,
+  localName,
+  unclosedRootError,
+  wrongRootError,
   type Container,
   type ContainerStatus,
   type FailureInfo,
@@ -14,10 +23,6 @@ import {
   type ParseContext,
   type Property,
   type XmlHandler,
-  worstStatus,
-  textOrNull,
-  trimmedOrNull,
-  localName,
 } from '../../lib/formatter/api.js';
 import { baseName, parseSeconds, parseTimeSpan } from './values.js';
 
@@ -64,21 +69,21 @@ export type XunitContext = Pick<ParseContext, 'fileName' | 'nextId' | 'limits' |
 
 export function xunitHandler(ctx: XunitContext, emit: (container: Container) => void): XunitHandler {
   const limit = ctx.limits.maxTextChars;
-  const frames: Frame[] = [];
-  const containers: Open[] = [];
+  const frames = new Stack<Frame>();
+  const containers = new Stack<Open>();
   let rootSeen = false;
   /** `assemblies/@start-rtf` (schema 3): the start of assemblies that give none of their own. */
   let runStart: Instant | null = null;
   let producer: string | null = null;
 
   const openContainer = (kind: Open['kind'], a: Attrs): void => {
-    const parent = containers[containers.length - 1] ?? null;
+    const parent = containers.top ?? null;
     const o: Open = {
       id: ctx.nextId(),
       parentId: parent ? parent.id : null,
       kind,
       title: titleOf(kind, a, ctx.fileName),
-      result: lower(a['result']),
+      result: lowerWord(a['result']),
       // `time` is seconds; schema 3 adds `time-rtf`, a TimeSpan, and some writers give only that.
       durationMs: parseSeconds(a['time']) ?? parseTimeSpan(a['time-rtf']),
       startedAt: null,
@@ -118,7 +123,7 @@ export function xunitHandler(ctx: XunitContext, emit: (container: Container) => 
 
   const finish = (o: Open): void => {
     containers.pop();
-    const parent = containers[containers.length - 1];
+    const parent = containers.top;
     const container = o.kind === 'test' || o.kind === 'error' ? finishTest(o) : finishSuite(o);
     if (parent) {
       parent.seen.add(container.status);
@@ -138,25 +143,23 @@ export function xunitHandler(ctx: XunitContext, emit: (container: Container) => 
     let failure = failureInfo(o);
     if (failure && o.tests === 0) {
       // Counting rule 4: a class that failed outside any test and ran none is one errored test.
-      emit({
-        id: ctx.nextId(),
-        parentId: o.id,
-        type: 'test',
-        title: o.title,
-        status: 'errored',
-        durationMs: null,
-        startedAt: null,
-        failure,
-        output: null,
-        properties: [],
-        attachmentRefs: [],
-        meta: { synthetic: 'class-error' },
-      });
+      const meta = { synthetic: 'class-error' };
+      emit(
+        newContainer({
+          id: ctx.nextId(),
+          parentId: o.id,
+          type: 'test',
+          title: o.title,
+          status: 'errored',
+          failure,
+          meta,
+        }),
+      );
       o.tests++;
       failure = null;
       o.seen.add('errored');
     } else if (failure) o.seen.add('errored');
-    return base(o, 'suite', worst(o.seen), failure);
+    return base(o, 'suite', suiteStatus(o.seen), failure);
   };
 
   const childOf = (top: Frame, name: string, a: Attrs): Frame => {
@@ -199,11 +202,11 @@ export function xunitHandler(ctx: XunitContext, emit: (container: Container) => 
     open(rawName, a) {
       const name = localName(rawName);
       if (!rootSeen) {
-        if ((name !== 'assemblies' && name !== 'assembly') || a['xmlns'] !== undefined) {
-          throw new FormatError(
-            `The root element is <${rawName}>, not xUnit.net's <assemblies> or <assembly>: this is not an xUnit.net result file; choose the formatter for its format or let Tally detect it`,
+        if ((name !== 'assemblies' && name !== 'assembly') || a['xmlns'] !== undefined)
+          throw wrongRootError(
+            `<${rawName}>`,
+            "xUnit.net's <assemblies> or <assembly>: this is not an xUnit.net result file",
           );
-        }
         rootSeen = true;
         if (name === 'assemblies') {
           runStart = parseTimestamp(a['start-rtf']);
@@ -211,8 +214,8 @@ export function xunitHandler(ctx: XunitContext, emit: (container: Container) => 
           return;
         }
       }
-      const top = frames[frames.length - 1];
-      const inner = containers[containers.length - 1]?.kind;
+      const top = frames.top;
+      const inner = containers.top?.kind;
       if (name === 'assembly' && (top === undefined || top.kind === 'root')) return openContainer('assembly', a);
       if ((name === 'collection' || name === 'class') && inner === 'assembly') return openContainer(name, a);
       // Counting rule: every <test> counts; only a test inside a test would be something else.
@@ -222,7 +225,7 @@ export function xunitHandler(ctx: XunitContext, emit: (container: Container) => 
     },
 
     text(t) {
-      const top = frames[frames.length - 1];
+      const top = frames.top;
       if (top?.kind === 'text' || top?.kind === 'reason') top.buffer.append(t);
     },
 
@@ -232,12 +235,8 @@ export function xunitHandler(ctx: XunitContext, emit: (container: Container) => 
     },
 
     end() {
-      if (!rootSeen)
-        throw new FormatError(
-          'The file has no XML root element (it is empty or holds only a prolog); send an xUnit.net XML result file',
-        );
-      if (frames.length > 0)
-        throw new FormatError('The file ends before its root element is closed; the report looks truncated');
+      if (!rootSeen) throw noRootError('an xUnit.net XML result file');
+      if (frames.depth > 0) throw unclosedRootError();
     },
   };
 }
@@ -285,34 +284,11 @@ function reasonInfo(o: Open): FailureInfo | null {
 }
 
 function base(o: Open, type: 'suite' | 'test', status: ContainerStatus, failure: FailureInfo | null): Container {
-  const stdout = o.output ? textOrNull(o.output) : null;
-  const container: Container = {
-    id: o.id,
-    parentId: o.parentId,
-    type,
-    title: o.title,
-    status,
-    durationMs: o.durationMs,
-    startedAt: o.startedAt ? o.startedAt.iso : null,
-    failure,
-    output: stdout === null ? null : { stdout, stderr: null },
-    properties: o.properties,
-    attachmentRefs: [],
-  };
-  if (o.startedAt?.naive) container.startedAtNaive = true;
-  if (Object.keys(o.meta).length > 0) container.meta = o.meta;
-  return container;
-}
-
-/** Worst child first; a suite with no tests at all has nothing that failed. */
-function worst(seen: Set<ContainerStatus>): ContainerStatus {
-  return worstStatus(seen) ?? 'passed';
+  const { id, parentId, title, durationMs, startedAt, properties, meta } = o;
+  const stdout = textOrNull(o.output);
+  return newContainer({ id, parentId, type, title, status, durationMs, startedAt, failure, stdout, properties, meta });
 }
 
 function putMeta(meta: Record<string, string>, key: string, value: string | undefined): void {
   if (value !== undefined && value !== '') meta[key] = value;
-}
-
-function lower(v: string | undefined): string {
-  return v === undefined ? '' : v.trim().toLowerCase();
 }

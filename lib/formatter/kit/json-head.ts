@@ -33,3 +33,14 @@ function stringEnd(text: string, start: number): number {
   }
   return -1;
 }
+
+/**
+ * The text of a flat object under `key` (`"stats": {…}`), from the key to the first `}`, as far as
+ * the head holds it; '' when the head has no such key. For votes on the words inside it.
+ */
+export function flatObjectText(text: string, key: string): string {
+  const at = text.indexOf(`"${key}"`);
+  if (at < 0) return '';
+  const end = text.indexOf('}', at);
+  return text.slice(at, end < 0 ? undefined : end);
+}

@@ -1,0 +1,33 @@
+/**
+ * The open elements of a formatter's state machine (XML elements, JSON suites): each handler
+ * pushes a frame when something opens and pops it when it closes, and reads the innermost one.
+ */
+export class Stack<F> {
+  private readonly items: F[] = [];
+
+  push(item: F): void {
+    this.items.push(item);
+  }
+
+  pop(): F | undefined {
+    return this.items.pop();
+  }
+
+  /** The innermost open item. */
+  get top(): F | undefined {
+    return this.items[this.items.length - 1];
+  }
+
+  /** How many are open: 0 once the root has closed. */
+  get depth(): number {
+    return this.items.length;
+  }
+
+  /** The innermost item `match` accepts, looking outwards from the top. */
+  find<G extends F>(match: (item: F) => item is G): G | undefined;
+  find(match: (item: F) => boolean): F | undefined;
+  find(match: (item: F) => boolean): F | undefined {
+    for (let i = this.items.length - 1; i >= 0; i--) if (match(this.items[i]!)) return this.items[i];
+    return undefined;
+  }
+}
