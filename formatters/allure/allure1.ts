@@ -4,8 +4,14 @@
  * open steps, never the tree.
  */
 import {
-  FormatError,
+  Stack,
   TextBuffer,
+  fileTitle,
+  newContainer,
+  noRootError,
+  trimmedOrNull,
+  unclosedRootError,
+  wrongRootError,
   type Container,
   type ContainerStatus,
   type FailureInfo,
@@ -13,8 +19,9 @@ import {
   type Property,
   type XmlHandler,
   localName,
+  suiteStatus,
 } from '../../lib/formatter/api.js';
-import { allureStatus, producerName, span, worst, type Span } from './values.js';
+import { allureStatus, producerName, span, type Span } from './values.js';
 
 type Attrs = Record<string, string>;
 
@@ -35,8 +42,9 @@ interface Node {
   seen: ContainerStatus[];
 }
 
+type NodeFrame = { kind: 'node'; node: Node };
 type Frame =
-  | { kind: 'node'; node: Node }
+  | NodeFrame
   | { kind: 'text'; buf: TextBuffer }
   | { kind: 'failure'; node: Node }
   | { kind: 'list'; node: Node; item: 'test-case' | 'step' | 'label' | 'attachment' | 'parameter' }
@@ -55,7 +63,7 @@ export type Allure1Context = Pick<ParseContext, 'fileName' | 'nextId' | 'limits'
 
 export function allure1Handler(ctx: Allure1Context, emit: (container: Container) => void): Allure1Handler {
   const limit = ctx.limits.maxTextChars;
-  const frames: Frame[] = [];
+  const frames = new Stack<Frame>();
   let rootSeen = false;
 
   const openNode = (type: Node['type'], parent: Node | null, a: Attrs): Node => ({
@@ -74,34 +82,32 @@ export function allure1Handler(ctx: Allure1Context, emit: (container: Container)
 
   const closeNode = (node: Node): void => {
     const title =
-      value(node.title) ??
-      value(node.name) ??
-      (node.type === 'suite' ? ctx.fileName.split(/[\\/]/).pop() || '(unnamed suite)' : `(unnamed ${node.type})`);
-    const status = node.type === 'suite' ? worst(node.seen) : node.status;
-    const c: Container = {
-      id: node.id,
-      parentId: node.parentId,
-      type: node.type,
+      trimmedOrNull(node.title) ??
+      trimmedOrNull(node.name) ??
+      (node.type === 'suite' ? fileTitle(ctx.fileName, '(unnamed suite)') : `(unnamed ${node.type})`);
+    const status = node.type === 'suite' ? suiteStatus(node.seen) : node.status;
+    const { id, parentId, type, properties, refs } = node;
+    const failure = status === 'passed' ? null : failureInfo(node);
+    const { durationMs, startedAt } = node.when;
+    // Allure 1 shows the title and keeps the method name apart; the name is worth keeping.
+    const name = trimmedOrNull(node.name);
+    const meta = name !== null && name !== title ? { name } : undefined;
+    const c = newContainer({
+      id,
+      parentId,
+      type,
       title,
       status,
-      durationMs: node.when.durationMs,
-      startedAt: node.when.startedAt?.iso ?? null,
-      failure: status === 'passed' ? null : failureInfo(node),
-      output: null,
-      properties: node.properties,
-      attachmentRefs: node.refs,
-    };
-    // Allure 1 shows the title and keeps the method name apart; the name is worth keeping.
-    const name = value(node.name);
-    if (name !== null && name !== title) c.meta = { name };
+      durationMs,
+      startedAt,
+      failure,
+      properties,
+      attachmentRefs: refs,
+      meta,
+    });
     if (node.type === 'suite')
       ctx.setProducer(producerName(node.properties.find((p) => p.name === 'framework')?.value ?? null));
-    for (let i = frames.length - 1; i >= 0; i--) {
-      const f = frames[i]!;
-      if (f.kind !== 'node') continue;
-      f.node.seen.push(status);
-      break;
-    }
+    frames.find((f): f is NodeFrame => f.kind === 'node')?.node.seen.push(status);
     emit(c);
   };
 
@@ -164,21 +170,18 @@ export function allure1Handler(ctx: Allure1Context, emit: (container: Container)
     open(rawName, a) {
       const name = localName(rawName);
       if (!rootSeen) {
-        if (name !== 'test-suite' || !Object.values(a).includes(ALLURE1_NAMESPACE)) {
-          throw new FormatError(
-            `The root element is <${rawName}>, not an Allure 1 <test-suite> in namespace ${ALLURE1_NAMESPACE}; choose the formatter for its format or let Tally detect it`,
-          );
-        }
+        if (name !== 'test-suite' || !Object.values(a).includes(ALLURE1_NAMESPACE))
+          throw wrongRootError(`<${rawName}>`, `an Allure 1 <test-suite> in namespace ${ALLURE1_NAMESPACE}`);
         rootSeen = true;
         frames.push({ kind: 'node', node: openNode('suite', null, a) });
         return;
       }
-      const top = frames[frames.length - 1];
+      const top = frames.top;
       frames.push(top ? openChild(top, name, a) : IGNORED);
     },
 
     text(t) {
-      const top = frames[frames.length - 1];
+      const top = frames.top;
       if (top?.kind === 'text') top.buf.append(t);
     },
 
@@ -188,26 +191,15 @@ export function allure1Handler(ctx: Allure1Context, emit: (container: Container)
     },
 
     end() {
-      if (!rootSeen)
-        throw new FormatError(
-          'The file has no XML root element (it is empty or holds only a prolog); send an Allure 1 *-testsuite.xml file',
-        );
-      if (frames.length > 0)
-        throw new FormatError('The file ends before its root element is closed; the report looks truncated');
+      if (!rootSeen) throw noRootError('an Allure 1 *-testsuite.xml file');
+      if (frames.depth > 0) throw unclosedRootError();
     },
   };
 }
 
 function failureInfo(node: Node): FailureInfo | null {
   if (!node.failure) return null;
-  const message = value(node.failure.message);
-  const stack = value(node.failure.stack);
+  const message = trimmedOrNull(node.failure.message);
+  const stack = trimmedOrNull(node.failure.stack);
   return message === null && stack === null ? null : { message, type: null, stack };
-}
-
-/** Element text without the indentation around it; null when there is none. */
-function value(buffer: TextBuffer | null): string | null {
-  if (!buffer || buffer.empty) return null;
-  const v = buffer.value().trim();
-  return v === '' ? null : v;
 }

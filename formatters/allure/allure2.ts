@@ -6,7 +6,10 @@
  */
 import {
   FormatError,
-  TextBuffer,
+  capText,
+  isRecord as isObj,
+  newContainer,
+  suiteStatus,
   type Container,
   type ContainerStatus,
   type FailureInfo,
@@ -15,7 +18,7 @@ import {
   type ParseContext,
   type Property,
 } from '../../lib/formatter/api.js';
-import { allureStatus, producerName, span, worst } from './values.js';
+import { allureStatus, producerName, span, type Span } from './values.js';
 
 type Obj = Record<string, unknown>;
 
@@ -62,7 +65,7 @@ export function allure2Handler(ctx: Allure2Context, emit: (container: Container)
     // Fixtures often carry no status of their own (allure-java writes it only on their steps).
     const status =
       step['status'] === undefined && type === 'hook' && childStatuses.length > 0
-        ? worst(childStatuses)
+        ? suiteStatus(childStatuses)
         : allureStatus(step['status']);
     const when = span(step['start'], step['stop']);
     const c = base(
@@ -150,7 +153,7 @@ export function allure2Handler(ctx: Allure2Context, emit: (container: Container)
   const finishContainer = (id: number): void => {
     ctx.setProducer('allure');
     const title = text(fields['name']) || `container ${text(fields['uuid']) || ctx.fileName}`;
-    const c = base(id, null, 'suite', title, worst(fixtureStatuses), span(fields['start'], fields['stop']), null);
+    const c = base(id, null, 'suite', title, suiteStatus(fixtureStatuses), span(fields['start'], fields['stop']), null);
     c.meta = { ...pickMeta(fields, ['uuid']), allure: 'container', children: String(children) };
     emit(c);
   };
@@ -229,22 +232,20 @@ function base(
   type: Container['type'],
   title: string,
   status: ContainerStatus,
-  when: ReturnType<typeof span>,
+  when: Span,
   failure: FailureInfo | null,
 ): Container {
-  return {
+  // Allure times are epoch milliseconds: never naive.
+  return newContainer({
     id,
     parentId,
     type,
     title,
     status,
     durationMs: when.durationMs,
-    startedAt: when.startedAt?.iso ?? null,
+    startedAt: when.startedAt?.iso,
     failure,
-    output: null,
-    properties: [],
-    attachmentRefs: [],
-  };
+  });
 }
 
 function failureOf(details: unknown, limit: number): FailureInfo | null {
@@ -281,18 +282,11 @@ function pickMeta(fields: Record<string, unknown>, keys: string[]): Record<strin
 }
 
 function capped(v: unknown, limit: number): string | null {
-  if (typeof v !== 'string' || v.trim() === '') return null;
-  const buffer = new TextBuffer(limit);
-  buffer.append(v);
-  return buffer.value();
+  return typeof v !== 'string' || v.trim() === '' ? null : capText(v, limit);
 }
 
 function text(v: unknown): string {
   if (typeof v === 'string') return v;
   if (typeof v === 'number' || typeof v === 'boolean') return String(v);
   return '';
-}
-
-function isObj(v: unknown): v is Obj {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }

@@ -11,8 +11,13 @@
  * test's own body items are read for their messages only.
  */
 import {
-  FormatError,
+  Stack,
   TextBuffer,
+  fileTitle,
+  newContainer,
+  noRootError,
+  unclosedRootError,
+  wrongRootError,
   type Container,
   type ContainerStatus,
   type FailureInfo,
@@ -109,8 +114,8 @@ export type RobotContext = Pick<ParseContext, 'fileName' | 'nextId' | 'limits' |
 
 export function robotHandler(ctx: RobotContext, emit: (container: Container) => void): RobotHandler {
   const limit = ctx.limits.maxTextChars;
-  const frames: Frame[] = [];
-  const scopes: Scope[] = [];
+  const frames = new Stack<Frame>();
+  const scopes = new Stack<Scope>();
   /** PASS tests (and the suites above them) waiting for every ancestor's teardown. */
   const held: Container[] = [];
   /** The open step or hook; items never nest (deeper keywords are read as plain body). */
@@ -118,7 +123,7 @@ export function robotHandler(ctx: RobotContext, emit: (container: Container) => 
   let rootSeen = false;
 
   const openScope = (kind: 'suite' | 'test', a: Attrs): Scope => {
-    const parent = scopes[scopes.length - 1] ?? null;
+    const parent = scopes.top ?? null;
     const meta: Record<string, string> = {};
     if (a['id']) meta['id'] = a['id'];
     if (kind === 'suite' && a['source']) meta['source'] = a['source'];
@@ -129,9 +134,7 @@ export function robotHandler(ctx: RobotContext, emit: (container: Container) => 
       parentId: parent ? parent.id : null,
       title:
         a['name'] ||
-        (kind === 'suite' && parent === null
-          ? ctx.fileName.split(/[\\/]/).pop() || '(unnamed suite)'
-          : `(unnamed ${kind})`),
+        (kind === 'suite' && parent === null ? fileTitle(ctx.fileName, '(unnamed suite)') : `(unnamed ${kind})`),
       meta,
       properties: [],
       refs: [],
@@ -171,7 +174,7 @@ export function robotHandler(ctx: RobotContext, emit: (container: Container) => 
         }
       }
     }
-    if (scopes.length === 0) {
+    if (scopes.depth === 0) {
       for (const h of held) emit(h);
       held.length = 0;
       emit(c);
@@ -185,22 +188,8 @@ export function robotHandler(ctx: RobotContext, emit: (container: Container) => 
     const message =
       (status ? messageOf(status) : null) ??
       (item.failMessage && !item.failMessage.empty ? item.failMessage.value().trim() : null);
-    const c: Container = {
-      id: item.id,
-      parentId: item.parentId,
-      type: item.type,
-      title: item.title,
-      status: value,
-      durationMs: status?.timing.durationMs ?? null,
-      startedAt: status?.timing.startedAt?.iso ?? null,
-      failure: value === 'passed' || message === null ? null : { message, type: null, stack: null },
-      output: null,
-      properties: [],
-      attachmentRefs: [],
-    };
-    if (status?.timing.startedAt?.naive) c.startedAtNaive = true;
     if (item.teardownOf && value === 'failed') item.teardownOf.teardownFailure = message ?? '';
-    emit(c);
+    emit(statusContainer(item, status, message));
   };
 
   const openItem = (parent: Scope, type: 'step' | 'hook', name: string, a: Attrs): Frame => {
@@ -225,7 +214,7 @@ export function robotHandler(ctx: RobotContext, emit: (container: Container) => 
   });
 
   const openMsg = (a: Attrs): Frame => {
-    const scope = scopes[scopes.length - 1];
+    const scope = scopes.top;
     if (!scope) return IGNORED;
     const html = a['html'] === 'true' || a['html'] === 'yes';
     let fail: TextBuffer | null = null;
@@ -281,22 +270,22 @@ export function robotHandler(ctx: RobotContext, emit: (container: Container) => 
     open(rawName, a) {
       const name = localName(rawName);
       if (!rootSeen) {
-        if (name !== 'robot') {
-          throw new FormatError(
-            `The root element is <${rawName}>, not <robot>: this is not a Robot Framework output.xml file (Robot's --xunit output is JUnit XML); choose the formatter for its format or let Tally detect it`,
+        if (name !== 'robot')
+          throw wrongRootError(
+            `<${rawName}>`,
+            "<robot>: this is not a Robot Framework output.xml file (Robot's --xunit output is JUnit XML)",
           );
-        }
         rootSeen = true;
         ctx.setProducer(/^\s*rebot\b/i.test(a['generator'] ?? '') ? 'rebot' : 'robotframework');
         frames.push({ kind: 'root' });
         return;
       }
-      const top = frames[frames.length - 1];
+      const top = frames.top;
       frames.push(top ? openChild(top, name, a) : IGNORED);
     },
 
     text(t) {
-      const top = frames[frames.length - 1];
+      const top = frames.top;
       if (!top) return;
       switch (top.kind) {
         case 'status':
@@ -346,38 +335,45 @@ export function robotHandler(ctx: RobotContext, emit: (container: Container) => 
     },
 
     end() {
-      if (!rootSeen)
-        throw new FormatError(
-          'The file has no XML root element (it is empty or holds only a prolog); send a Robot Framework output.xml file',
-        );
-      if (frames.length > 0)
-        throw new FormatError(
-          'The file ends before its root element is closed; the output looks truncated (Robot writes output.xml as it runs: was the run killed?)',
-        );
+      if (!rootSeen) throw noRootError('a Robot Framework output.xml file');
+      if (frames.depth > 0)
+        throw unclosedRootError('the output looks truncated (Robot writes output.xml as it runs: was the run killed?)');
     },
   };
 }
 
 function scopeContainer(scope: Scope, type: 'suite' | 'test'): Container {
+  const { properties, refs, meta } = scope;
   const status = scope.status;
+  return statusContainer({ ...scope, type }, status, status ? messageOf(status) : null, properties, refs, meta);
+}
+
+/** A suite, test, step or hook from its `<status>`: its message is the failure (Robot writes no stacks). */
+function statusContainer(
+  of: Pick<Container, 'id' | 'parentId' | 'type' | 'title'>,
+  status: Status | null,
+  message: string | null,
+  properties: Property[] = [],
+  attachmentRefs: string[] = [],
+  meta?: Record<string, string>,
+): Container {
   const value = status?.value ?? 'unknown';
-  const message = status ? messageOf(status) : null;
-  const c: Container = {
-    id: scope.id,
-    parentId: scope.parentId,
+  const failure = value === 'passed' || message === null ? null : { message, type: null, stack: null };
+  const { durationMs = null, startedAt = null } = status?.timing ?? {};
+  const { id, parentId, type, title } = of;
+  return newContainer({
+    id,
+    parentId,
     type,
-    title: scope.title,
+    title,
     status: value,
-    durationMs: status?.timing.durationMs ?? null,
-    startedAt: status?.timing.startedAt?.iso ?? null,
-    failure: value === 'passed' || message === null ? null : { message, type: null, stack: null },
-    output: null,
-    properties: scope.properties,
-    attachmentRefs: scope.refs,
-  };
-  if (status?.timing.startedAt?.naive) c.startedAtNaive = true;
-  if (Object.keys(scope.meta).length > 0) c.meta = scope.meta;
-  return c;
+    durationMs,
+    startedAt,
+    failure,
+    properties,
+    attachmentRefs,
+    meta,
+  });
 }
 
 /** The status text is the failure or skip message; Robot writes no stack traces there. */

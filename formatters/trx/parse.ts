@@ -5,19 +5,23 @@
  * when the definitions come before the results (mstest.exe), a map from test id to class name.
  */
 import {
-  FormatError,
+  Stack,
   TextBuffer,
+  newContainer,
+  noRootError,
   parseTimestamp,
+  suiteStatus,
+  textOrNull,
+  trimmedOrNull,
+  localName,
+  unclosedRootError,
+  wrongRootError,
   type Container,
   type ContainerStatus,
   type FailureInfo,
   type Instant,
   type ParseContext,
   type XmlHandler,
-  worstStatus,
-  textOrNull,
-  trimmedOrNull,
-  localName,
 } from '../../lib/formatter/api.js';
 import { parseTimeSpan, resultFileRef } from './values.js';
 
@@ -96,7 +100,7 @@ export type TrxContext = Pick<ParseContext, 'fileName' | 'nextId' | 'limits' | '
 
 export function trxHandler(ctx: TrxContext, emit: (container: Container) => void): TrxHandler {
   const limit = ctx.limits.maxTextChars;
-  const frames: Frame[] = [];
+  const frames = new Stack<Frame>();
   let rootSeen = false;
   let resultsSeen = false;
   let legacy = false;
@@ -145,23 +149,23 @@ export function trxHandler(ctx: TrxContext, emit: (container: Container) => void
 
   const finishResult = (r: Result): void => {
     const status = outcomeStatus(r.outcome);
-    const stdout = r.stdout ? textOrNull(r.stdout) : null;
-    const stderr = r.stderr ? textOrNull(r.stderr) : null;
-    const container: Container = {
-      id: r.id,
-      parentId: r.parentId,
-      type: r.type,
-      title: r.title,
+    const { id, parentId, type, title, durationMs, startedAt, meta } = r;
+    const failure = status === 'passed' ? null : errorInfo(r);
+    const [stdout, stderr] = [textOrNull(r.stdout), textOrNull(r.stderr)];
+    const container = newContainer({
+      id,
+      parentId,
+      type,
+      title,
       status,
-      durationMs: r.durationMs,
-      startedAt: r.startedAt ? r.startedAt.iso : null,
-      failure: status === 'passed' ? null : errorInfo(r),
-      output: stdout === null && stderr === null ? null : { stdout, stderr },
-      properties: [],
+      durationMs,
+      startedAt,
+      failure,
+      stdout,
+      stderr,
       attachmentRefs: r.refs,
-    };
-    if (r.startedAt?.naive) container.startedAtNaive = true;
-    if (Object.keys(r.meta).length > 0) container.meta = r.meta;
+      meta,
+    });
     if (r.suite) {
       r.suite.seen.add(status);
       if (r.startedAt && (r.suite.startedAt === null || r.startedAt.iso < r.suite.startedAt.iso))
@@ -171,23 +175,18 @@ export function trxHandler(ctx: TrxContext, emit: (container: Container) => void
   };
 
   const finishResults = (): void => {
-    for (const s of suites.values()) {
-      const container: Container = {
-        id: s.id,
-        parentId: null,
-        type: 'suite',
-        title: s.title,
-        status: worst(s.seen),
-        durationMs: null,
-        startedAt: s.startedAt ? s.startedAt.iso : null,
-        failure: null,
-        output: null,
-        properties: [],
-        attachmentRefs: [],
-      };
-      if (s.startedAt?.naive) container.startedAtNaive = true;
-      emit(container);
-    }
+    // A class suite always has at least one test.
+    for (const s of suites.values())
+      emit(
+        newContainer({
+          id: s.id,
+          parentId: null,
+          type: 'suite',
+          title: s.title,
+          status: suiteStatus(s.seen),
+          startedAt: s.startedAt,
+        }),
+      );
     suites.clear();
     // The definitions were only needed for these results.
     classOf = null;
@@ -259,25 +258,25 @@ export function trxHandler(ctx: TrxContext, emit: (container: Container) => void
       const name = localName(rawName);
       if (!rootSeen) {
         const ns = a['xmlns'];
-        if (name !== 'TestRun' || (ns !== undefined && !/TeamTest/i.test(ns))) {
-          throw new FormatError(
-            `The root element is <${rawName}>${ns ? ` in namespace ${ns}` : ''}, not a Visual Studio <TestRun>: this is not a TRX file; choose the formatter for its format or let Tally detect it`,
+        if (name !== 'TestRun' || (ns !== undefined && !/TeamTest/i.test(ns)))
+          throw wrongRootError(
+            `<${rawName}>${ns ? ` in namespace ${ns}` : ''}`,
+            'a Visual Studio <TestRun>: this is not a TRX file',
           );
-        }
         rootSeen = true;
         // The 2006 namespace is Visual Studio 2008's mstest.exe.
         if (ns !== undefined && /TeamTest\/2006/.test(ns)) legacy = true;
         frames.push({ kind: 'root' });
         return;
       }
-      const top = frames[frames.length - 1];
+      const top = frames.top;
       if (top?.kind === 'results') return openResult(a, null);
       if (top?.kind === 'inner') return openResult(a, top.owner);
       frames.push(top ? childOf(top, name, a) : IGNORED);
     },
 
     text(t) {
-      const top = frames[frames.length - 1];
+      const top = frames.top;
       if (top?.kind === 'text') top.buffer.append(t);
     },
 
@@ -288,10 +287,8 @@ export function trxHandler(ctx: TrxContext, emit: (container: Container) => void
     },
 
     end() {
-      if (!rootSeen)
-        throw new FormatError('The file has no XML root element (it is empty or holds only a prolog); send a TRX file');
-      if (frames.length > 0)
-        throw new FormatError('The file ends before its root element is closed; the report looks truncated');
+      if (!rootSeen) throw noRootError('a TRX file');
+      if (frames.depth > 0) throw unclosedRootError();
       ctx.setProducer(legacy ? 'mstest' : 'vstest');
     },
   };
@@ -332,9 +329,4 @@ function errorInfo(r: Result): FailureInfo | null {
   const message = r.message ? trimmedOrNull(r.message) : null;
   const stack = r.stack ? trimmedOrNull(r.stack) : null;
   return message === null && stack === null ? null : { message, type: null, stack };
-}
-
-/** Worst child first; a class suite always has at least one test. */
-function worst(seen: Set<ContainerStatus>): ContainerStatus {
-  return worstStatus(seen) ?? 'passed';
 }
