@@ -6,8 +6,13 @@
  */
 import {
   FormatError,
-  TextBuffer,
+  capText as cap,
+  isRecord as isObject,
+  newContainer,
+  ownCopy as own,
   parseTimestamp,
+  splitErrorName,
+  suiteStatus as worst,
   type Container,
   type ContainerStatus,
   type FailureInfo,
@@ -15,7 +20,7 @@ import {
   type JsonHandler,
   type JsonPath,
   type ParseContext,
-  worstStatus,
+  asNonNegative as num,
   asString as str,
 } from '../../lib/formatter/api.js';
 
@@ -108,20 +113,18 @@ export function mochaHandler(ctx: MochaContext, emit: (container: Container) => 
     if (entry.file !== null) meta['file'] = entry.file;
     if (entry.currentRetry > 0) meta['currentRetry'] = String(entry.currentRetry);
     if (synthetic) meta['synthetic'] = synthetic;
-    const container: Container = {
+    const failure = status === 'failed' || status === 'errored' ? entry.failure : null;
+    const { title, durationMs } = entry;
+    const container = newContainer({
       id,
       parentId: parent?.id ?? null,
       type: 'test',
-      title: entry.title,
+      title,
       status,
-      durationMs: entry.durationMs,
-      startedAt: null,
-      failure: status === 'failed' || status === 'errored' ? entry.failure : null,
-      output: null,
-      properties: [],
-      attachmentRefs: [],
+      durationMs,
+      failure,
       meta,
-    };
+    });
     // Mocha reports only the last run of a retried test; a pass after `currentRetry` retries
     // means earlier runs failed, though the file does not keep them.
     if (status === 'passed' && entry.currentRetry > 0) container.flaky = true;
@@ -231,23 +234,10 @@ export function mochaHandler(ctx: MochaContext, emit: (container: Container) => 
       for (const s of ordered) {
         const status = worst(s.seen);
         if (s.parentId !== null) byId.get(s.parentId)?.seen.add(status);
-        const container: Container = {
-          id: s.id,
-          parentId: s.parentId,
-          type: 'suite',
-          title: s.title,
-          status,
-          durationMs: null,
-          // Mocha writes one time for the whole run: it dates the top-level suites.
-          startedAt: s.parentId === null && start ? start.iso : null,
-          failure: null,
-          output: null,
-          properties: [],
-          attachmentRefs: [],
-        };
-        if (s.parentId === null && start?.naive) container.startedAtNaive = true;
-        if (s.file !== null) container.meta = { file: s.file };
-        emit(container);
+        // Mocha writes one time for the whole run: it dates the top-level suites.
+        const startedAt = s.parentId === null ? start : null;
+        const meta = s.file !== null ? { file: s.file } : undefined;
+        emit(newContainer({ id: s.id, parentId: s.parentId, type: 'suite', title: s.title, status, startedAt, meta }));
       }
       suites.clear();
     },
@@ -307,7 +297,7 @@ function readEntry(raw: unknown, limit: number, files: EntryKeys): Entry | null 
     title,
     fullTitle,
     file: file === null ? null : files.intern(file),
-    durationMs: typeof duration === 'number' && Number.isFinite(duration) && duration >= 0 ? duration : null,
+    durationMs: num(duration),
     currentRetry: typeof retry === 'number' && Number.isFinite(retry) ? retry : 0,
     failure: readErr(raw['err'], limit),
   };
@@ -318,35 +308,7 @@ function readErr(err: unknown, limit: number): FailureInfo | null {
   if (!isObject(err) || Object.keys(err).length === 0) return null;
   const message = str(err['message']);
   const stack = str(err['stack']);
-  const type = str(err['name']) ?? str(err['code']) ?? errorType(stack ?? message);
+  // `AssertionError [ERR_ASSERTION]: …` → `AssertionError`, when the error has no name of its own.
+  const type = str(err['name']) ?? str(err['code']) ?? splitErrorName(stack ?? message ?? '').type;
   return { message: cap(message, limit), type, stack: cap(stack, limit) };
-}
-
-/** `AssertionError [ERR_ASSERTION]: …` → `AssertionError`; `Error: …` → `Error`. */
-function errorType(text: string | null): string | null {
-  if (text === null) return null;
-  return /^((?:[A-Za-z_$][\w$.]*)?(?:Error|Exception))(?: \[[^\]\n]*\])?:/.exec(text)?.[1] ?? null;
-}
-
-function cap(text: string | null, limit: number): string | null {
-  if (text === null) return null;
-  const b = new TextBuffer(limit);
-  b.append(text);
-  return b.value();
-}
-
-function worst(seen: Set<ContainerStatus>): ContainerStatus {
-  return worstStatus(seen) ?? 'passed';
-}
-
-/**
- * A copy of a string that the parser may have cut from its input chunk: V8 keeps such a slice's
- * whole chunk alive, and this machine keeps some strings until the end of the file.
- */
-function own(s: string): string {
-  return (' ' + s).slice(1);
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
