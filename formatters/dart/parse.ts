@@ -7,12 +7,14 @@
 import {
   FormatError,
   TextBuffer,
+  capText as cap,
+  newContainer,
+  suiteStatus,
   type Container,
   type ContainerStatus,
   type FailureInfo,
   type JsonHandler,
   type ParseContext,
-  worstStatus,
   asString as str,
   asNumber as num,
   asRecord as record,
@@ -185,20 +187,20 @@ export function dartHandler(ctx: DartContext, emit: (container: Container) => vo
       test.startTime !== null && endTime !== null && endTime >= test.startTime ? endTime - test.startTime : null;
     const stdout = test.stdout && !test.stdout.empty ? test.stdout.value() : null;
     test.parent?.seen.add(status);
-    emit({
-      id: ctx.nextId(),
-      parentId: test.parent ? test.parent.id : null,
-      type: 'test',
-      title,
-      status,
-      durationMs: duration,
-      startedAt: null,
-      failure,
-      output: stdout === null ? null : { stdout, stderr: null },
-      properties: [],
-      attachmentRefs: [],
-      meta,
-    });
+    const parentId = test.parent ? test.parent.id : null;
+    emit(
+      newContainer({
+        id: ctx.nextId(),
+        parentId,
+        type: 'test',
+        title,
+        status,
+        durationMs: duration,
+        failure,
+        stdout,
+        meta,
+      }),
+    );
   };
 
   const onTestDone = (e: Event): void => {
@@ -257,23 +259,10 @@ export function dartHandler(ctx: DartContext, emit: (container: Container) => vo
     running.clear();
     for (let i = nodes.length - 1; i >= 0; i--) {
       const node = nodes[i]!;
-      const status = worst(node.seen);
+      const status = suiteStatus(node.seen);
       if (node.parentId !== null) byId.get(node.parentId)?.seen.add(status);
-      const c: Container = {
-        id: node.id,
-        parentId: node.parentId,
-        type: 'suite',
-        title: node.title,
-        status,
-        durationMs: null,
-        startedAt: null,
-        failure: null,
-        output: null,
-        properties: [],
-        attachmentRefs: [],
-      };
-      if (Object.keys(node.meta).length > 0) c.meta = node.meta;
-      emit(c);
+      const { id, parentId, title, meta } = node;
+      emit(newContainer({ id, parentId, type: 'suite', title, status, meta }));
     }
   };
 
@@ -313,14 +302,4 @@ function location(x: Record<string, unknown>): Record<string, string> {
   if (line !== null) meta['line'] = String(line);
   if (column !== null) meta['column'] = String(column);
   return meta;
-}
-
-function worst(seen: Set<ContainerStatus>): ContainerStatus {
-  return worstStatus(seen) ?? 'passed';
-}
-
-function cap(text: string, limit: number): string {
-  const b = new TextBuffer(limit);
-  b.append(text);
-  return b.value();
 }

@@ -14,7 +14,7 @@ import {
   headOf,
 } from '../../test/helpers/formatter-fixtures.js';
 import { golang } from './index.js';
-import { goHandler, seconds, type GoEvent } from './parse.js';
+import { goHandler, type GoEvent } from './parse.js';
 
 const fx = formatterFixtures(golang, import.meta.url);
 const { dir: FIXTURES, run } = fx;
@@ -414,18 +414,4 @@ t.test('state machine: a package run with very many tests is emitted as it goes'
   t.ok(emittedBeforeEnd >= 10_000, 'ended tests are not all held until the package ends');
   t.same(count(out), { tests: 10_050, passed: 10_049, failed: 1, errored: 0, skipped: 0 });
   t.equal(out[out.length - 1]!.type, 'suite');
-});
-
-t.test('Elapsed seconds to milliseconds', async (t) => {
-  const cases: [unknown, number | null][] = [
-    [0, 0],
-    [0.06, 60],
-    [1.2650000000000001, 1265],
-    [1.7e-5, 0.017],
-    [-1, null],
-    ['1', null],
-    [undefined, null],
-    [Number.NaN, null],
-  ];
-  for (const [raw, want] of cases) t.equal(seconds(raw), want, String(raw));
 });

@@ -6,7 +6,11 @@
  */
 import {
   FormatError,
-  TextBuffer,
+  capText as cap,
+  fileTitle,
+  newContainer,
+  secondsToMs as seconds,
+  suiteStatus as worst,
   type Container,
   type ContainerStatus,
   type FailureInfo,
@@ -14,7 +18,6 @@ import {
   type JsonPath,
   type ParseContext,
   type Property,
-  worstStatus,
   asString as str,
   asNumber as num,
   asRecord as record,
@@ -72,20 +75,12 @@ export function rspecHandler(ctx: RspecContext, emit: (container: Container) => 
     }
     if (status === 'unknown' && rawStatus) meta['status'] = rawStatus;
     suite.seen.add(status);
-    emit({
-      id: ctx.nextId(),
-      parentId: suite.id,
-      type: 'test',
-      title: str(e['full_description']) || str(e['description']) || str(e['id']) || '(unnamed example)',
-      status,
-      durationMs: seconds(e['run_time']),
-      startedAt: null,
-      failure: status === 'skipped' ? pendingInfo(e, limit) : exceptionInfo(record(e['exception']), limit),
-      output: null,
-      properties: [],
-      attachmentRefs: [],
-      meta,
-    });
+    const title = str(e['full_description']) || str(e['description']) || str(e['id']) || '(unnamed example)';
+    const failure = status === 'skipped' ? pendingInfo(e, limit) : exceptionInfo(record(e['exception']), limit);
+    const durationMs = seconds(e['run_time']);
+    emit(
+      newContainer({ id: ctx.nextId(), parentId: suite.id, type: 'test', title, status, durationMs, failure, meta }),
+    );
   };
 
   return {
@@ -126,7 +121,16 @@ export function rspecHandler(ctx: RspecContext, emit: (container: Container) => 
       for (const suite of suites.values()) {
         const status = worst(suite.seen);
         seen.add(status);
-        emit(container(suite.id, rootId, suite.title, status, null, [], { file: suite.title }));
+        emit(
+          newContainer({
+            id: suite.id,
+            parentId: rootId,
+            type: 'suite',
+            title: suite.title,
+            status,
+            meta: { file: suite.title },
+          }),
+        );
       }
       // The counting rules count only examples[]: errors outside of examples (a spec file that
       // did not load) make the run errored without adding a test.
@@ -141,8 +145,18 @@ export function rspecHandler(ctx: RspecContext, emit: (container: Container) => 
         meta['errorsOutsideOfExamples'] = String(Math.max(outsideErrors, loadErrors.length));
         seen.add('errored');
       }
+      const title = fileTitle(ctx.fileName, 'RSpec');
       emit(
-        container(rootId, null, ctx.fileName.split(/[\\/]/).pop() || 'RSpec', worst(seen), failure, properties, meta),
+        newContainer({
+          id: rootId,
+          parentId: null,
+          type: 'suite',
+          title,
+          status: worst(seen),
+          failure,
+          properties,
+          meta,
+        }),
       );
     },
   };
@@ -157,32 +171,6 @@ const META: [string, string][] = [
 
 function isExample(path: JsonPath): boolean {
   return path.length === 2 && path[0] === 'examples' && typeof path[1] === 'number';
-}
-
-function container(
-  id: number,
-  parentId: number | null,
-  title: string,
-  status: ContainerStatus,
-  failure: FailureInfo | null,
-  properties: Property[],
-  meta: Record<string, string>,
-): Container {
-  const c: Container = {
-    id,
-    parentId,
-    type: 'suite',
-    title,
-    status,
-    durationMs: null,
-    startedAt: null,
-    failure,
-    output: null,
-    properties,
-    attachmentRefs: [],
-  };
-  if (Object.keys(meta).length > 0) c.meta = meta;
-  return c;
 }
 
 function exceptionInfo(x: Record<string, unknown> | null, limit: number): FailureInfo | null {
@@ -202,18 +190,4 @@ function exceptionInfo(x: Record<string, unknown> | null, limit: number): Failur
 function pendingInfo(e: Record<string, unknown>, limit: number): FailureInfo | null {
   const reason = str(e['pending_message']);
   return reason ? { message: cap(reason, limit), type: null, stack: null } : null;
-}
-
-function worst(seen: Set<ContainerStatus>): ContainerStatus {
-  return worstStatus(seen) ?? 'passed';
-}
-
-function seconds(v: unknown): number | null {
-  return typeof v === 'number' && Number.isFinite(v) && v >= 0 ? Math.round(v * 1e6) / 1e3 : null;
-}
-
-function cap(text: string, limit: number): string {
-  const b = new TextBuffer(limit);
-  b.append(text);
-  return b.value();
 }

@@ -9,12 +9,16 @@
 import {
   FormatError,
   TextBuffer,
+  capText as cap,
+  fileTitle,
+  newContainer,
+  truncationMarker,
+  worstStatus as worst,
   type Container,
   type ContainerStatus,
   type FailureInfo,
   type ParseContext,
   type Property,
-  worstStatus,
 } from '../../lib/formatter/api.js';
 import { readYaml, type YamlEntry } from './yaml.js';
 
@@ -138,20 +142,9 @@ export function tapHandler(ctx: TapContext, emit: (container: Container) => void
     const parent = parentAt(k - 1);
     const status = worst(level.pendingSeen) ?? 'unknown';
     if (parent.level >= 0) levels[parent.level]!.pendingSeen.add(status);
-    emit({
-      id: level.pendingId,
-      parentId: parent.id,
-      type: 'suite',
-      title: headers.get(level.indent) ?? headers.get(level.indent + 4) ?? '(subtest without a summary line)',
-      status,
-      durationMs: null,
-      startedAt: null,
-      failure: null,
-      output: null,
-      properties: [],
-      attachmentRefs: [],
-      meta: { incomplete: 'no summary test point' },
-    });
+    const title = headers.get(level.indent) ?? headers.get(level.indent + 4) ?? '(subtest without a summary line)';
+    const meta = { incomplete: 'no summary test point' };
+    emit(newContainer({ id: level.pendingId, parentId: parent.id, type: 'suite', title, status, meta }));
     level.pendingId = null;
     level.pendingSeen = new Set();
   };
@@ -286,8 +279,7 @@ export function tapHandler(ctx: TapContext, emit: (container: Container) => void
             let kept = raw.slice(0, limit - yaml.chars);
             yaml.chars += kept.length + 1;
             // Marked where it is cut, so the value read from it shows the cut.
-            if (kept.length < raw.length || yaml.chars >= limit)
-              kept += ` [… truncated by Tally at ${limit} characters]`;
+            if (kept.length < raw.length || yaml.chars >= limit) kept += ` ${truncationMarker(limit)}`;
             yaml.lines.push(kept);
           }
           return;
@@ -388,21 +380,9 @@ export function tapHandler(ctx: TapContext, emit: (container: Container) => void
       if (version !== null) meta['tapVersion'] = version;
       if (plan !== null) meta['plan'] = `1..${plan.count}`;
       if (plan?.reason) meta['planReason'] = plan.reason;
-      const root: Container = {
-        id: rootId,
-        parentId: null,
-        type: 'suite',
-        title: ctx.fileName.split(/[\\/]/).pop() || 'TAP',
-        status,
-        durationMs: null,
-        startedAt: null,
-        failure,
-        output: out !== null && out.trim() !== '' ? { stdout: out, stderr: null } : null,
-        properties: [],
-        attachmentRefs: [],
-      };
-      if (Object.keys(meta).length > 0) root.meta = meta;
-      emit(root);
+      const title = fileTitle(ctx.fileName, 'TAP');
+      const output = out !== null && out.trim() !== '' ? out : null;
+      emit(newContainer({ id: rootId, parentId: null, type: 'suite', title, status, failure, stdout: output, meta }));
     },
   };
 }
@@ -493,29 +473,9 @@ function pointContainer(p: Point, status: ContainerStatus, limit: number): Conta
   if (p.directive === 'todo' && p.reason) meta['todo'] = cap(p.reason, 1000);
   const location = get('location');
   if (location !== null) meta['location'] = cap(location, 1000);
-  const container: Container = {
-    id: p.id,
-    parentId: p.parentId,
-    type: p.counted ? 'test' : 'step',
-    title: p.title,
-    status,
-    durationMs: p.durationMs,
-    startedAt: null,
-    failure,
-    output: null,
-    properties,
-    attachmentRefs: [],
-  };
-  if (Object.keys(meta).length > 0) container.meta = meta;
-  return container;
-}
-
-function worst(seen: Set<ContainerStatus>): ContainerStatus | null {
-  return worstStatus(seen);
-}
-
-function cap(text: string, limit: number): string {
-  return text.length > limit ? `${text.slice(0, limit)}\n[… truncated by Tally at ${limit} characters]` : text;
+  const { id, parentId, title, durationMs } = p;
+  const type = p.counted ? 'test' : 'step';
+  return newContainer({ id, parentId, type, title, status, durationMs, failure, properties, meta });
 }
 
 function dedentText(lines: string[]): string | null {
