@@ -3,24 +3,10 @@
  * SAX events in, containers out in closing order. It keeps the suite, the open test case and its
  * open steps, never the tree.
  */
-import {
-  Stack,
-  TextBuffer,
-  fileTitle,
-  newContainer,
-  noRootError,
-  trimmedOrNull,
-  unclosedRootError,
-  wrongRootError,
-  type Container,
-  type ContainerStatus,
-  type FailureInfo,
-  type ParseContext,
-  type Property,
-  type XmlHandler,
-  localName,
-  suiteStatus,
-} from '../../lib/formatter/api.js';
+import { fileTitle, localName, newContainer, noRootError, Stack, suiteStatus } from '../../lib/formatter/api.js';
+import { TextBuffer, trimmedOrNull, unclosedRootError, wrongRootError } from '../../lib/formatter/api.js';
+import type { ContainerStatus, Emit, FailureInfo, HandlerContext, Property } from '../../lib/formatter/api.js';
+import type { XmlMachine } from '../../lib/formatter/api.js';
 import { allureStatus, producerName, span, type Span } from './values.js';
 
 type Attrs = Record<string, string>;
@@ -54,14 +40,7 @@ const IGNORED: Frame = { kind: 'ignored' };
 const MAX_NAME_CHARS = 2000;
 const MAX_LIST = 1000;
 
-export interface Allure1Handler extends XmlHandler {
-  /** Call after the last event: rejects a file without a root or with unclosed elements. */
-  end(): void;
-}
-
-export type Allure1Context = Pick<ParseContext, 'fileName' | 'nextId' | 'limits' | 'setProducer'>;
-
-export function allure1Handler(ctx: Allure1Context, emit: (container: Container) => void): Allure1Handler {
+export function allure1Handler(ctx: HandlerContext, emit: Emit): XmlMachine {
   const limit = ctx.limits.maxTextChars;
   const frames = new Stack<Frame>();
   let rootSeen = false;

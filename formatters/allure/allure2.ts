@@ -4,20 +4,9 @@
  * and holds no test. The object is streamed key by key: only one step tree, label or fixture is
  * held at a time, never the file.
  */
-import {
-  FormatError,
-  capText,
-  isRecord as isObj,
-  newContainer,
-  suiteStatus,
-  type Container,
-  type ContainerStatus,
-  type FailureInfo,
-  type JsonHandler,
-  type JsonPath,
-  type ParseContext,
-  type Property,
-} from '../../lib/formatter/api.js';
+import { capText, FormatError, isRecord as isObj, newContainer, suiteStatus } from '../../lib/formatter/api.js';
+import type { Container, ContainerStatus, Emit, FailureInfo, JsonMachine, JsonPath } from '../../lib/formatter/api.js';
+import type { ParseContext, Property } from '../../lib/formatter/api.js';
 import { allureStatus, producerName, span, type Span } from './values.js';
 
 type Obj = Record<string, unknown>;
@@ -30,14 +19,9 @@ const MAX_LIST = 1000;
 /** Labels that place a result in the suite tree, outermost first (Allure's own "Suites" view). */
 const SUITE_LABELS = ['parentSuite', 'suite', 'subSuite'];
 
-export interface Allure2Handler extends JsonHandler {
-  /** Call after the last event: emits the result or container. */
-  end(): void;
-}
-
 export type Allure2Context = Pick<ParseContext, 'fileName' | 'nextId' | 'limits' | 'setProducer' | 'declareNoTests'>;
 
-export function allure2Handler(ctx: Allure2Context, emit: (container: Container) => void): Allure2Handler {
+export function allure2Handler(ctx: Allure2Context, emit: Emit): JsonMachine {
   const limit = ctx.limits.maxTextChars;
   let rootId: number | null = null;
   let done = false;
@@ -236,16 +220,7 @@ function base(
   failure: FailureInfo | null,
 ): Container {
   // Allure times are epoch milliseconds: never naive.
-  return newContainer({
-    id,
-    parentId,
-    type,
-    title,
-    status,
-    durationMs: when.durationMs,
-    startedAt: when.startedAt?.iso,
-    failure,
-  });
+  return newContainer({ id, parentId, type, title, status, ...when, failure });
 }
 
 function failureOf(details: unknown, limit: number): FailureInfo | null {

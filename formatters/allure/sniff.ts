@@ -6,7 +6,8 @@
  *   `uuid`; Cucumber JSON is an array; NDJSON streams have no `uuid` at the top.
  * - Allure 1 XML: a `test-suite` root in the Allure namespace (NUnit's bare `<test-suite>` has none).
  */
-import { safeSniff, type Head } from '../../lib/formatter/api.js';
+import { safeSniff } from '../../lib/formatter/api.js';
+import type { Head } from '../../lib/formatter/api.js';
 import { ALLURE1_NAMESPACE } from './allure1.js';
 
 const RESULT_KEYS = [

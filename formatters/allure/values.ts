@@ -1,5 +1,6 @@
 /** Allure values shared by both generations: statuses and epoch-millisecond times. */
-import { fromEpochMs, type ContainerStatus, type Instant } from '../../lib/formatter/api.js';
+import { fromEpochMs } from '../../lib/formatter/api.js';
+import type { ContainerStatus, Instant } from '../../lib/formatter/api.js';
 
 /**
  * Allure 2 `status` and Allure 1 `status` attribute. `broken` is an unexpected exception (errored);

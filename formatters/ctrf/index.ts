@@ -1,7 +1,8 @@
 /**
  * CTRF, the Common Test Report Format (JSON). See README.md beside this file.
  */
-import { jsonParse, type Formatter } from '../../lib/formatter/api.js';
+import { jsonParse } from '../../lib/formatter/api.js';
+import type { Formatter } from '../../lib/formatter/api.js';
 import { ctrfHandler } from './parse.js';
 import { sniff } from './sniff.js';
 

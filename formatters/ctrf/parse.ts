@@ -3,35 +3,11 @@
  * taken one test at a time; the suite tree is rebuilt from each test's `suite` (or `filePath`),
  * so the suites (few: one per distinct path) are held and emitted at the end, deepest first.
  */
-import {
-  FormatError,
-  TextBuffer,
-  capText as cap,
-  errorFailure,
-  fromEpochMs,
-  isRecord as isObject,
-  newContainer,
-  ownCopy as own,
-  parseTimestamp,
-  suiteStatus,
-  type Attempt,
-  type Container,
-  type ContainerStatus,
-  type FailureInfo,
-  type Instant,
-  type JsonHandler,
-  type ParseContext,
-  type Property,
-  asNonNegative as num,
-  asString as str,
-} from '../../lib/formatter/api.js';
-
-export type CtrfContext = Pick<ParseContext, 'fileName' | 'nextId' | 'limits' | 'setProducer'>;
-
-export interface CtrfHandler extends JsonHandler {
-  /** Call after the last event: emits the suites; rejects a file that was no CTRF report. */
-  end(): void;
-}
+import { asNonNegative as num, asString as str, capText as cap, errorFailure } from '../../lib/formatter/api.js';
+import { FormatError, fromEpochMs, isRecord as isObject, newContainer } from '../../lib/formatter/api.js';
+import { ownCopy as own, parseTimestamp, suiteStatus, TextBuffer } from '../../lib/formatter/api.js';
+import type { Attempt, Container, ContainerStatus, Emit, FailureInfo } from '../../lib/formatter/api.js';
+import type { HandlerContext, Instant, JsonMachine, Property } from '../../lib/formatter/api.js';
 
 interface Suite {
   id: number;
@@ -51,7 +27,7 @@ const STATUS: Record<string, ContainerStatus> = {
   other: 'unknown',
 };
 
-export function ctrfHandler(ctx: CtrfContext, emit: (container: Container) => void): CtrfHandler {
+export function ctrfHandler(ctx: HandlerContext, emit: Emit): JsonMachine {
   const limit = ctx.limits.maxTextChars;
   let rootSeen = false;
   let resultsSeen = false;

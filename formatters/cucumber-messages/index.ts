@@ -2,7 +2,8 @@
  * Cucumber Messages NDJSON (`cucumber-js --format message`, cucumber-jvm `message:` plugin,
  * cucumber-ruby `--format message`). See README.md beside this file.
  */
-import { jsonParse, type Formatter } from '../../lib/formatter/api.js';
+import { jsonParse } from '../../lib/formatter/api.js';
+import type { Formatter } from '../../lib/formatter/api.js';
 import { messagesHandler } from './parse.js';
 import { sniff } from './sniff.js';
 

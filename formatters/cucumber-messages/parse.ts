@@ -12,38 +12,12 @@
  * `source` text and the gherkin AST are streamed past, never held (only step objects of the AST
  * are taken whole, one at a time).
  */
-import {
-  FormatError,
-  SCENARIO_SEVERITY,
-  ScenarioVerdict,
-  TextBuffer,
-  capText as cap,
-  fromEpochMs,
-  newContainer,
-  roundMs as round,
-  stepResultStatus,
-  suiteStatus,
-  type Attempt,
-  type Container,
-  type ContainerStatus,
-  type FailureInfo,
-  type Instant,
-  type JsonHandler,
-  type JsonPath,
-  type ParseContext,
-  type Property,
-  asString as str,
-  asNumber as num,
-  asRecord as record,
-  asList as list,
-} from '../../lib/formatter/api.js';
-
-export type MessagesContext = Pick<ParseContext, 'fileName' | 'nextId' | 'limits' | 'setProducer'>;
-
-export interface MessagesHandler extends JsonHandler {
-  /** Call after the last envelope: closes what is still open and rejects a stream with no envelope. */
-  end(): void;
-}
+import { asList as list, asNumber as num, asRecord as record, asString as str } from '../../lib/formatter/api.js';
+import { capText as cap, erroredTest, FormatError, fromEpochMs, newContainer } from '../../lib/formatter/api.js';
+import { roundMs as round, SCENARIO_SEVERITY, ScenarioVerdict, stepResultStatus } from '../../lib/formatter/api.js';
+import { suiteStatus, TextBuffer } from '../../lib/formatter/api.js';
+import type { Attempt, ContainerStatus, Emit, FailureInfo } from '../../lib/formatter/api.js';
+import type { HandlerContext, Instant, JsonMachine, JsonPath, Property } from '../../lib/formatter/api.js';
 
 /** Envelope keys of the Cucumber Messages protocol (messages 17–32). */
 export const ENVELOPES = new Set([
@@ -146,7 +120,7 @@ interface Suite {
   seen: Set<ContainerStatus>;
 }
 
-export function messagesHandler(ctx: MessagesContext, emit: (container: Container) => void): MessagesHandler {
+export function messagesHandler(ctx: HandlerContext, emit: Emit): JsonMachine {
   const limit = ctx.limits.maxTextChars;
   const keywords = new Map<string, { keyword: string; background: boolean }>();
   const featureNames = new Map<string, string>();
@@ -174,7 +148,7 @@ export function messagesHandler(ctx: MessagesContext, emit: (container: Containe
   /** Rule 4: a failure outside any test case, written as its own envelope, is one errored test. */
   const runLevelError = (title: string, failure: FailureInfo, meta: Record<string, string>): void => {
     runLevelErrors++;
-    emit(newContainer({ id: ctx.nextId(), parentId: null, type: 'scenario', title, status: 'errored', failure, meta }));
+    emit(erroredTest({ id: ctx.nextId(), parentId: null, title, failure, meta, type: 'scenario' }));
   };
 
   const onMeta = (m: Record<string, unknown>): void => {

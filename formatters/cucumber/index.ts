@@ -2,7 +2,8 @@
  * Cucumber JSON (cucumber-jvm `json:` plugin, cucumber-js `--format json`, cucumber-ruby, the Go
  * json-formatter, WebdriverIO, Karate, behave). See README.md beside this file.
  */
-import { jsonParse, type Formatter } from '../../lib/formatter/api.js';
+import { jsonParse } from '../../lib/formatter/api.js';
+import type { Formatter } from '../../lib/formatter/api.js';
 import { cucumberHandler } from './parse.js';
 import { sniff } from './sniff.js';
 

@@ -5,36 +5,12 @@
  * inline embeddings), the open feature, and the reduced steps of a background waiting for the
  * scenario that follows it.
  */
-import {
-  FormatError,
-  SCENARIO_SEVERITY,
-  ScenarioVerdict,
-  TextBuffer,
-  capText as cap,
-  newContainer,
-  parseTimestamp,
-  roundMs as round,
-  stepResultStatus,
-  suiteStatus,
-  type Container,
-  type ContainerStatus,
-  type FailureInfo,
-  type JsonHandler,
-  type JsonPath,
-  type ParseContext,
-  type Property,
-  asString as str,
-  asNumber as num,
-  asRecord as record,
-  asList as list,
-} from '../../lib/formatter/api.js';
-
-export type CucumberContext = Pick<ParseContext, 'fileName' | 'nextId' | 'limits' | 'setProducer'>;
-
-export interface CucumberHandler extends JsonHandler {
-  /** Call after the last event: rejects JSON that is not a Cucumber report. */
-  end(): void;
-}
+import { asList as list, asNumber as num, asRecord as record, asString as str } from '../../lib/formatter/api.js';
+import { capText as cap, FormatError, newContainer, parseTimestamp } from '../../lib/formatter/api.js';
+import { roundMs as round, SCENARIO_SEVERITY, ScenarioVerdict, stepResultStatus } from '../../lib/formatter/api.js';
+import { suiteStatus, TextBuffer } from '../../lib/formatter/api.js';
+import type { Container, ContainerStatus, Emit, FailureInfo, HandlerContext } from '../../lib/formatter/api.js';
+import type { JsonMachine, JsonPath, Property } from '../../lib/formatter/api.js';
 
 /** A step or hook reduced to what its container needs: embeddings are counted, never kept. */
 interface Step {
@@ -65,7 +41,7 @@ interface Feature {
 const FEATURE_KEYS = new Set(['elements', 'uri', 'keyword']);
 const FEATURE_FIELDS = new Set(['name', 'uri', 'id', 'keyword', 'line']);
 
-export function cucumberHandler(ctx: CucumberContext, emit: (container: Container) => void): CucumberHandler {
+export function cucumberHandler(ctx: HandlerContext, emit: Emit): JsonMachine {
   const limit = ctx.limits.maxTextChars;
   let rootSeen = false;
   let feature: Feature | null = null;

@@ -4,28 +4,9 @@
  * `testDone`. The reporter never says when a suite or group ends, so those stay open (one small
  * record each, no tests) until `done` or the end of the stream, and are emitted then, deepest first.
  */
-import {
-  FormatError,
-  TextBuffer,
-  capText as cap,
-  newContainer,
-  suiteStatus,
-  type Container,
-  type ContainerStatus,
-  type FailureInfo,
-  type JsonHandler,
-  type ParseContext,
-  asString as str,
-  asNumber as num,
-  asRecord as record,
-} from '../../lib/formatter/api.js';
-
-export type DartContext = Pick<ParseContext, 'fileName' | 'nextId' | 'limits' | 'setProducer'>;
-
-export interface DartHandler extends JsonHandler {
-  /** Call after the last event: closes what is still open and rejects a stream with no Dart event. */
-  end(): void;
-}
+import { asNumber as num, asRecord as record, asString as str, capText as cap } from '../../lib/formatter/api.js';
+import { FormatError, newContainer, suiteStatus, TextBuffer } from '../../lib/formatter/api.js';
+import type { ContainerStatus, Emit, FailureInfo, HandlerContext, JsonMachine } from '../../lib/formatter/api.js';
 
 /** A suite or a named group: a container whose end the reporter never announces. */
 interface Node {
@@ -56,7 +37,7 @@ const RESULTS = new Map<string, ContainerStatus>([
   ['error', 'errored'],
 ]);
 
-export function dartHandler(ctx: DartContext, emit: (container: Container) => void): DartHandler {
+export function dartHandler(ctx: HandlerContext, emit: Emit): JsonMachine {
   const limit = ctx.limits.maxTextChars;
   const suites = new Map<number, Node>();
   const groups = new Map<number, Node | null>();

@@ -5,24 +5,10 @@
  * test stays until the end of the file, because `gotestsum --rerun-fails` appends the reruns as a
  * later run of the same package. Everything else is emitted as soon as its package run ends.
  */
-import {
-  FormatError,
-  TextBuffer,
-  newContainer,
-  parseTimestamp,
-  secondsToMs as seconds,
-  textOrNull,
-  worseOf,
-  worstStatus,
-  type Attempt,
-  type Container,
-  type ContainerStatus,
-  type FailureInfo,
-  type Instant,
-  type ParseContext,
-  type Property,
-  asString as str,
-} from '../../lib/formatter/api.js';
+import { asString as str, erroredTest, FormatError, newContainer, parseTimestamp } from '../../lib/formatter/api.js';
+import { secondsToMs as seconds, TextBuffer, textOrNull, worseOf, worstStatus } from '../../lib/formatter/api.js';
+import type { Attempt, Container, ContainerStatus, Emit, FailureInfo } from '../../lib/formatter/api.js';
+import type { HandlerContext, Instant, Property } from '../../lib/formatter/api.js';
 
 /** One line of `go test -json`; every field is optional in practice (cached results have no Time). */
 export interface GoEvent {
@@ -42,8 +28,6 @@ export interface GoEvent {
   /** Go 1.26+ `artifacts` events: the test's artifact directory. */
   Path?: unknown;
 }
-
-export type GoContext = Pick<ParseContext, 'fileName' | 'nextId' | 'limits' | 'setProducer'>;
 
 export interface GoHandler {
   event(e: GoEvent): void;
@@ -119,7 +103,7 @@ interface PackageState {
   properties: Property[];
 }
 
-export function goHandler(ctx: GoContext, emit: (container: Container) => void): GoHandler {
+export function goHandler(ctx: HandlerContext, emit: Emit): GoHandler {
   const limit = ctx.limits.maxTextChars;
   const packages = new Map<string, PackageState>();
   const tests = new Map<string, TestState>();
@@ -280,17 +264,7 @@ export function goHandler(ctx: GoContext, emit: (container: Container) => void):
     pkg.seen.add('errored');
     const type = buildFailed ? 'build failure' : /^panic: /m.test(runText ?? '') ? 'panic' : null;
     const [failure, meta] = [{ message, type, stack }, { synthetic: 'package-failure' }];
-    emit(
-      newContainer({
-        id: ctx.nextId(),
-        parentId: pkg.id,
-        type: 'test',
-        title: pkg.name,
-        status: 'errored',
-        failure,
-        meta,
-      }),
-    );
+    emit(erroredTest({ id: ctx.nextId(), parentId: pkg.id, title: pkg.name, failure, meta }));
   };
 
   const failureOf = (t: TestState, run: Run): FailureInfo | null => {

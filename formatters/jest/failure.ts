@@ -3,7 +3,8 @@
  * terminal. The colours are dropped; the message is what precedes the first `    at ` frame.
  */
 import { stripVTControlCharacters } from 'node:util';
-import { capText, splitErrorName, type FailureInfo } from '../../lib/formatter/api.js';
+import { capText, splitErrorName } from '../../lib/formatter/api.js';
+import type { FailureInfo } from '../../lib/formatter/api.js';
 
 const FRAME = /^\s+at /m;
 

@@ -4,31 +4,12 @@
  * one at a time. Held per file: its scalars, its describe suites and a capped `message`.
  */
 import { stripVTControlCharacters } from 'node:util';
-import {
-  FormatError,
-  TextBuffer,
-  capText as cap,
-  fromEpochMs,
-  isRecord as isObject,
-  newContainer,
-  suiteStatus as worst,
-  type Attempt,
-  type Container,
-  type ContainerStatus,
-  type FailureInfo,
-  type JsonHandler,
-  type ParseContext,
-  asNonNegative as num,
-  asString as str,
-} from '../../lib/formatter/api.js';
+import { asNonNegative as num, asString as str, capText as cap, erroredTest } from '../../lib/formatter/api.js';
+import { FormatError, fromEpochMs, isRecord as isObject, newContainer } from '../../lib/formatter/api.js';
+import { suiteStatus as worst, TextBuffer } from '../../lib/formatter/api.js';
+import type { Attempt, ContainerStatus, Emit, FailureInfo, HandlerContext } from '../../lib/formatter/api.js';
+import type { JsonMachine } from '../../lib/formatter/api.js';
 import { failureFromMessages } from './failure.js';
-
-export type JestContext = Pick<ParseContext, 'fileName' | 'nextId' | 'limits' | 'setProducer'>;
-
-export interface JestHandler extends JsonHandler {
-  /** Call after the last event: rejects a file that was no Jest report. */
-  end(): void;
-}
 
 interface Describe {
   id: number;
@@ -62,7 +43,7 @@ const STATUS: Record<string, ContainerStatus> = {
   todo: 'pending',
 };
 
-export function jestHandler(ctx: JestContext, emit: (container: Container) => void): JestHandler {
+export function jestHandler(ctx: HandlerContext, emit: Emit): JsonMachine {
   const limit = ctx.limits.maxTextChars;
   let rootSeen = false;
   let resultsSeen = false;
@@ -151,7 +132,7 @@ export function jestHandler(ctx: JestContext, emit: (container: Container) => vo
       const message = f.message.empty ? null : stripVTControlCharacters(f.message.value());
       const failure = f.execError ?? (message === null ? null : failureFromMessages([message], limit));
       const [title, meta] = ['Test suite failed to run', { synthetic: 'file-error' }];
-      emit(newContainer({ id: ctx.nextId(), parentId: f.id, type: 'test', title, status: 'errored', failure, meta }));
+      emit(erroredTest({ id: ctx.nextId(), parentId: f.id, title, failure, meta }));
       f.seen.add('errored');
     }
     // Deepest describe first, so every suite follows its children.

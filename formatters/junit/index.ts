@@ -2,7 +2,8 @@
  * JUnit XML and its dialects (Surefire, Gradle, pytest, jest-junit, go-junit-report, PHPUnit,
  * googletest, Catch2, Playwright, cargo-nextest, …). See README.md beside this file.
  */
-import { xmlParse, type Formatter } from '../../lib/formatter/api.js';
+import { xmlParse } from '../../lib/formatter/api.js';
+import type { Formatter } from '../../lib/formatter/api.js';
 import { junitHandler } from './parse.js';
 import { sniff } from './sniff.js';
 

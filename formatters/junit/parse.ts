@@ -3,30 +3,11 @@
  * elements (the suites and the test being read, with their capped text), never the tree, so a test
  * can drive it with an array of events and memory stays flat whatever the file size.
  */
-import {
-  Stack,
-  TextBuffer,
-  fileTitle,
-  lowerWord,
-  newContainer,
-  noRootError,
-  parseTimestamp,
-  suiteStatus,
-  textOrNull,
-  trimmedOrNull,
-  localName,
-  unclosedRootError,
-  wrongRootError,
-  type Instant,
-  type Attempt,
-  type Container,
-  type ContainerStatus,
-  type FailureInfo,
-  type OpenedContainer,
-  type ParseContext,
-  type Property,
-  type XmlHandler,
-} from '../../lib/formatter/api.js';
+import { erroredTest, fileTitle, localName, lowerWord, newContainer, noRootError } from '../../lib/formatter/api.js';
+import { parseTimestamp, Stack, suiteStatus, TextBuffer, trimmedOrNull } from '../../lib/formatter/api.js';
+import { unclosedRootError, wrongRootError } from '../../lib/formatter/api.js';
+import type { Attempt, Container, ContainerStatus, Emit, FailureInfo } from '../../lib/formatter/api.js';
+import type { HandlerContext, Instant, OpenedContainer, Property, XmlMachine } from '../../lib/formatter/api.js';
 import { MarkerScanner, attachmentProperty } from './attachments.js';
 import {
   producerFromCase,
@@ -69,7 +50,7 @@ interface Open {
   stdout: TextBuffer | null;
   stderr: TextBuffer | null;
   properties: Property[];
-  refs: string[];
+  attachmentRefs: string[];
   outcomes: Partial<Record<OutcomeName, Outcome>>;
   retries: Retry[];
   /** A `status`/`result` attribute says the test did not run (gtest, CTest, Catch2 …). */
@@ -101,18 +82,11 @@ const SKIP_STATUS = new Set(['skipped', 'notrun', 'disabled', 'skip', 'ignored']
 const SKIP_RESULT = new Set(['skipped', 'suppressed']);
 const IGNORED: Frame = { kind: 'ignored' };
 
-export interface JunitHandler extends XmlHandler {
-  /** Call after the last event: rejects a file that had no root element at all. */
-  end(): void;
-}
-
-export type JunitContext = Pick<ParseContext, 'fileName' | 'nextId' | 'limits' | 'setProducer'>;
-
 export function junitHandler(
-  ctx: JunitContext,
-  emit: (container: Container) => void,
+  ctx: HandlerContext,
+  emit: Emit,
   opened?: (container: OpenedContainer) => void,
-): JunitHandler {
+): XmlMachine {
   const limit = ctx.limits.maxTextChars;
   const frames = new Stack<Frame>();
   const containers = new Stack<Open>();
@@ -143,7 +117,7 @@ export function junitHandler(
       stdout: null,
       stderr: null,
       properties: [],
-      refs: [],
+      attachmentRefs: [],
       outcomes: {},
       retries: [],
       skippedByAttribute:
@@ -162,7 +136,7 @@ export function junitHandler(
   };
 
   const addRef = (open: Open, ref: string): void => {
-    if (!open.refs.includes(ref)) open.refs.push(ref);
+    if (!open.attachmentRefs.includes(ref)) open.attachmentRefs.push(ref);
   };
 
   const finish = (open: Open): void => {
@@ -205,17 +179,7 @@ export function junitHandler(
       // is one errored test; Jenkins shows the same as a synthetic `<init>` case.
       open.seen.add('errored');
       const meta = { synthetic: 'suite-error' };
-      emit(
-        newContainer({
-          id: ctx.nextId(),
-          parentId: open.id,
-          type: 'test',
-          title: open.title,
-          status: 'errored',
-          failure,
-          meta,
-        }),
-      );
+      emit(erroredTest({ id: ctx.nextId(), parentId: open.id, title: open.title, failure, meta }));
       failure = null;
     }
     return base(open, own ? 'errored' : suiteStatus(open.seen), failure);
@@ -407,21 +371,5 @@ function retryAttempt(r: Retry): Attempt {
 }
 
 function base(open: Open, status: ContainerStatus, failure: FailureInfo | null): Container {
-  const { id, parentId, type, title, durationMs, startedAt, properties, refs, meta } = open;
-  const [stdout, stderr] = [textOrNull(open.stdout), textOrNull(open.stderr)];
-  return newContainer({
-    id,
-    parentId,
-    type,
-    title,
-    status,
-    durationMs,
-    startedAt,
-    failure,
-    stdout,
-    stderr,
-    properties,
-    attachmentRefs: refs,
-    meta,
-  });
+  return newContainer({ ...open, status, failure });
 }

@@ -1,7 +1,8 @@
 /**
  * Mocha's built-in JSON reporter (`mocha --reporter json`). See README.md beside this file.
  */
-import { jsonParse, type Formatter } from '../../lib/formatter/api.js';
+import { jsonParse } from '../../lib/formatter/api.js';
+import type { Formatter } from '../../lib/formatter/api.js';
 import { mochaHandler } from './parse.js';
 import { sniff } from './sniff.js';
 

@@ -4,32 +4,11 @@
  * once `pending[]` has been read, and a hook failure only once `tests[]` has been read, so this
  * machine keeps a little per test (see "Memory" in README.md) and never the entries themselves.
  */
-import {
-  FormatError,
-  capText as cap,
-  isRecord as isObject,
-  newContainer,
-  ownCopy as own,
-  parseTimestamp,
-  splitErrorName,
-  suiteStatus as worst,
-  type Container,
-  type ContainerStatus,
-  type FailureInfo,
-  type Instant,
-  type JsonHandler,
-  type JsonPath,
-  type ParseContext,
-  asNonNegative as num,
-  asString as str,
-} from '../../lib/formatter/api.js';
-
-export type MochaContext = Pick<ParseContext, 'fileName' | 'nextId' | 'limits' | 'setProducer'>;
-
-export interface MochaHandler extends JsonHandler {
-  /** Call after the last event: emits what waited for `pending[]` and the suites. */
-  end(): void;
-}
+import { asNonNegative as num, asString as str, capText as cap, FormatError } from '../../lib/formatter/api.js';
+import { isRecord as isObject, newContainer, ownCopy as own, parseTimestamp } from '../../lib/formatter/api.js';
+import { splitErrorName, suiteStatus as worst } from '../../lib/formatter/api.js';
+import type { ContainerStatus, Emit, FailureInfo, HandlerContext, Instant } from '../../lib/formatter/api.js';
+import type { JsonMachine, JsonPath } from '../../lib/formatter/api.js';
 
 /** One `tests[]`/`failures[]` entry, reduced to what a container needs. */
 interface Entry {
@@ -58,7 +37,7 @@ interface Suite {
 
 const SECTIONS = new Set(['tests', 'pending', 'failures', 'passes']);
 
-export function mochaHandler(ctx: MochaContext, emit: (container: Container) => void): MochaHandler {
+export function mochaHandler(ctx: HandlerContext, emit: Emit): JsonMachine {
   const limit = ctx.limits.maxTextChars;
   let rootSeen = false;
   let start: Instant | null = null;

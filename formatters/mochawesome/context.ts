@@ -3,7 +3,8 @@
  * string, a `{ title, value }` object or an array of those. Cypress setups put screenshot and
  * video paths there; anything else is kept as a property.
  */
-import { capText as cap, type Property } from '../../lib/formatter/api.js';
+import { capText as cap } from '../../lib/formatter/api.js';
+import type { Property } from '../../lib/formatter/api.js';
 
 export function readContext(raw: unknown, limit: number): { properties: Property[]; refs: string[] } {
   const properties: Property[] = [];

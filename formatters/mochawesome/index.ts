@@ -2,7 +2,8 @@
  * mochawesome JSON (Mocha, Cypress, WebdriverIO; mochawesome-merge output). See README.md beside
  * this file.
  */
-import { jsonParse, type Formatter } from '../../lib/formatter/api.js';
+import { jsonParse } from '../../lib/formatter/api.js';
+import type { Formatter } from '../../lib/formatter/api.js';
 import { mochawesomeHandler } from './parse.js';
 import { sniff } from './sniff.js';
 

@@ -3,35 +3,12 @@
  * the suite trees (`results[]`, or the single `suites` object of mochawesome < 4) and takes one
  * test or hook object at a time; it keeps only the open suites, never the tree.
  */
-import {
-  FormatError,
-  Stack,
-  capText as cap,
-  fileTitle,
-  isRecord as isObject,
-  newContainer,
-  parseTimestamp,
-  splitErrorName,
-  suiteStatus as worst,
-  type Container,
-  type ContainerStatus,
-  type FailureInfo,
-  type Instant,
-  type JsonHandler,
-  type JsonPath,
-  type ParseContext,
-  type Property,
-  asNonNegative as num,
-  asString as str,
-} from '../../lib/formatter/api.js';
+import { asNonNegative as num, asString as str, capText as cap, fileTitle } from '../../lib/formatter/api.js';
+import { FormatError, isRecord as isObject, newContainer, parseTimestamp } from '../../lib/formatter/api.js';
+import { splitErrorName, Stack, suiteStatus as worst } from '../../lib/formatter/api.js';
+import type { ContainerStatus, Emit, FailureInfo, HandlerContext, Instant } from '../../lib/formatter/api.js';
+import type { JsonMachine, JsonPath, Property } from '../../lib/formatter/api.js';
 import { readContext } from './context.js';
-
-export type MochawesomeContext = Pick<ParseContext, 'fileName' | 'nextId' | 'limits' | 'setProducer'>;
-
-export interface MochawesomeHandler extends JsonHandler {
-  /** Call after the last event: rejects a file that was no mochawesome report. */
-  end(): void;
-}
 
 interface OpenSuite {
   id: number;
@@ -47,7 +24,7 @@ interface OpenSuite {
 
 const ENTRY_LISTS = new Set(['tests', 'beforeHooks', 'afterHooks']);
 
-export function mochawesomeHandler(ctx: MochawesomeContext, emit: (container: Container) => void): MochawesomeHandler {
+export function mochawesomeHandler(ctx: HandlerContext, emit: Emit): JsonMachine {
   const limit = ctx.limits.maxTextChars;
   const stack = new Stack<OpenSuite>();
   let rootSeen = false;

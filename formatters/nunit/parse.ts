@@ -3,27 +3,11 @@
  * SAX events in, containers out, in closing order. It keeps only the open suites and the open test
  * with their capped text, never the tree, so a test can drive it with an array of events.
  */
-import {
-  Stack,
-  TextBuffer,
-  lowerWord as lower,
-  newContainer,
-  noRootError,
-  parseTimestamp,
-  textOrNull,
-  trimmedOrNull,
-  localName,
-  unclosedRootError,
-  worstStatus,
-  wrongRootError,
-  type Container,
-  type ContainerStatus,
-  type FailureInfo,
-  type Instant,
-  type ParseContext,
-  type Property,
-  type XmlHandler,
-} from '../../lib/formatter/api.js';
+import { erroredTest, localName, lowerWord as lower, newContainer, noRootError } from '../../lib/formatter/api.js';
+import { parseTimestamp, Stack, TextBuffer, trimmedOrNull } from '../../lib/formatter/api.js';
+import { unclosedRootError, worstStatus, wrongRootError } from '../../lib/formatter/api.js';
+import type { Container, ContainerStatus, Emit, FailureInfo, HandlerContext } from '../../lib/formatter/api.js';
+import type { Instant, Property, XmlMachine } from '../../lib/formatter/api.js';
 import { baseName, parseSeconds } from './values.js';
 
 type Attrs = Record<string, string>;
@@ -48,7 +32,7 @@ interface Open {
   startedAt: Instant | null;
   meta: Record<string, string>;
   properties: Property[];
-  refs: string[];
+  attachmentRefs: string[];
   failureMessage: TextBuffer | null;
   failureStack: TextBuffer | null;
   reason: TextBuffer | null;
@@ -77,14 +61,7 @@ const ERROR_LABELS = new Set(['error', 'invalid', 'cancelled']);
 /** An attachment path longer than this is not a path; it keeps memory small. */
 const MAX_PATH = 4096;
 
-export interface NunitHandler extends XmlHandler {
-  /** Call after the last event: rejects a file without a root element or cut off before its end. */
-  end(): void;
-}
-
-export type NunitContext = Pick<ParseContext, 'fileName' | 'nextId' | 'limits' | 'setProducer'>;
-
-export function nunitHandler(ctx: NunitContext, emit: (container: Container) => void): NunitHandler {
+export function nunitHandler(ctx: HandlerContext, emit: Emit): XmlMachine {
   const limit = ctx.limits.maxTextChars;
   const frames = new Stack<Frame>();
   const containers = new Stack<Open>();
@@ -125,7 +102,7 @@ export function nunitHandler(ctx: NunitContext, emit: (container: Container) => 
       startedAt,
       meta,
       properties: [],
-      refs: [],
+      attachmentRefs: [],
       failureMessage: null,
       failureStack: null,
       reason: null,
@@ -164,17 +141,7 @@ export function nunitHandler(ctx: NunitContext, emit: (container: Container) => 
       // Counting rule 4: the fixture or assembly failed outside any test (OneTimeSetUp, a type that
       // does not load) and wrote no test-case, so that failure is one errored test.
       const meta = { synthetic: 'suite-error' };
-      emit(
-        newContainer({
-          id: ctx.nextId(),
-          parentId: open.id,
-          type: 'test',
-          title: open.title,
-          status: 'errored',
-          failure,
-          meta,
-        }),
-      );
+      emit(erroredTest({ id: ctx.nextId(), parentId: open.id, title: open.title, failure, meta }));
       open.testDescendants++;
       open.seen.add('errored');
       failure = null;
@@ -292,7 +259,8 @@ export function nunitHandler(ctx: NunitContext, emit: (container: Container) => 
       if (frame.kind === 'container') finish(frame.open);
       else if (frame.kind === 'attachment' && frame.path) {
         const ref = frame.path.value().trim();
-        if (ref && !frame.path.truncated && !frame.owner.refs.includes(ref)) frame.owner.refs.push(ref);
+        if (ref && !frame.path.truncated && !frame.owner.attachmentRefs.includes(ref))
+          frame.owner.attachmentRefs.push(ref);
       }
     },
 
@@ -372,21 +340,6 @@ function reasonInfo(open: Open): FailureInfo | null {
 }
 
 function base(open: Open, status: ContainerStatus, failure: FailureInfo | null): Container {
-  const { id, parentId, type, title, durationMs, startedAt, properties, refs, meta } = open;
   // NUnit 3 merges stdout and stderr into one <output>.
-  const stdout = textOrNull(open.output);
-  return newContainer({
-    id,
-    parentId,
-    type,
-    title,
-    status,
-    durationMs,
-    startedAt,
-    failure,
-    stdout,
-    properties,
-    attachmentRefs: refs,
-    meta,
-  });
+  return newContainer({ ...open, status, failure, stdout: open.output });
 }

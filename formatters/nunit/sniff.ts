@@ -3,7 +3,8 @@
  * bare `test-suite` for NUnit 3 fragments), attributes and first children confirm. Allure 1 writes a
  * `test-suite` root too, always in its own namespace, so a namespaced root is never ours.
  */
-import { prefixedRoot, safeSniff, type Head } from '../../lib/formatter/api.js';
+import { prefixedRoot, safeSniff } from '../../lib/formatter/api.js';
+import type { Head } from '../../lib/formatter/api.js';
 
 const NUNIT3_ATTRIBUTES = ['testcasecount', 'engine-version', 'runstate', 'clr-version', 'start-time', 'inconclusive'];
 const NUNIT3_CHILDREN = new Set(['command-line', 'filter', 'test-suite', 'test-case']);

@@ -3,35 +3,11 @@
  * suite tree is walked (files, then describe blocks); each spec is taken whole, one at a time, and
  * gives one test per project (`specs[].tests[]`), whose `results[]` are its attempts.
  */
-import {
-  FormatError,
-  Stack,
-  TextBuffer,
-  capText as cap,
-  errorFailure,
-  isRecord as isObject,
-  newContainer,
-  parseTimestamp,
-  suiteStatus as worst,
-  type Attempt,
-  type Container,
-  type ContainerStatus,
-  type FailureInfo,
-  type Instant,
-  type JsonHandler,
-  type JsonPath,
-  type ParseContext,
-  type Property,
-  asNonNegative as num,
-  asString as str,
-} from '../../lib/formatter/api.js';
-
-export type PlaywrightContext = Pick<ParseContext, 'fileName' | 'nextId' | 'limits' | 'setProducer'>;
-
-export interface PlaywrightHandler extends JsonHandler {
-  /** Call after the last event: rejects a file that was no Playwright report. */
-  end(): void;
-}
+import { asNonNegative as num, asString as str, capText as cap, erroredTest } from '../../lib/formatter/api.js';
+import { errorFailure, FormatError, isRecord as isObject, newContainer } from '../../lib/formatter/api.js';
+import { parseTimestamp, Stack, suiteStatus as worst, TextBuffer } from '../../lib/formatter/api.js';
+import type { Attempt, Container, ContainerStatus, Emit, FailureInfo } from '../../lib/formatter/api.js';
+import type { HandlerContext, Instant, JsonMachine, JsonPath, Property } from '../../lib/formatter/api.js';
 
 interface OpenSuite {
   id: number;
@@ -55,7 +31,7 @@ const ATTEMPT: Record<string, ContainerStatus> = {
   interrupted: 'unknown',
 };
 
-export function playwrightHandler(ctx: PlaywrightContext, emit: (container: Container) => void): PlaywrightHandler {
+export function playwrightHandler(ctx: HandlerContext, emit: Emit): JsonMachine {
   const limit = ctx.limits.maxTextChars;
   const stack = new Stack<OpenSuite>();
   let rootSeen = false;
@@ -112,7 +88,7 @@ export function playwrightHandler(ctx: PlaywrightContext, emit: (container: Cont
     }
     // Counting rule 4: an error outside any test (global setup, a file that failed to load) is one errored test.
     const title = firstLine || `Error outside any test #${runErrors}`;
-    emit(newContainer({ id: ctx.nextId(), parentId: null, type: 'test', title, status: 'errored', failure, meta }));
+    emit(erroredTest({ id: ctx.nextId(), parentId: null, title, failure, meta }));
   };
 
   return {

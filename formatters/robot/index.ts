@@ -1,7 +1,8 @@
 /**
  * Robot Framework `output.xml`, RF 2.x to 7 (also merged by Rebot). See README.md beside this file.
  */
-import { xmlParse, type Formatter } from '../../lib/formatter/api.js';
+import { xmlParse } from '../../lib/formatter/api.js';
+import type { Formatter } from '../../lib/formatter/api.js';
 import { robotHandler } from './parse.js';
 import { sniff } from './sniff.js';
 

@@ -10,22 +10,10 @@
  * failed and skipped tests (their status cannot change), steps and hooks. Keywords nested below a
  * test's own body items are read for their messages only.
  */
-import {
-  Stack,
-  TextBuffer,
-  fileTitle,
-  newContainer,
-  noRootError,
-  unclosedRootError,
-  wrongRootError,
-  type Container,
-  type ContainerStatus,
-  type FailureInfo,
-  type ParseContext,
-  type Property,
-  type XmlHandler,
-  localName,
-} from '../../lib/formatter/api.js';
+import { fileTitle, localName, newContainer, noRootError, Stack, TextBuffer } from '../../lib/formatter/api.js';
+import { unclosedRootError, wrongRootError } from '../../lib/formatter/api.js';
+import type { Container, ContainerStatus, Emit, FailureInfo, HandlerContext } from '../../lib/formatter/api.js';
+import type { Property, XmlMachine } from '../../lib/formatter/api.js';
 import { HtmlRefScanner, screenshotNames } from './attachments.js';
 import { robotStatus, robotTiming, type Timing } from './values.js';
 
@@ -105,14 +93,7 @@ const PLAIN_SCAN_CHARS = 4096;
 const MAX_REFS_PER_SCOPE = 1000;
 const MAX_TAG_CHARS = 1000;
 
-export interface RobotHandler extends XmlHandler {
-  /** Call after the last event: rejects a file without a root or with unclosed elements. */
-  end(): void;
-}
-
-export type RobotContext = Pick<ParseContext, 'fileName' | 'nextId' | 'limits' | 'setProducer'>;
-
-export function robotHandler(ctx: RobotContext, emit: (container: Container) => void): RobotHandler {
+export function robotHandler(ctx: HandlerContext, emit: Emit): XmlMachine {
   const limit = ctx.limits.maxTextChars;
   const frames = new Stack<Frame>();
   const scopes = new Stack<Scope>();
@@ -359,21 +340,7 @@ function statusContainer(
 ): Container {
   const value = status?.value ?? 'unknown';
   const failure = value === 'passed' || message === null ? null : { message, type: null, stack: null };
-  const { durationMs = null, startedAt = null } = status?.timing ?? {};
-  const { id, parentId, type, title } = of;
-  return newContainer({
-    id,
-    parentId,
-    type,
-    title,
-    status: value,
-    durationMs,
-    startedAt,
-    failure,
-    properties,
-    attachmentRefs,
-    meta,
-  });
+  return newContainer({ ...of, status: value, ...status?.timing, failure, properties, attachmentRefs, meta });
 }
 
 /** The status text is the failure or skip message; Robot writes no stack traces there. */

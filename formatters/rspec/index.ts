@@ -1,7 +1,8 @@
 /**
  * RSpec's JSON formatter (`rspec --format json`). See README.md beside this file.
  */
-import { jsonParse, type Formatter } from '../../lib/formatter/api.js';
+import { jsonParse } from '../../lib/formatter/api.js';
+import type { Formatter } from '../../lib/formatter/api.js';
 import { rspecHandler } from './parse.js';
 import { sniff } from './sniff.js';
 

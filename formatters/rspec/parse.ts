@@ -4,31 +4,11 @@
  * per spec file (its suite stays open until the end: with `--order random` a file's examples need
  * not be adjacent) and the run's root suite, which carries errors outside of examples.
  */
-import {
-  FormatError,
-  capText as cap,
-  fileTitle,
-  newContainer,
-  secondsToMs as seconds,
-  suiteStatus as worst,
-  type Container,
-  type ContainerStatus,
-  type FailureInfo,
-  type JsonHandler,
-  type JsonPath,
-  type ParseContext,
-  type Property,
-  asString as str,
-  asNumber as num,
-  asRecord as record,
-} from '../../lib/formatter/api.js';
-
-export type RspecContext = Pick<ParseContext, 'fileName' | 'nextId' | 'limits' | 'setProducer'>;
-
-export interface RspecHandler extends JsonHandler {
-  /** Call after the last event: emits the file suites and rejects JSON that is not an RSpec report. */
-  end(): void;
-}
+import { asNumber as num, asRecord as record, asString as str, capText as cap } from '../../lib/formatter/api.js';
+import { fileTitle, FormatError, newContainer, secondsToMs as seconds } from '../../lib/formatter/api.js';
+import { suiteStatus as worst } from '../../lib/formatter/api.js';
+import type { ContainerStatus, Emit, FailureInfo, HandlerContext, JsonMachine } from '../../lib/formatter/api.js';
+import type { JsonPath, Property } from '../../lib/formatter/api.js';
 
 interface FileSuite {
   id: number;
@@ -44,7 +24,7 @@ const STATUS = new Map<string, ContainerStatus>([
 /** Run facts kept as properties of the root suite. */
 const SCALAR_PROPERTIES = new Set(['version', 'seed', 'summary_line']);
 
-export function rspecHandler(ctx: RspecContext, emit: (container: Container) => void): RspecHandler {
+export function rspecHandler(ctx: HandlerContext, emit: Emit): JsonMachine {
   const limit = ctx.limits.maxTextChars;
   const suites = new Map<string, FileSuite>();
   const properties: Property[] = [];

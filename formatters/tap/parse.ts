@@ -6,23 +6,11 @@
  * the summary's id is reserved when its first child appears. Only the open levels, the last test
  * point and its YAML block are kept.
  */
-import {
-  FormatError,
-  TextBuffer,
-  capText as cap,
-  fileTitle,
-  newContainer,
-  truncationMarker,
-  worstStatus as worst,
-  type Container,
-  type ContainerStatus,
-  type FailureInfo,
-  type ParseContext,
-  type Property,
-} from '../../lib/formatter/api.js';
+import { capText as cap, fileTitle, FormatError, newContainer, TextBuffer } from '../../lib/formatter/api.js';
+import { truncationMarker, worstStatus as worst } from '../../lib/formatter/api.js';
+import type { Container, ContainerStatus, Emit, FailureInfo, HandlerContext } from '../../lib/formatter/api.js';
+import type { Property } from '../../lib/formatter/api.js';
 import { readYaml, type YamlEntry } from './yaml.js';
-
-export type TapContext = Pick<ParseContext, 'fileName' | 'nextId' | 'limits' | 'setProducer'>;
 
 export interface TapHandler {
   line(text: string, lineNumber: number): void;
@@ -80,7 +68,7 @@ const TIME = /(^|\s)#\s*time=([\d.]+)(ms|s)?\s*$/i;
 // YAML keys that become the failure or the duration rather than properties.
 const CONSUMED = new Set(['message', 'stack', 'duration_ms']);
 
-export function tapHandler(ctx: TapContext, emit: (container: Container) => void): TapHandler {
+export function tapHandler(ctx: HandlerContext, emit: Emit): TapHandler {
   const limit = ctx.limits.maxTextChars;
   const rootId = ctx.nextId();
   const stdout = new TextBuffer(limit);

@@ -2,7 +2,8 @@
  * TestNG `testng-results.xml` (TestNG's XMLReporter, also written by Surefire's TestNG provider).
  * See README.md beside this file.
  */
-import { xmlParse, type Formatter } from '../../lib/formatter/api.js';
+import { xmlParse } from '../../lib/formatter/api.js';
+import type { Formatter } from '../../lib/formatter/api.js';
 import { testngHandler } from './parse.js';
 import { sniff } from './sniff.js';
 

@@ -7,24 +7,10 @@
  *   until it closes: TestNG sorts a class by start millisecond, and a retried attempt started in
  *   the same millisecond as its final run is written after it, so matching needs the whole class.
  */
-import {
-  Stack,
-  TextBuffer,
-  localName,
-  newContainer,
-  noRootError,
-  suiteStatus,
-  unclosedRootError,
-  wrongRootError,
-  type Attempt,
-  type Container,
-  type ContainerStatus,
-  type FailureInfo,
-  type Instant,
-  type ParseContext,
-  type Property,
-  type XmlHandler,
-} from '../../lib/formatter/api.js';
+import { localName, newContainer, noRootError, Stack, suiteStatus, TextBuffer } from '../../lib/formatter/api.js';
+import { unclosedRootError, wrongRootError } from '../../lib/formatter/api.js';
+import type { Attempt, Container, ContainerStatus, Emit, FailureInfo } from '../../lib/formatter/api.js';
+import type { HandlerContext, Instant, Property, XmlMachine } from '../../lib/formatter/api.js';
 import { parseDurationMs, parseStartedAt } from './values.js';
 
 type Attrs = Record<string, string>;
@@ -90,14 +76,7 @@ const MAX_PARAM_CHARS = 100;
 const MAX_PARAMS = 20;
 const MAX_META_CHARS = 1000;
 
-export interface TestngHandler extends XmlHandler {
-  /** Call after the last event: rejects a file without a root or with unclosed elements. */
-  end(): void;
-}
-
-export type TestngContext = Pick<ParseContext, 'fileName' | 'nextId' | 'limits' | 'setProducer'>;
-
-export function testngHandler(ctx: TestngContext, emit: (container: Container) => void): TestngHandler {
+export function testngHandler(ctx: HandlerContext, emit: Emit): XmlMachine {
   const limit = ctx.limits.maxTextChars;
   const frames = new Stack<Frame>();
   const suites = new Stack<Suite>();

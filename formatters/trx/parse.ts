@@ -4,25 +4,10 @@
  * tests) become steps of it. Memory stays flat: the open result with its capped text, plus, only
  * when the definitions come before the results (mstest.exe), a map from test id to class name.
  */
-import {
-  Stack,
-  TextBuffer,
-  newContainer,
-  noRootError,
-  parseTimestamp,
-  suiteStatus,
-  textOrNull,
-  trimmedOrNull,
-  localName,
-  unclosedRootError,
-  wrongRootError,
-  type Container,
-  type ContainerStatus,
-  type FailureInfo,
-  type Instant,
-  type ParseContext,
-  type XmlHandler,
-} from '../../lib/formatter/api.js';
+import { localName, newContainer, noRootError, parseTimestamp, Stack, suiteStatus } from '../../lib/formatter/api.js';
+import { TextBuffer, trimmedOrNull, unclosedRootError, wrongRootError } from '../../lib/formatter/api.js';
+import type { ContainerStatus, Emit, FailureInfo, HandlerContext, Instant } from '../../lib/formatter/api.js';
+import type { XmlMachine } from '../../lib/formatter/api.js';
 import { parseTimeSpan, resultFileRef } from './values.js';
 
 type Attrs = Record<string, string>;
@@ -41,7 +26,7 @@ interface Result {
   stderr: TextBuffer | null;
   message: TextBuffer | null;
   stack: TextBuffer | null;
-  refs: string[];
+  attachmentRefs: string[];
   suite: ClassSuite | null;
 }
 
@@ -91,14 +76,7 @@ export function outcomeStatus(outcome: string | undefined): ContainerStatus {
   return OUTCOMES[(outcome ?? '').trim().toLowerCase()] ?? 'unknown';
 }
 
-export interface TrxHandler extends XmlHandler {
-  /** Call after the last event: rejects a file without a root element or cut off before its end. */
-  end(): void;
-}
-
-export type TrxContext = Pick<ParseContext, 'fileName' | 'nextId' | 'limits' | 'setProducer'>;
-
-export function trxHandler(ctx: TrxContext, emit: (container: Container) => void): TrxHandler {
+export function trxHandler(ctx: HandlerContext, emit: Emit): XmlMachine {
   const limit = ctx.limits.maxTextChars;
   const frames = new Stack<Frame>();
   let rootSeen = false;
@@ -141,7 +119,7 @@ export function trxHandler(ctx: TrxContext, emit: (container: Container) => void
       stderr: null,
       message: null,
       stack: null,
-      refs: [],
+      attachmentRefs: [],
       suite,
     };
     frames.push({ kind: 'result', result });
@@ -149,23 +127,7 @@ export function trxHandler(ctx: TrxContext, emit: (container: Container) => void
 
   const finishResult = (r: Result): void => {
     const status = outcomeStatus(r.outcome);
-    const { id, parentId, type, title, durationMs, startedAt, meta } = r;
-    const failure = status === 'passed' ? null : errorInfo(r);
-    const [stdout, stderr] = [textOrNull(r.stdout), textOrNull(r.stderr)];
-    const container = newContainer({
-      id,
-      parentId,
-      type,
-      title,
-      status,
-      durationMs,
-      startedAt,
-      failure,
-      stdout,
-      stderr,
-      attachmentRefs: r.refs,
-      meta,
-    });
+    const container = newContainer({ ...r, status, failure: status === 'passed' ? null : errorInfo(r) });
     if (r.suite) {
       r.suite.seen.add(status);
       if (r.startedAt && (r.suite.startedAt === null || r.startedAt.iso < r.suite.startedAt.iso))
@@ -176,17 +138,8 @@ export function trxHandler(ctx: TrxContext, emit: (container: Container) => void
 
   const finishResults = (): void => {
     // A class suite always has at least one test.
-    for (const s of suites.values())
-      emit(
-        newContainer({
-          id: s.id,
-          parentId: null,
-          type: 'suite',
-          title: s.title,
-          status: suiteStatus(s.seen),
-          startedAt: s.startedAt,
-        }),
-      );
+    for (const { id, title, seen, startedAt } of suites.values())
+      emit(newContainer({ id, parentId: null, type: 'suite', title, status: suiteStatus(seen), startedAt }));
     suites.clear();
     // The definitions were only needed for these results.
     classOf = null;
@@ -196,7 +149,7 @@ export function trxHandler(ctx: TrxContext, emit: (container: Container) => void
   const addRef = (owner: Result, path: string | undefined): void => {
     if (path === undefined) return;
     const ref = resultFileRef(path, owner.resultsDirectory);
-    if (ref !== null && !owner.refs.includes(ref)) owner.refs.push(ref);
+    if (ref !== null && !owner.attachmentRefs.includes(ref)) owner.attachmentRefs.push(ref);
   };
 
   const childOf = (top: Frame, name: string, a: Attrs): Frame => {

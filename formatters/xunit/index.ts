@@ -2,7 +2,8 @@
  * xUnit.net XML: v2/v3 (`<assemblies>` → `<assembly>` → `<collection>` → `<test>`) and v1
  * (`<assembly>` → `<class>` → `<test>`, bare or inside `<assemblies>`). See README.md.
  */
-import { xmlParse, type Formatter } from '../../lib/formatter/api.js';
+import { xmlParse } from '../../lib/formatter/api.js';
+import type { Formatter } from '../../lib/formatter/api.js';
 import { xunitHandler } from './parse.js';
 import { sniff } from './sniff.js';
 

@@ -3,27 +3,11 @@
  * `assembly` → `class` → `test`): SAX events in, containers out, in closing order. It keeps only
  * the open suites and the open test with their capped text, never the tree.
  */
-import {
-  Stack,
-  TextBuffer,
-  lowerWord,
-  newContainer,
-  noRootError,
-  parseTimestamp,
-  suiteStatus,
-  textOrNull,
-  trimmedOrNull,
-  localName,
-  unclosedRootError,
-  wrongRootError,
-  type Container,
-  type ContainerStatus,
-  type FailureInfo,
-  type Instant,
-  type ParseContext,
-  type Property,
-  type XmlHandler,
-} from '../../lib/formatter/api.js';
+import { erroredTest, localName, lowerWord, newContainer, noRootError } from '../../lib/formatter/api.js';
+import { parseTimestamp, Stack, suiteStatus, TextBuffer, trimmedOrNull } from '../../lib/formatter/api.js';
+import { unclosedRootError, wrongRootError } from '../../lib/formatter/api.js';
+import type { Container, ContainerStatus, Emit, FailureInfo, HandlerContext } from '../../lib/formatter/api.js';
+import type { Instant, Property, XmlMachine } from '../../lib/formatter/api.js';
 import { baseName, parseSeconds, parseTimeSpan } from './values.js';
 
 type Attrs = Record<string, string>;
@@ -60,14 +44,7 @@ type Frame =
 
 const IGNORED: Frame = { kind: 'ignored' };
 
-export interface XunitHandler extends XmlHandler {
-  /** Call after the last event: rejects a file without a root element or cut off before its end. */
-  end(): void;
-}
-
-export type XunitContext = Pick<ParseContext, 'fileName' | 'nextId' | 'limits' | 'setProducer'>;
-
-export function xunitHandler(ctx: XunitContext, emit: (container: Container) => void): XunitHandler {
+export function xunitHandler(ctx: HandlerContext, emit: Emit): XmlMachine {
   const limit = ctx.limits.maxTextChars;
   const frames = new Stack<Frame>();
   const containers = new Stack<Open>();
@@ -144,17 +121,7 @@ export function xunitHandler(ctx: XunitContext, emit: (container: Container) => 
     if (failure && o.tests === 0) {
       // Counting rule 4: a class that failed outside any test and ran none is one errored test.
       const meta = { synthetic: 'class-error' };
-      emit(
-        newContainer({
-          id: ctx.nextId(),
-          parentId: o.id,
-          type: 'test',
-          title: o.title,
-          status: 'errored',
-          failure,
-          meta,
-        }),
-      );
+      emit(erroredTest({ id: ctx.nextId(), parentId: o.id, title: o.title, failure, meta }));
       o.tests++;
       failure = null;
       o.seen.add('errored');
@@ -284,9 +251,7 @@ function reasonInfo(o: Open): FailureInfo | null {
 }
 
 function base(o: Open, type: 'suite' | 'test', status: ContainerStatus, failure: FailureInfo | null): Container {
-  const { id, parentId, title, durationMs, startedAt, properties, meta } = o;
-  const stdout = textOrNull(o.output);
-  return newContainer({ id, parentId, type, title, status, durationMs, startedAt, failure, stdout, properties, meta });
+  return newContainer({ ...o, type, status, failure, stdout: o.output });
 }
 
 function putMeta(meta: Record<string, string>, key: string, value: string | undefined): void {

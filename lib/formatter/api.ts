@@ -22,9 +22,18 @@ export { TextBuffer, textOrNull, trimmedOrNull, capText, truncationMarker, ownCo
 export { worstStatus, suiteStatus, worseOf, SEVERITY } from './kit/status.js';
 export { stepResultStatus, ScenarioVerdict, SCENARIO_SEVERITY } from './kit/step-results.js';
 export { splitErrorName, errorFailure } from './kit/js-errors.js';
-export { newContainer, type ContainerFields } from './kit/container.js';
+export { newContainer, erroredTest, type ContainerFields } from './kit/container.js';
 export { Stack } from './kit/stack.js';
-export { xmlParse, jsonParse, type HandlerFactory, type JsonParseOptions } from './kit/handler.js';
+export {
+  xmlParse,
+  jsonParse,
+  type HandlerFactory,
+  type HandlerContext,
+  type Emit,
+  type XmlMachine,
+  type JsonMachine,
+  type JsonParseOptions,
+} from './kit/handler.js';
 export { parseTimestamp, fromEpochMs, type Instant } from './kit/time.js';
 export { parseJson, type JsonHandler, type JsonPath } from './kit/json.js';
 export { forEachLine, forEachJsonLine } from './kit/lines.js';
@@ -40,12 +49,4 @@ export {
 export { skipPreamble } from './kit/preamble.js';
 export { jsonValueStart, flatObjectText } from './kit/json-head.js';
 export { safeSniff, prefixedRoot } from './kit/sniff.js';
-export {
-  asString,
-  asNumber,
-  asNonNegative,
-  asRecord,
-  isRecord,
-  asList,
-  parseJsonObject,
-} from './kit/json-values.js';
+export { asString, asNumber, asNonNegative, asRecord, isRecord, asList, parseJsonObject } from './kit/json-values.js';

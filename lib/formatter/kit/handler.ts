@@ -9,6 +9,24 @@ import { parseJson, type JsonHandler } from './json.js';
 import { skipPreamble } from './preamble.js';
 import { parseXml, type XmlHandler } from './xml.js';
 
+/** What a state machine uses of the parse context: a test can drive it with just these. */
+export type HandlerContext = Pick<ParseContext, 'fileName' | 'nextId' | 'limits' | 'setProducer'>;
+
+/** How a state machine hands over each container it closes. */
+export type Emit = (container: Container) => void;
+
+/** An XML state machine: SAX events in, containers out. */
+export interface XmlMachine extends XmlHandler {
+  /** After the last event: emits what it still holds, refuses a file cut short or of another format. */
+  end(): void;
+}
+
+/** A JSON state machine: parseJson's events in, containers out. */
+export interface JsonMachine extends JsonHandler {
+  /** After the last event: emits what it still holds, refuses JSON of another shape. */
+  end(): void;
+}
+
 /** Makes a handler for one file. `opened` is the sink's, when it has one (see ContainerSink.opened). */
 export type HandlerFactory<H> = (
   ctx: ParseContext,

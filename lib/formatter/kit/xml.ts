@@ -93,9 +93,7 @@ export function wrongRootError(element: string, expected: string): FormatError {
 
 /** The events ended without a root element; `expected` is what to send instead (`a TRX file`). */
 export function noRootError(expected: string): FormatError {
-  return new FormatError(
-    `The file has no XML root element (it is empty or holds only a prolog); send ${expected}`,
-  );
+  return new FormatError(`The file has no XML root element (it is empty or holds only a prolog); send ${expected}`);
 }
 
 /** The events ended with elements still open: the file was cut short. */
