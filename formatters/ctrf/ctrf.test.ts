@@ -4,7 +4,6 @@ import { totalsOf as count } from '../../lib/formatter/check.js';
 import { failure, formatterFixtures, jsonReportChecks } from '../../test/helpers/formatter-fixtures.js';
 import { ctrf as formatter } from './index.js';
 
-const KEY = 'ctrf';
 const fx = formatterFixtures(formatter, import.meta.url);
 const { run } = fx;
 const parseText = async (text: string, maxTextChars = 100_000) =>
@@ -164,4 +163,4 @@ t.test('newer reports: reportFormat, top-level timestamp; suites get the run dat
 });
 
 // The fixture folder, the manifest counts, the sniff votes, chunk boundaries and bad input: as for every JSON report format.
-jsonReportChecks(t, fx, KEY);
+jsonReportChecks(fx);

@@ -1,14 +1,11 @@
 import t from 'tap';
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { totalsOf as count } from '../../lib/formatter/check.js';
 import { readHead } from '../../lib/formatter/head.js';
 import { formatterFixtures, jsonReportChecks } from '../../test/helpers/formatter-fixtures.js';
 import { jest as formatter } from './index.js';
 
-const KEY = 'jest';
 const fx = formatterFixtures(formatter, import.meta.url);
-const { dir: FIXTURES, run } = fx;
+const { run } = fx;
 const parseText = async (text: string, maxTextChars = 100_000) =>
   (await run(Buffer.from(text), 'r.json', 65536, maxTextChars)).containers;
 
@@ -202,10 +199,7 @@ t.test('state machine: retried tests, Vitest, key order, capped text', async (t)
 });
 
 t.test('an npm banner and console output before the report are skipped', async (t) => {
-  const body = readFileSync(path.join(FIXTURES, 'jest-editor-support__with-ancestors-and-each.json'), 'utf8').replace(
-    /\n\s*/g,
-    '',
-  );
+  const body = fx.read('jest-editor-support__with-ancestors-and-each.json').toString('utf8').replace(/\n\s*/g, '');
   const noisy = `\n> app@1.0.0 test\n> jest --json\n\nconsole.log\n  {\n    a: 1\n  }\n${body}\n`;
   const { head } = readHead(Buffer.from(noisy), 'out.txt', true);
   t.equal(head.kind, 'text');
@@ -217,7 +211,7 @@ t.test('an npm banner and console output before the report are skipped', async (
 });
 
 t.test('UTF-16 LE with a BOM (Windows PowerShell `>` redirection) reads the same', async (t) => {
-  const bytes = readFileSync(path.join(FIXTURES, 'jest-editor-support__with-ancestors-and-each.json'));
+  const bytes = fx.read('jest-editor-support__with-ancestors-and-each.json');
   const utf16 = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(bytes.toString('utf8'), 'utf16le')]);
   const { head, containers } = await run(utf16, 'r.json', 7);
   t.ok(formatter.sniff(head) >= 0.8);
@@ -225,4 +219,4 @@ t.test('UTF-16 LE with a BOM (Windows PowerShell `>` redirection) reads the same
 });
 
 // The fixture folder, the manifest counts, the sniff votes, chunk boundaries and bad input: as for every JSON report format.
-jsonReportChecks(t, fx, KEY);
+jsonReportChecks(fx);

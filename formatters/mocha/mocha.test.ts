@@ -1,15 +1,12 @@
 import t from 'tap';
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { FormatError } from '../../lib/formatter/api.js';
 import { totalsOf as count } from '../../lib/formatter/check.js';
 import { readHead } from '../../lib/formatter/head.js';
 import { failure, formatterFixtures, jsonReportChecks } from '../../test/helpers/formatter-fixtures.js';
 import { mocha as formatter } from './index.js';
 
-const KEY = 'mocha';
 const fx = formatterFixtures(formatter, import.meta.url);
-const { dir: FIXTURES, run } = fx;
+const { run } = fx;
 const parseText = async (text: string, maxTextChars = 100_000) =>
   (await run(Buffer.from(text), 'r.json', 65536, maxTextChars)).containers;
 
@@ -162,7 +159,7 @@ t.test('state machine: suites from file and describe path, dates, retries, old M
 });
 
 t.test('an npm banner and console output before the report are skipped', async (t) => {
-  const body = readFileSync(path.join(FIXTURES, 'dorny__mocha-json.json'), 'utf8');
+  const body = fx.read('dorny__mocha-json.json').toString('utf8');
   const noisy = `\n> reports@1.0.0 test\n> mocha --reporter json\n\n{ a: 1 }\n{\n  nested: true\n}\nconsole output\n${body}`;
   const { head } = readHead(Buffer.from(noisy), 'out.txt', true);
   t.equal(head.kind, 'text');
@@ -179,7 +176,7 @@ t.test('an npm banner and console output before the report are skipped', async (
 });
 
 t.test('UTF-16 LE with a BOM (Windows PowerShell `>` redirection) reads the same', async (t) => {
-  const bytes = readFileSync(path.join(FIXTURES, 'dorny__mocha-json.json'));
+  const bytes = fx.read('dorny__mocha-json.json');
   const utf16 = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(bytes.toString('utf8'), 'utf16le')]);
   const { head, containers } = await run(utf16, 'r.json', 7);
   t.ok(formatter.sniff(head) >= 0.8);
@@ -187,4 +184,4 @@ t.test('UTF-16 LE with a BOM (Windows PowerShell `>` redirection) reads the same
 });
 
 // The fixture folder, the manifest counts, the sniff votes, chunk boundaries and bad input: as for every JSON report format.
-jsonReportChecks(t, fx, KEY);
+jsonReportChecks(fx);

@@ -3,7 +3,6 @@ import { totalsOf as count } from '../../lib/formatter/check.js';
 import { formatterFixtures, jsonReportChecks } from '../../test/helpers/formatter-fixtures.js';
 import { mochawesome as formatter } from './index.js';
 
-const KEY = 'mochawesome';
 const fx = formatterFixtures(formatter, import.meta.url);
 const { run } = fx;
 const parseText = async (text: string, maxTextChars = 100_000) =>
@@ -203,4 +202,4 @@ t.test('older shapes: a single `suites` tree, copies in allTests, and `results: 
 });
 
 // The fixture folder, the manifest counts, the sniff votes, chunk boundaries and bad input: as for every JSON report format.
-jsonReportChecks(t, fx, KEY);
+jsonReportChecks(fx);

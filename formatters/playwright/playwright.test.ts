@@ -3,7 +3,6 @@ import { totalsOf as count } from '../../lib/formatter/check.js';
 import { formatterFixtures, jsonReportChecks } from '../../test/helpers/formatter-fixtures.js';
 import { playwright as formatter } from './index.js';
 
-const KEY = 'playwright';
 const fx = formatterFixtures(formatter, import.meta.url);
 const { run } = fx;
 const parseText = async (text: string, maxTextChars = 100_000) =>
@@ -221,4 +220,4 @@ t.test('state machine: errors outside tests (rule 4), attachments, output', asyn
 });
 
 // The fixture folder, the manifest counts, the sniff votes, chunk boundaries and bad input: as for every JSON report format.
-jsonReportChecks(t, fx, KEY);
+jsonReportChecks(fx);
