@@ -1,8 +1,9 @@
 /**
  * Parse throughput of every built-in formatter on a generated file of about `--mb` MB of its own
- * format (bench/formats.ts): MB/s, tests/s and the process's peak RSS, as a Markdown table. Each
- * input is first checked to be detected as its own format by the same vote an import runs, and
- * each parse must produce the number of tests the generator wrote.
+ * format (written by its folder's generate.ts, see bench/formats.ts): MB/s, tests/s and the
+ * process's peak RSS, as a Markdown table. Each input is first checked to be detected as its own
+ * format by the same vote an import runs, and each parse must produce the number of tests the
+ * generator wrote.
  *
  *   node --import tsx bench/formatters.ts [--mb 100] [--only key1,key2]
  *
@@ -19,7 +20,7 @@ import { isCountedTest, type Formatter, type ParseContext } from '../lib/formatt
 import { createRegistry, vote } from '../lib/formatter/registry.js';
 import { decodeText, guessEncoding } from '../lib/formatter/encoding.js';
 import { HEAD_BYTES, readHead } from '../lib/formatter/head.js';
-import { formats } from './formats.js';
+import { generatorOf } from './formats.js';
 
 const MB = 1024 * 1024;
 const SEED = 1;
@@ -114,9 +115,9 @@ async function main(): Promise<void> {
   let failed = false;
   try {
     for (const f of selected) {
-      const gen = formats[f.key];
+      const gen = await generatorOf(f.key);
       if (!gen) {
-        rows.push(`| ${f.key} | – | ✗ no generator in bench/formats.ts | | | | |`);
+        rows.push(`| ${f.key} | – | ✗ no generator in formatters/${f.key}/generate.ts | | | | |`);
         failed = true;
         continue;
       }
