@@ -10,15 +10,13 @@ import {
   caseAt,
   jsStack,
   moduleName,
-  seconds,
   sized,
   SUITES_PER_MODULE,
   tally,
   TESTS_PER_SUITE,
-  text,
   uuid,
 } from '../../bench/cases.js';
-import type { Case, FormatGenerator, Outcome, Writer } from '../../bench/cases.js';
+import type { Case, FormatGenerator, Writer } from '../../bench/cases.js';
 
 const cucumberMessages: Writer = async (out, n, seed) => {
   const line = (key: string, value: unknown): string => `${JSON.stringify({ [key]: value })}\n`;

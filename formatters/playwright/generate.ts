@@ -13,7 +13,6 @@ import {
   sized,
   SUITES_PER_MODULE,
   TESTS_PER_SUITE,
-  text,
   uuid,
 } from '../../bench/cases.js';
 import type { FormatGenerator, Writer } from '../../bench/cases.js';

@@ -4,7 +4,7 @@
  * block-scalar stack), some subtests as indented points, console output as comments, the plan at
  * the end.
  */
-import { caseAt, jsStack, moduleName, sized, tally, text } from '../../bench/cases.js';
+import { caseAt, jsStack, moduleName, sized, tally } from '../../bench/cases.js';
 import type { FormatGenerator, Writer } from '../../bench/cases.js';
 
 const tap: Writer = async (out, n, seed) => {
