@@ -1,25 +1,62 @@
+/**
+ * The public formatter API (`tally/formatter-api`): what plugin formatters import. Every name of it
+ * stays exported: a plugin built against an older Tally keeps loading.
+ */
 import t from 'tap';
-import { IllegalReferenceFilter, TextBuffer } from '../../lib/formatter/api.js';
+import * as api from '../../lib/formatter/api.js';
 
-t.test('illegal references are repaired across every chunk boundary', async (t) => {
-  const text = 'a&#27;b&#x1b;c&#65;d&amp;e&#0;';
-  for (let size = 1; size <= text.length; size++) {
-    const f = new IllegalReferenceFilter();
-    let out = '';
-    for (let i = 0; i < text.length; i += size) out += f.push(text.slice(i, i + size));
-    out += f.end();
-    t.equal(out, 'a\uFFFDb\uFFFDc&#65;d&amp;e\uFFFD', `chunks of ${size}`);
-  }
-});
-
-t.test('TextBuffer keeps the limit and marks the cut', async (t) => {
-  const b = new TextBuffer(5);
-  b.append('abc');
-  b.append('defg');
-  t.equal(b.truncated, true);
-  t.match(b.value(), /^abcde\n\[… truncated by Tally at 5 characters\]$/);
-  const whole = new TextBuffer(5);
-  whole.append('abcde');
-  t.equal(whole.truncated, false);
-  t.equal(whole.value(), 'abcde');
+t.test('the API exports the types helpers and the kit', async (t) => {
+  const functions = [
+    'isCountedTest',
+    'isFormatError',
+    'parseXml',
+    'localName',
+    'wrongRootError',
+    'noRootError',
+    'unclosedRootError',
+    'textOrNull',
+    'trimmedOrNull',
+    'capText',
+    'truncationMarker',
+    'ownCopy',
+    'worstStatus',
+    'suiteStatus',
+    'worseOf',
+    'stepResultStatus',
+    'splitErrorName',
+    'errorFailure',
+    'newContainer',
+    'erroredTest',
+    'xmlParse',
+    'jsonParse',
+    'parseTimestamp',
+    'fromEpochMs',
+    'parseJson',
+    'forEachLine',
+    'forEachJsonLine',
+    'parseSeconds',
+    'parseTimeSpan',
+    'lastPathSegment',
+    'secondsToMs',
+    'roundMs',
+    'fileTitle',
+    'lowerWord',
+    'skipPreamble',
+    'jsonValueStart',
+    'flatObjectText',
+    'safeSniff',
+    'prefixedRoot',
+    'asString',
+    'asNumber',
+    'asNonNegative',
+    'asRecord',
+    'isRecord',
+    'asList',
+    'parseJsonObject',
+  ];
+  for (const name of functions) t.type((api as Record<string, unknown>)[name], 'function', name);
+  for (const name of ['FormatError', 'IllegalReferenceFilter', 'TextBuffer', 'ScenarioVerdict', 'Stack'])
+    t.type((api as Record<string, unknown>)[name], 'function', `class ${name}`);
+  t.same(api.SEVERITY, ['errored', 'failed', 'passed', 'skipped', 'pending', 'unknown']);
+  t.same(api.SCENARIO_SEVERITY, ['errored', 'failed', 'passed', 'pending', 'skipped', 'unknown']);
 });

@@ -1,11 +1,6 @@
 /** parseJson: paths, values taken whole, JSON Lines, every chunk size, and what it refuses. */
 import t from 'tap';
-import {
-  parseJson,
-  FormatError,
-  type ContainerSink,
-  type JsonPath,
-} from '../../../lib/formatter/api.js';
+import { parseJson, FormatError, type ContainerSink, type JsonPath } from '../../../lib/formatter/api.js';
 
 const sink: ContainerSink = { emit: () => undefined, ready: () => null };
 
