@@ -402,3 +402,17 @@ export const GHERKIN = [
   ['Then ', 'the total is 12,50 €'],
   ['And ', 'the receipt reads "Danke schön ✓"'],
 ] as const;
+
+/** The counters Mocha's reporters (json, mochawesome) open their `stats` with, for `n` tests. */
+export function mochaStats(n: number, all: ReturnType<typeof tally>): Record<string, number | string> {
+  return {
+    suites: Math.ceil(n / TESTS_PER_SUITE),
+    tests: n,
+    passes: all.passed,
+    pending: all.skipped,
+    failures: all.failed,
+    start: iso(BASE_MS),
+    end: iso(BASE_MS + n * 120),
+    duration: n * 120,
+  };
+}

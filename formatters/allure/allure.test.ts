@@ -1,14 +1,8 @@
 import t from 'tap';
 import { FormatError, type Container } from '../../lib/formatter/api.js';
 import { totalsOf as count } from '../../lib/formatter/check.js';
-import {
-  childrenFirst,
-  failure,
-  formatterChecks,
-  formatterFixtures,
-  half,
-  headOf,
-} from '../../test/helpers/formatter-fixtures.js';
+import { childrenFirst, failure, formatterChecks, formatterFixtures } from '../../test/helpers/formatter-fixtures.js';
+import { half, headOf } from '../../test/helpers/formatter-fixtures.js';
 import { allure } from './index.js';
 import { allure2Handler } from './allure2.js';
 import { allure1Handler } from './allure1.js';

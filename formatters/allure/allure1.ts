@@ -3,7 +3,7 @@
  * SAX events in, containers out in closing order. It keeps the suite, the open test case and its
  * open steps, never the tree.
  */
-import { fileTitle, localName, newContainer, noRootError, Stack, suiteStatus } from '../../lib/formatter/api.js';
+import { ElementStack, fileTitle, localName, newContainer, noRootError, suiteStatus } from '../../lib/formatter/api.js';
 import { TextBuffer, trimmedOrNull, unclosedRootError, wrongRootError } from '../../lib/formatter/api.js';
 import type { ContainerStatus, Emit, FailureInfo, HandlerContext, Property } from '../../lib/formatter/api.js';
 import type { XmlMachine } from '../../lib/formatter/api.js';
@@ -31,7 +31,7 @@ interface Node {
 type NodeFrame = { kind: 'node'; node: Node };
 type Frame =
   | NodeFrame
-  | { kind: 'text'; buf: TextBuffer }
+  | { kind: 'text'; buffer: TextBuffer }
   | { kind: 'failure'; node: Node }
   | { kind: 'list'; node: Node; item: 'test-case' | 'step' | 'label' | 'attachment' | 'parameter' }
   | { kind: 'ignored' };
@@ -42,7 +42,7 @@ const MAX_LIST = 1000;
 
 export function allure1Handler(ctx: HandlerContext, emit: Emit): XmlMachine {
   const limit = ctx.limits.maxTextChars;
-  const frames = new Stack<Frame>();
+  const frames = new ElementStack<Frame>(IGNORED);
   let rootSeen = false;
 
   const openNode = (type: Node['type'], parent: Node | null, a: Attrs): Node => ({
@@ -65,25 +65,11 @@ export function allure1Handler(ctx: HandlerContext, emit: Emit): XmlMachine {
       trimmedOrNull(node.name) ??
       (node.type === 'suite' ? fileTitle(ctx.fileName, '(unnamed suite)') : `(unnamed ${node.type})`);
     const status = node.type === 'suite' ? suiteStatus(node.seen) : node.status;
-    const { id, parentId, type, properties, refs } = node;
     const failure = status === 'passed' ? null : failureInfo(node);
-    const { durationMs, startedAt } = node.when;
     // Allure 1 shows the title and keeps the method name apart; the name is worth keeping.
     const name = trimmedOrNull(node.name);
     const meta = name !== null && name !== title ? { name } : undefined;
-    const c = newContainer({
-      id,
-      parentId,
-      type,
-      title,
-      status,
-      durationMs,
-      startedAt,
-      failure,
-      properties,
-      attachmentRefs: refs,
-      meta,
-    });
+    const c = newContainer({ ...node, ...node.when, title, status, failure, attachmentRefs: node.refs, meta });
     if (node.type === 'suite')
       ctx.setProducer(producerName(node.properties.find((p) => p.name === 'framework')?.value ?? null));
     frames.find((f): f is NodeFrame => f.kind === 'node')?.node.seen.push(status);
@@ -95,9 +81,9 @@ export function allure1Handler(ctx: HandlerContext, emit: Emit): XmlMachine {
       const node = top.node;
       switch (name) {
         case 'name':
-          return { kind: 'text', buf: (node.name ??= new TextBuffer(MAX_NAME_CHARS)) };
+          return { kind: 'text', buffer: (node.name ??= new TextBuffer(MAX_NAME_CHARS)) };
         case 'title':
-          return { kind: 'text', buf: (node.title ??= new TextBuffer(MAX_NAME_CHARS)) };
+          return { kind: 'text', buffer: (node.title ??= new TextBuffer(MAX_NAME_CHARS)) };
         case 'failure':
           node.failure ??= { message: new TextBuffer(limit), stack: new TextBuffer(limit) };
           return { kind: 'failure', node };
@@ -116,8 +102,8 @@ export function allure1Handler(ctx: HandlerContext, emit: Emit): XmlMachine {
     }
     if (top.kind === 'failure') {
       const f = top.node.failure!;
-      if (name === 'message') return { kind: 'text', buf: f.message };
-      if (name === 'stack-trace') return { kind: 'text', buf: f.stack };
+      if (name === 'message') return { kind: 'text', buffer: f.message };
+      if (name === 'stack-trace') return { kind: 'text', buffer: f.stack };
       return IGNORED;
     }
     if (top.kind === 'list' && name === top.item) {
@@ -155,13 +141,11 @@ export function allure1Handler(ctx: HandlerContext, emit: Emit): XmlMachine {
         frames.push({ kind: 'node', node: openNode('suite', null, a) });
         return;
       }
-      const top = frames.top;
-      frames.push(top ? openChild(top, name, a) : IGNORED);
+      frames.open((top) => openChild(top, name, a));
     },
 
     text(t) {
-      const top = frames.top;
-      if (top?.kind === 'text') top.buf.append(t);
+      frames.text(t);
     },
 
     close() {

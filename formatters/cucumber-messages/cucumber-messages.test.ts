@@ -2,14 +2,8 @@ import t from 'tap';
 import type { Container } from '../../lib/formatter/api.js';
 import { totalsOf as count } from '../../lib/formatter/check.js';
 import { readHead } from '../../lib/formatter/head.js';
-import {
-  driveHandler,
-  formatterChecks,
-  formatterFixtures,
-  half,
-  headOf,
-  walkJson,
-} from '../../test/helpers/formatter-fixtures.js';
+import { driveHandler, formatterChecks, formatterFixtures, half } from '../../test/helpers/formatter-fixtures.js';
+import { headOf, walkJson } from '../../test/helpers/formatter-fixtures.js';
 import { cucumberMessages } from './index.js';
 import { messagesHandler } from './parse.js';
 

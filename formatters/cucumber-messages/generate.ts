@@ -4,18 +4,8 @@
  * and hooks; testRunStarted; every testCase; then each test case's execution; testRunFinished. Ids
  * are recomputed from (seed, kind, index), never remembered.
  */
-import {
-  GHERKIN,
-  BASE_MS,
-  caseAt,
-  jsStack,
-  moduleName,
-  sized,
-  SUITES_PER_MODULE,
-  tally,
-  TESTS_PER_SUITE,
-  uuid,
-} from '../../bench/cases.js';
+import { BASE_MS, caseAt, GHERKIN, jsStack, moduleName, sized, SUITES_PER_MODULE, tally } from '../../bench/cases.js';
+import { TESTS_PER_SUITE, uuid } from '../../bench/cases.js';
 import type { Case, FormatGenerator, Writer } from '../../bench/cases.js';
 
 const cucumberMessages: Writer = async (out, n, seed) => {

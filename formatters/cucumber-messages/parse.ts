@@ -44,22 +44,21 @@ export const ENVELOPES = new Set([
   'undefinedParameterType',
 ]);
 
-/** Envelopes small enough to take whole; `source` and `gherkinDocument` are streamed. */
-const WHOLE = new Set([
-  'attachment',
-  'externalAttachment',
-  'hook',
-  'meta',
-  'parseError',
-  'pickle',
-  'testCase',
-  'testCaseFinished',
-  'testCaseStarted',
-  'testRunFinished',
-  'testRunHookFinished',
-  'testRunHookStarted',
-  'testStepFinished',
-]);
+/**
+ * Envelopes small enough to take whole: every one but the streamed `source` and `gherkinDocument`
+ * and those nothing here reads (definitions, suggestions, run and step starts).
+ */
+const PASSED_BY = [
+  'gherkinDocument',
+  'parameterType',
+  'source',
+  'stepDefinition',
+  'suggestion',
+  'testRunStarted',
+  'testStepStarted',
+  'undefinedParameterType',
+];
+const WHOLE = new Set([...ENVELOPES].filter((e) => !PASSED_BY.includes(e)));
 
 const LOG_MEDIA_TYPE = 'text/x.cucumber.log+plain';
 

@@ -2,13 +2,8 @@ import t from 'tap';
 import type { Container } from '../../lib/formatter/api.js';
 import { totalsOf as count } from '../../lib/formatter/check.js';
 import { HEAD_BYTES, readHead } from '../../lib/formatter/head.js';
-import {
-  driveHandler,
-  formatterChecks,
-  formatterFixtures,
-  half,
-  walkJson,
-} from '../../test/helpers/formatter-fixtures.js';
+import { driveHandler, formatterChecks, formatterFixtures, half } from '../../test/helpers/formatter-fixtures.js';
+import { walkJson } from '../../test/helpers/formatter-fixtures.js';
 import { cucumber } from './index.js';
 import { cucumberHandler } from './parse.js';
 

@@ -3,18 +3,8 @@
  * an array of features (suites), each with scenarios; every third feature has a Background, written
  * again before each of its scenarios as Cucumber does.
  */
-import {
-  GHERKIN,
-  camel,
-  caseAt,
-  iso,
-  javaStack,
-  moduleName,
-  pretty,
-  sized,
-  SUITES_PER_MODULE,
-  TESTS_PER_SUITE,
-} from '../../bench/cases.js';
+import { camel, caseAt, GHERKIN, iso, javaStack, moduleName, pretty, sized } from '../../bench/cases.js';
+import { SUITES_PER_MODULE, TESTS_PER_SUITE } from '../../bench/cases.js';
 import type { FormatGenerator, Writer } from '../../bench/cases.js';
 
 const cucumber: Writer = async (out, n, seed) => {

@@ -1,14 +1,8 @@
 import t from 'tap';
 import type { Container } from '../../lib/formatter/api.js';
 import { totalsOf as count } from '../../lib/formatter/check.js';
-import {
-  byTitle,
-  childrenFirst,
-  driveHandler,
-  formatterChecks,
-  formatterFixtures,
-  headOf,
-} from '../../test/helpers/formatter-fixtures.js';
+import { byTitle, childrenFirst, driveHandler, formatterChecks } from '../../test/helpers/formatter-fixtures.js';
+import { formatterFixtures, headOf } from '../../test/helpers/formatter-fixtures.js';
 import { golang } from './index.js';
 import { goHandler, type GoEvent } from './parse.js';
 

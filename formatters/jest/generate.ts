@@ -2,17 +2,8 @@
  * The bench generator of this format (bench/formatters.ts runs it): Jest `--json`: one line;
  * counters first; testResults[] of about 1000 assertionResults per file.
  */
-import {
-  BASE_MS,
-  camel,
-  caseAt,
-  jsStack,
-  moduleName,
-  sized,
-  SUITES_PER_MODULE,
-  tally,
-  TESTS_PER_SUITE,
-} from '../../bench/cases.js';
+import { BASE_MS, camel, caseAt, jsStack, moduleName, sized, SUITES_PER_MODULE, tally } from '../../bench/cases.js';
+import { TESTS_PER_SUITE } from '../../bench/cases.js';
 import type { FormatGenerator, Writer } from '../../bench/cases.js';
 
 const JEST_FILE_TESTS = 1000;

@@ -1,14 +1,9 @@
 import t from 'tap';
 import type { Container } from '../../lib/formatter/api.js';
 import { totalsOf as count } from '../../lib/formatter/check.js';
-import {
-  driveHandler,
-  feedXml,
-  formatterChecks,
-  formatterFixtures,
-  half,
-  type XmlEvent,
-} from '../../test/helpers/formatter-fixtures.js';
+import { driveHandler, feedXml, formatterChecks, formatterFixtures } from '../../test/helpers/formatter-fixtures.js';
+import { half } from '../../test/helpers/formatter-fixtures.js';
+import type { XmlEvent } from '../../test/helpers/formatter-fixtures.js';
 import { junit } from './index.js';
 import { junitHandler } from './parse.js';
 import { parseSeconds } from './values.js';

@@ -3,19 +3,14 @@
  * elements (the suites and the test being read, with their capped text), never the tree, so a test
  * can drive it with an array of events and memory stays flat whatever the file size.
  */
-import { erroredTest, fileTitle, localName, lowerWord, newContainer, noRootError } from '../../lib/formatter/api.js';
-import { parseTimestamp, Stack, suiteStatus, TextBuffer, trimmedOrNull } from '../../lib/formatter/api.js';
+import { ElementStack, erroredTest, fileTitle, localName, lowerWord, newContainer } from '../../lib/formatter/api.js';
+import { noRootError, parseTimestamp, Stack, suiteStatus, TextBuffer, trimmedOrNull } from '../../lib/formatter/api.js';
 import { unclosedRootError, wrongRootError } from '../../lib/formatter/api.js';
 import type { Attempt, Container, ContainerStatus, Emit, FailureInfo } from '../../lib/formatter/api.js';
 import type { HandlerContext, Instant, OpenedContainer, Property, XmlMachine } from '../../lib/formatter/api.js';
 import { MarkerScanner, attachmentProperty } from './attachments.js';
-import {
-  producerFromCase,
-  producerFromProperty,
-  producerFromRetry,
-  producerFromRoot,
-  producerFromSuite,
-} from './producer.js';
+import { producerFromCase, producerFromProperty, producerFromRetry, producerFromRoot } from './producer.js';
+import { producerFromSuite } from './producer.js';
 import { parseSeconds } from './values.js';
 
 type Attrs = Record<string, string>;
@@ -88,7 +83,7 @@ export function junitHandler(
   opened?: (container: OpenedContainer) => void,
 ): XmlMachine {
   const limit = ctx.limits.maxTextChars;
-  const frames = new Stack<Frame>();
+  const frames = new ElementStack<Frame>(IGNORED);
   const containers = new Stack<Open>();
   let rootSeen = false;
   let producer: string | null = null;
@@ -252,7 +247,7 @@ export function junitHandler(
         frames.push({ kind: 'root' });
         return;
       }
-      frames.push(top ? openChild(top, name, a) : IGNORED);
+      frames.open((top) => openChild(top, name, a));
     },
 
     text(t) {

@@ -3,19 +3,8 @@
  * then tests, pending, failures, passes — the same entries, each section a filter over the test
  * indexes (pretty-printed with two spaces, as the reporter does).
  */
-import {
-  BASE_MS,
-  caseAt,
-  className,
-  iso,
-  jsStack,
-  moduleName,
-  outcomeAt,
-  pretty,
-  sized,
-  tally,
-  TESTS_PER_SUITE,
-} from '../../bench/cases.js';
+import { mochaStats, caseAt, className, jsStack, moduleName, outcomeAt, pretty, sized } from '../../bench/cases.js';
+import { tally } from '../../bench/cases.js';
 import type { Case, FormatGenerator, Outcome, Writer } from '../../bench/cases.js';
 
 const mocha: Writer = async (out, n, seed) => {
@@ -43,16 +32,7 @@ const mocha: Writer = async (out, n, seed) => {
             };
     return e;
   };
-  const stats = {
-    suites: Math.ceil(n / TESTS_PER_SUITE),
-    tests: n,
-    passes: all.passed,
-    pending: all.skipped,
-    failures: all.failed,
-    start: iso(BASE_MS),
-    end: iso(BASE_MS + n * 120),
-    duration: n * 120,
-  };
+  const stats = mochaStats(n, all);
   await out.put(`{\n  "stats": ${pretty(stats, 1)}`);
   const section = async (name: string, keep: (o: Outcome) => boolean): Promise<void> => {
     await out.put(`,\n  "${name}": [`);

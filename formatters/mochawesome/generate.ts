@@ -3,32 +3,14 @@
  * one spec file each (a module), its root suite holding describe suites of 40 tests; meta.
  * Pretty-printed with two spaces, as mochawesome writes it.
  */
-import {
-  BASE_MS,
-  caseAt,
-  iso,
-  jsStack,
-  moduleName,
-  pretty,
-  sized,
-  SUITES_PER_MODULE,
-  tally,
-  TESTS_PER_SUITE,
-  uuid,
-} from '../../bench/cases.js';
+import { mochaStats, caseAt, jsStack, moduleName, pretty, sized, SUITES_PER_MODULE } from '../../bench/cases.js';
+import { tally, TESTS_PER_SUITE, uuid } from '../../bench/cases.js';
 import type { FormatGenerator, Status, Writer } from '../../bench/cases.js';
 
 const mochawesome: Writer = async (out, n, seed) => {
   const all = tally(seed, 0, n);
   const stats = {
-    suites: Math.ceil(n / TESTS_PER_SUITE),
-    tests: n,
-    passes: all.passed,
-    pending: all.skipped,
-    failures: all.failed,
-    start: iso(BASE_MS),
-    end: iso(BASE_MS + n * 120),
-    duration: n * 120,
+    ...mochaStats(n, all),
     testsRegistered: n,
     passPercent: Math.round((all.passed / n) * 10000) / 100,
     pendingPercent: Math.round((all.skipped / n) * 10000) / 100,

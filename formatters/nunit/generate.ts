@@ -2,23 +2,8 @@
  * The bench generator of this format (bench/formatters.ts runs it): NUnit 3: test-run → Assembly →
  * TestSuite → Namespace (module) → TestFixture (suite) → test-case
  */
-import {
-  attr,
-  BASE_MS,
-  camel,
-  caseAt,
-  cdata,
-  className,
-  dotnetStack,
-  iso,
-  mix,
-  moduleName,
-  seconds,
-  sized,
-  SUITES_PER_MODULE,
-  tally,
-  TESTS_PER_SUITE,
-} from '../../bench/cases.js';
+import { attr, BASE_MS, camel, caseAt, cdata, className, dotnetStack, iso, mix } from '../../bench/cases.js';
+import { moduleName, seconds, sized, SUITES_PER_MODULE, tally, TESTS_PER_SUITE } from '../../bench/cases.js';
 import type { FormatGenerator, Writer } from '../../bench/cases.js';
 
 const nunit: Writer = async (out, n, seed) => {

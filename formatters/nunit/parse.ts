@@ -3,8 +3,8 @@
  * SAX events in, containers out, in closing order. It keeps only the open suites and the open test
  * with their capped text, never the tree, so a test can drive it with an array of events.
  */
-import { erroredTest, localName, lowerWord as lower, newContainer, noRootError } from '../../lib/formatter/api.js';
-import { parseTimestamp, Stack, TextBuffer, trimmedOrNull } from '../../lib/formatter/api.js';
+import { ElementStack, erroredTest, localName, lowerWord as lower, newContainer } from '../../lib/formatter/api.js';
+import { noRootError, parseTimestamp, Stack, TextBuffer, trimmedOrNull } from '../../lib/formatter/api.js';
 import { unclosedRootError, worstStatus, wrongRootError } from '../../lib/formatter/api.js';
 import type { Container, ContainerStatus, Emit, FailureInfo, HandlerContext } from '../../lib/formatter/api.js';
 import type { Instant, Property, XmlMachine } from '../../lib/formatter/api.js';
@@ -63,7 +63,7 @@ const MAX_PATH = 4096;
 
 export function nunitHandler(ctx: HandlerContext, emit: Emit): XmlMachine {
   const limit = ctx.limits.maxTextChars;
-  const frames = new Stack<Frame>();
+  const frames = new ElementStack<Frame>(IGNORED);
   const containers = new Stack<Open>();
   let dialect: Dialect | null = null;
   /** `test-run/@start-time` or NUnit 2's `date` + `time`: the start of top-level suites that lack one. */
@@ -244,13 +244,11 @@ export function nunitHandler(ctx: HandlerContext, emit: Emit): XmlMachine {
       // Counting rule: every <test-case> counts wherever it sits (NUnit 2 wraps children in <results>).
       if (name === 'test-suite') return openContainer('suite', a);
       if (name === 'test-case') return openContainer('test', a);
-      const top = frames.top;
-      frames.push(top ? childOf(top, name, a) : IGNORED);
+      frames.open((top) => childOf(top, name, a));
     },
 
     text(t) {
-      const top = frames.top;
-      if (top?.kind === 'text') top.buffer.append(t);
+      frames.text(t);
     },
 
     close() {

@@ -3,18 +3,8 @@
  * = spec files (one per 40 specs) → describe → specs, each spec run in two projects (two counted
  * tests); failed tests retried once. Units are specs.
  */
-import {
-  BASE_MS,
-  caseAt,
-  iso,
-  jsStack,
-  moduleName,
-  pretty,
-  sized,
-  SUITES_PER_MODULE,
-  TESTS_PER_SUITE,
-  uuid,
-} from '../../bench/cases.js';
+import { BASE_MS, caseAt, iso, jsStack, moduleName, pretty, sized, SUITES_PER_MODULE } from '../../bench/cases.js';
+import { TESTS_PER_SUITE, uuid } from '../../bench/cases.js';
 import type { FormatGenerator, Writer } from '../../bench/cases.js';
 
 const PROJECTS = ['chromium', 'firefox'];

@@ -2,19 +2,8 @@
  * The bench generator of this format (bench/formatters.ts runs it): Robot Framework 7 output.xml:
  * one top-level suite → module directories → .robot files → tests
  */
-import {
-  attr,
-  BASE_MS,
-  camel,
-  caseAt,
-  iso,
-  moduleName,
-  sized,
-  SUITES_PER_MODULE,
-  tally,
-  TESTS_PER_SUITE,
-  text,
-} from '../../bench/cases.js';
+import { attr, BASE_MS, camel, caseAt, iso, moduleName, sized, SUITES_PER_MODULE, tally } from '../../bench/cases.js';
+import { TESTS_PER_SUITE, text } from '../../bench/cases.js';
 import type { FormatGenerator, Writer } from '../../bench/cases.js';
 
 const robot: Writer = async (out, n, seed) => {

@@ -10,8 +10,8 @@
  * failed and skipped tests (their status cannot change), steps and hooks. Keywords nested below a
  * test's own body items are read for their messages only.
  */
-import { fileTitle, localName, newContainer, noRootError, Stack, TextBuffer } from '../../lib/formatter/api.js';
-import { unclosedRootError, wrongRootError } from '../../lib/formatter/api.js';
+import { ElementStack, fileTitle, localName, newContainer, noRootError, Stack } from '../../lib/formatter/api.js';
+import { TextBuffer, unclosedRootError, wrongRootError } from '../../lib/formatter/api.js';
 import type { Container, ContainerStatus, Emit, FailureInfo, HandlerContext } from '../../lib/formatter/api.js';
 import type { Property, XmlMachine } from '../../lib/formatter/api.js';
 import { HtmlRefScanner, screenshotNames } from './attachments.js';
@@ -95,7 +95,7 @@ const MAX_TAG_CHARS = 1000;
 
 export function robotHandler(ctx: HandlerContext, emit: Emit): XmlMachine {
   const limit = ctx.limits.maxTextChars;
-  const frames = new Stack<Frame>();
+  const frames = new ElementStack<Frame>(IGNORED);
   const scopes = new Stack<Scope>();
   /** PASS tests (and the suites above them) waiting for every ancestor's teardown. */
   const held: Container[] = [];
@@ -261,8 +261,7 @@ export function robotHandler(ctx: HandlerContext, emit: Emit): XmlMachine {
         frames.push({ kind: 'root' });
         return;
       }
-      const top = frames.top;
-      frames.push(top ? openChild(top, name, a) : IGNORED);
+      frames.open((top) => openChild(top, name, a));
     },
 
     text(t) {

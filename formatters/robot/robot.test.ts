@@ -1,16 +1,9 @@
 import t from 'tap';
 import type { Container } from '../../lib/formatter/api.js';
 import { totalsOf as count } from '../../lib/formatter/check.js';
-import {
-  childrenFirst,
-  driveHandler,
-  feedXml,
-  formatterChecks,
-  formatterFixtures,
-  half,
-  headOf,
-  type XmlEvent,
-} from '../../test/helpers/formatter-fixtures.js';
+import { childrenFirst, driveHandler, feedXml, formatterChecks } from '../../test/helpers/formatter-fixtures.js';
+import { formatterFixtures, half, headOf } from '../../test/helpers/formatter-fixtures.js';
+import type { XmlEvent } from '../../test/helpers/formatter-fixtures.js';
 import { robot } from './index.js';
 import { robotHandler } from './parse.js';
 import { HtmlRefScanner, fileRef, screenshotNames } from './attachments.js';

@@ -2,21 +2,8 @@
  * The bench generator of this format (bench/formatters.ts runs it): TestNG testng-results.xml:
  * suite → test (module) → class (suite) → test-method
  */
-import {
-  attr,
-  BASE_MS,
-  camel,
-  caseAt,
-  cdata,
-  iso,
-  javaStack,
-  mix,
-  moduleName,
-  sized,
-  SUITES_PER_MODULE,
-  tally,
-  TESTS_PER_SUITE,
-} from '../../bench/cases.js';
+import { attr, BASE_MS, camel, caseAt, cdata, iso, javaStack, mix, moduleName, sized } from '../../bench/cases.js';
+import { SUITES_PER_MODULE, tally, TESTS_PER_SUITE } from '../../bench/cases.js';
 import type { FormatGenerator, Writer } from '../../bench/cases.js';
 
 const testng: Writer = async (out, n, seed) => {

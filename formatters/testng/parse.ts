@@ -7,8 +7,8 @@
  *   until it closes: TestNG sorts a class by start millisecond, and a retried attempt started in
  *   the same millisecond as its final run is written after it, so matching needs the whole class.
  */
-import { localName, newContainer, noRootError, Stack, suiteStatus, TextBuffer } from '../../lib/formatter/api.js';
-import { unclosedRootError, wrongRootError } from '../../lib/formatter/api.js';
+import { ElementStack, localName, newContainer, noRootError, Stack, suiteStatus } from '../../lib/formatter/api.js';
+import { TextBuffer, unclosedRootError, wrongRootError } from '../../lib/formatter/api.js';
 import type { Attempt, Container, ContainerStatus, Emit, FailureInfo } from '../../lib/formatter/api.js';
 import type { HandlerContext, Instant, Property, XmlMachine } from '../../lib/formatter/api.js';
 import { parseDurationMs, parseStartedAt } from './values.js';
@@ -78,7 +78,7 @@ const MAX_META_CHARS = 1000;
 
 export function testngHandler(ctx: HandlerContext, emit: Emit): XmlMachine {
   const limit = ctx.limits.maxTextChars;
-  const frames = new Stack<Frame>();
+  const frames = new ElementStack<Frame>(IGNORED);
   const suites = new Stack<Suite>();
   let rootSeen = false;
   let holdClasses = false;
@@ -121,21 +121,8 @@ export function testngHandler(ctx: HandlerContext, emit: Emit): XmlMachine {
     ]);
     const properties = [...tags].map((value): Property => ({ name: 'group', value }));
     m.parent?.seen.add(status);
-    const { durationMs, startedAt, meta } = m;
     const [id, parentId, title] = [ctx.nextId(), m.parent ? m.parent.id : null, methodTitle(m)];
-    return newContainer({
-      id,
-      parentId,
-      type,
-      title,
-      status,
-      durationMs,
-      startedAt,
-      failure,
-      stdout,
-      properties,
-      meta,
-    });
+    return newContainer({ ...m, id, parentId, type, title, status, failure, stdout, properties });
   };
 
   /** A counted test: the final run, with the retried runs before it as attempts. */
@@ -342,8 +329,7 @@ export function testngHandler(ctx: HandlerContext, emit: Emit): XmlMachine {
         frames.push({ kind: 'root' });
         return;
       }
-      const top = frames.top;
-      frames.push(top ? openChild(top, name, a) : IGNORED);
+      frames.open((top) => openChild(top, name, a));
     },
 
     text(t) {

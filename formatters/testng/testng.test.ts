@@ -1,15 +1,9 @@
 import t from 'tap';
 import type { Container } from '../../lib/formatter/api.js';
 import { totalsOf as count } from '../../lib/formatter/check.js';
-import {
-  driveHandler,
-  feedXml,
-  formatterChecks,
-  formatterFixtures,
-  half,
-  headOf,
-  type XmlEvent,
-} from '../../test/helpers/formatter-fixtures.js';
+import { driveHandler, feedXml, formatterChecks, formatterFixtures } from '../../test/helpers/formatter-fixtures.js';
+import { half, headOf } from '../../test/helpers/formatter-fixtures.js';
+import type { XmlEvent } from '../../test/helpers/formatter-fixtures.js';
 import { testng } from './index.js';
 import { testngHandler } from './parse.js';
 import { parseStartedAt } from './values.js';

@@ -2,21 +2,8 @@
  * The bench generator of this format (bench/formatters.ts runs it): TRX (VSTest): Results first,
  * then TestDefinitions, TestEntries, TestLists, ResultSummary
  */
-import {
-  attr,
-  BASE_MS,
-  camel,
-  caseAt,
-  className,
-  dotnetStack,
-  iso,
-  moduleName,
-  sized,
-  tally,
-  text,
-  timeSpan,
-  uuid,
-} from '../../bench/cases.js';
+import { attr, BASE_MS, camel, caseAt, className, dotnetStack, iso, moduleName, sized } from '../../bench/cases.js';
+import { tally, text, timeSpan, uuid } from '../../bench/cases.js';
 import type { Case, FormatGenerator, Writer } from '../../bench/cases.js';
 
 const TRX_LIST = '8c84fa94-04c1-424b-9868-57a2d4851a1d';

@@ -4,8 +4,8 @@
  * tests) become steps of it. Memory stays flat: the open result with its capped text, plus, only
  * when the definitions come before the results (mstest.exe), a map from test id to class name.
  */
-import { localName, newContainer, noRootError, parseTimestamp, Stack, suiteStatus } from '../../lib/formatter/api.js';
-import { TextBuffer, trimmedOrNull, unclosedRootError, wrongRootError } from '../../lib/formatter/api.js';
+import { ElementStack, localName, newContainer, noRootError, parseTimestamp } from '../../lib/formatter/api.js';
+import { suiteStatus, TextBuffer, trimmedOrNull, unclosedRootError, wrongRootError } from '../../lib/formatter/api.js';
 import type { ContainerStatus, Emit, FailureInfo, HandlerContext, Instant } from '../../lib/formatter/api.js';
 import type { XmlMachine } from '../../lib/formatter/api.js';
 import { parseTimeSpan, resultFileRef } from './values.js';
@@ -78,7 +78,7 @@ export function outcomeStatus(outcome: string | undefined): ContainerStatus {
 
 export function trxHandler(ctx: HandlerContext, emit: Emit): XmlMachine {
   const limit = ctx.limits.maxTextChars;
-  const frames = new Stack<Frame>();
+  const frames = new ElementStack<Frame>(IGNORED);
   let rootSeen = false;
   let resultsSeen = false;
   let legacy = false;
@@ -225,12 +225,11 @@ export function trxHandler(ctx: HandlerContext, emit: Emit): XmlMachine {
       const top = frames.top;
       if (top?.kind === 'results') return openResult(a, null);
       if (top?.kind === 'inner') return openResult(a, top.owner);
-      frames.push(top ? childOf(top, name, a) : IGNORED);
+      frames.open((top) => childOf(top, name, a));
     },
 
     text(t) {
-      const top = frames.top;
-      if (top?.kind === 'text') top.buffer.append(t);
+      frames.text(t);
     },
 
     close() {

@@ -2,15 +2,9 @@ import t from 'tap';
 import type { Container } from '../../lib/formatter/api.js';
 import { totalsOf as count } from '../../lib/formatter/check.js';
 import { readHead } from '../../lib/formatter/head.js';
-import {
-  driveHandler,
-  feedXml,
-  formatterChecks,
-  formatterFixtures,
-  half,
-  headOf,
-  type XmlEvent,
-} from '../../test/helpers/formatter-fixtures.js';
+import { driveHandler, feedXml, formatterChecks, formatterFixtures } from '../../test/helpers/formatter-fixtures.js';
+import { half, headOf } from '../../test/helpers/formatter-fixtures.js';
+import type { XmlEvent } from '../../test/helpers/formatter-fixtures.js';
 import { trx } from './index.js';
 import { outcomeStatus, trxHandler, typeName } from './parse.js';
 import { parseTimeSpan, resultFileRef } from './values.js';

@@ -2,19 +2,8 @@
  * The bench generator of this format (bench/formatters.ts runs it): xUnit.net v2: assemblies →
  * assembly (every 50 classes) → collection (suite) → test
  */
-import {
-  attr,
-  camel,
-  caseAt,
-  cdata,
-  className,
-  dotnetStack,
-  moduleName,
-  seconds,
-  sized,
-  tally,
-  TESTS_PER_SUITE,
-} from '../../bench/cases.js';
+import { attr, camel, caseAt, cdata, className, dotnetStack, moduleName, seconds, sized } from '../../bench/cases.js';
+import { tally, TESTS_PER_SUITE } from '../../bench/cases.js';
 import type { FormatGenerator, Writer } from '../../bench/cases.js';
 
 const SUITES_PER_ASSEMBLY = 50;

@@ -3,7 +3,7 @@
  * `assembly` → `class` → `test`): SAX events in, containers out, in closing order. It keeps only
  * the open suites and the open test with their capped text, never the tree.
  */
-import { erroredTest, localName, lowerWord, newContainer, noRootError } from '../../lib/formatter/api.js';
+import { ElementStack, erroredTest, localName, lowerWord, newContainer, noRootError } from '../../lib/formatter/api.js';
 import { parseTimestamp, Stack, suiteStatus, TextBuffer, trimmedOrNull } from '../../lib/formatter/api.js';
 import { unclosedRootError, wrongRootError } from '../../lib/formatter/api.js';
 import type { Container, ContainerStatus, Emit, FailureInfo, HandlerContext } from '../../lib/formatter/api.js';
@@ -46,7 +46,7 @@ const IGNORED: Frame = { kind: 'ignored' };
 
 export function xunitHandler(ctx: HandlerContext, emit: Emit): XmlMachine {
   const limit = ctx.limits.maxTextChars;
-  const frames = new Stack<Frame>();
+  const frames = new ElementStack<Frame>(IGNORED);
   const containers = new Stack<Open>();
   let rootSeen = false;
   /** `assemblies/@start-rtf` (schema 3): the start of assemblies that give none of their own. */
@@ -188,7 +188,7 @@ export function xunitHandler(ctx: HandlerContext, emit: Emit): XmlMachine {
       // Counting rule: every <test> counts; only a test inside a test would be something else.
       if (name === 'test' && inner !== 'test' && inner !== 'error') return openContainer('test', a);
       if (name === 'error' && top?.kind === 'errors') return openContainer('error', a);
-      frames.push(top ? childOf(top, name, a) : IGNORED);
+      frames.open((top) => childOf(top, name, a));
     },
 
     text(t) {

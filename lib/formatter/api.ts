@@ -23,7 +23,7 @@ export { worstStatus, suiteStatus, worseOf, SEVERITY } from './kit/status.js';
 export { stepResultStatus, ScenarioVerdict, SCENARIO_SEVERITY } from './kit/step-results.js';
 export { splitErrorName, errorFailure } from './kit/js-errors.js';
 export { newContainer, erroredTest, type ContainerFields } from './kit/container.js';
-export { Stack } from './kit/stack.js';
+export { Stack, ElementStack } from './kit/stack.js';
 export {
   xmlParse,
   jsonParse,
