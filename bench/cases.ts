@@ -222,7 +222,8 @@ export function caseAt(seed: number, i: number): Case {
     ? Array.from(
         { length: 1 + Math.floor(r() * 3) },
         (_, k) =>
-          `[INFO] ${new Date(BASE_MS + i * 120 + k).toISOString()} GET /api/items?q=${encodeURIComponent(object).slice(0, 12)}&lang=de → 200 in ${k + 3} ms (größe ✓)`,
+          `[INFO] ${new Date(BASE_MS + i * 120 + k).toISOString()} GET /api/` +
+          `items?q=${encodeURIComponent(object).slice(0, 12)}&lang=de → 200 in ${k + 3} ms (größe ✓)`,
       ).join('\n')
     : null;
   const message =
@@ -320,11 +321,13 @@ export function javaStack(c: Case, exception: string): string {
 export function dotnetStack(c: Case): string {
   const ns = `Example.${camel(moduleName(c.module))}`;
   const lines = [
-    `   at ${ns}.Tests.${className(c)}Tests.${c.method}() in /builds/app/${ns}.Tests/${className(c)}Tests.cs:line ${c.line}`,
+    `   at ${ns}.Tests.${className(c)}Tests.${c.method}() in /builds/app/${ns}.Tests/${className(c)}Tests.cs:line ` +
+      `${c.line}`,
   ];
   const framework = [
     `   at ${ns}.${className(c)}.Load(String key) in /builds/app/${ns}/${className(c)}.cs:line ${c.line + 7}`,
-    '   at System.RuntimeMethodHandle.InvokeMethod(Object target, Void** arguments, Signature sig, Boolean isConstructor)',
+    '   at System.RuntimeMethodHandle.InvokeMethod(Object target, Void** arguments, Signature sig, Boolean ' +
+      'isConstructor)',
     '   at System.Reflection.MethodBaseInvoker.InvokeWithNoArgs(Object obj, BindingFlags invokeAttr)',
     '   at Xunit.Sdk.TestInvoker`1.<>c__DisplayClass48_0.<InvokeTestMethodAsync>b__1()',
     '   at NUnit.Framework.Internal.Commands.TestMethodCommand.Execute(TestExecutionContext context)',
@@ -356,7 +359,8 @@ export function rubyBacktrace(c: Case): string[] {
     `./spec/${moduleName(c.module)}/service_${c.suite}_spec.rb:${c.line}:in 'block (3 levels) in <top (required)>'`,
   ];
   const framework = [
-    "/usr/local/bundle/gems/rspec-expectations-3.13.3/lib/rspec/expectations/fail_with.rb:35:in 'RSpec::Expectations.fail_with'",
+    '/usr/local/bundle/gems/rspec-expectations-3.13.3/lib/rspec/expectations/fail_with.rb:35:in ' +
+      "'RSpec::Expectations.fail_with'",
     "/usr/local/bundle/gems/rspec-core-3.13.2/lib/rspec/core/example.rb:263:in 'RSpec::Core::Example#run'",
     "./app/models/invoice.rb:88:in 'Invoice#total'",
     "/usr/local/bundle/gems/activerecord-7.2.1/lib/active_record/relation.rb:1040:in 'ActiveRecord::Relation#load'",
@@ -385,7 +389,10 @@ export function timeSpan(ms: number): string {
   const total = Math.round(ms * 10_000);
   const ticks = total % 10_000_000;
   const s = Math.floor(total / 10_000_000);
-  return `${String(Math.floor(s / 3600)).padStart(2, '0')}:${String(Math.floor(s / 60) % 60).padStart(2, '0')}:${String(s % 60).padStart(2, '0')}.${String(ticks).padStart(7, '0')}`;
+  return (
+    `${String(Math.floor(s / 3600)).padStart(2, '0')}:${String(Math.floor(s / 60) % 60).padStart(2, '0')}:` +
+    `${String(s % 60).padStart(2, '0')}.${String(ticks).padStart(7, '0')}`
+  );
 }
 
 /** JSON of one value, indented as if it sat `depth` levels deep in a 2-space pretty-printed file. */

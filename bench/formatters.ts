@@ -137,7 +137,8 @@ async function main(): Promise<void> {
         const expected = await gen.generate(file, targetMb * MB, SEED);
         const size = (await stat(file)).size;
         process.stderr.write(
-          `${f.key}: generated ${fmt(size / MB, 1)} MB (${fmt(expected)} tests) in ${fmt((Date.now() - g0) / 1000, 1)} s; parsing …\n`,
+          `${f.key}: generated ${fmt(size / MB, 1)} MB (${fmt(expected)} tests) in ` +
+            `${fmt((Date.now() - g0) / 1000, 1)} s; parsing …\n`,
         );
         const detected = await detection(f, file, gen.fileName, size);
         const run = await parseFile(f, file, gen.fileName, size);
@@ -145,7 +146,8 @@ async function main(): Promise<void> {
         const testsCell =
           run.tests === expected ? fmt(run.tests) : `✗ ${fmt(run.tests)} (generator wrote ${fmt(expected)})`;
         rows.push(
-          `| ${f.key} | ${fmt(size / MB, 1)} | ${testsCell} | ${fmt(run.seconds, 2)} | ${fmt(size / MB / run.seconds, 1)} | ${fmt(run.tests / run.seconds)} | ${fmt(rss)} |`,
+          `| ${f.key} | ${fmt(size / MB, 1)} | ${testsCell} | ${fmt(run.seconds, 2)} | ` +
+            `${fmt(size / MB / run.seconds, 1)} | ${fmt(run.tests / run.seconds)} | ${fmt(rss)} |`,
         );
         if (detected !== null) rows.push(`| ⚠ ${f.key} | input not detected as ${f.key}: ${detected} | | | | | |`);
         process.stderr.write(
@@ -168,10 +170,12 @@ async function main(): Promise<void> {
   const command = ['node --import tsx bench/formatters.ts', ...process.argv.slice(2)].join(' ');
   process.stdout.write(
     `\n## ${new Date().toISOString()} — formatter parse throughput\n\n` +
-      `- Node ${process.version}, ${os.availableParallelism()} CPUs (${cpus[0]?.model ?? 'unknown model'}), ${fmt(os.totalmem() / 1024 ** 3)} GiB\n` +
+      `- Node ${process.version}, ${os.availableParallelism()} CPUs (${cpus[0]?.model ?? 'unknown model'}), ` +
+      `${fmt(os.totalmem() / 1024 ** 3)} GiB\n` +
       `- Command: \`${command}\`\n` +
       '- Seconds: read (256 KiB chunks) + decode + parse only; the sink counts containers and never waits.\n' +
-      '- MB are 2^20 bytes. Peak RSS is the process high-water mark (VmHWM) read after each formatter: cumulative, in table order.\n\n' +
+      '- MB are 2^20 bytes. Peak RSS is the process high-water mark (VmHWM) read after each formatter: cumulative, ' +
+      'in table order.\n\n' +
       '| key | input MB | tests | seconds | MB/s | tests/s | peak RSS MiB |\n|---|---:|---:|---:|---:|---:|---:|\n' +
       `${rows.join('\n')}\n`,
   );

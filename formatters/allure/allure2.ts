@@ -193,7 +193,8 @@ export function allure2Handler(ctx: Allure2Context, emit: Emit): JsonMachine {
         !hasChildren
       ) {
         throw new FormatError(
-          'The JSON object has no `uuid`: it is not an Allure 2 result or container file; choose the formatter for its format or let Tally detect it',
+          'The JSON object has no `uuid`: it is not an Allure 2 result or container file; choose the formatter for ' +
+            'its format or let Tally detect it',
         );
       }
       // A container is known by what it holds; `*-container.json` in the name settles an empty one.

@@ -60,7 +60,8 @@ const allure: Writer = async (out, n, seed) => {
           flaky: false,
           message: 'one or more steps failed',
           trace:
-            'org.opentest4j.AssertionFailedError: one or more steps failed\n\tat com.example.checkout.LongJourneyTest.walksTheWholeShop(LongJourneyTest.java:42)',
+            'org.opentest4j.AssertionFailedError: one or more steps failed\n\tat ' +
+            'com.example.checkout.LongJourneyTest.walksTheWholeShop(LongJourneyTest.java:42)',
         }
       : { known: false, muted: false, flaky: false },
     stage: 'finished',

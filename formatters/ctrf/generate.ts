@@ -18,7 +18,9 @@ const ctrf: Writer = async (out, n, seed) => {
     stop: BASE_MS + n * 120,
   };
   await out.put(
-    `{\n  "reportFormat": "CTRF",\n  "specVersion": "0.0.0",\n  "reportId": "${uuid(seed, 50, 0)}",\n  "timestamp": "${iso(BASE_MS)}",\n  "generatedBy": "jest-ctrf-json-reporter",\n  "results": {\n    "tool": {\n      "name": "jest",\n      "version": "29.7.0"\n    },\n    "summary": ${pretty(summary, 2)},\n    "tests": [`,
+    `{\n  "reportFormat": "CTRF",\n  "specVersion": "0.0.0",\n  "reportId": "${uuid(seed, 50, 0)}",\n  "timestamp": ` +
+      `"${iso(BASE_MS)}",\n  "generatedBy": "jest-ctrf-json-reporter",\n  "results": {\n    "tool": {\n      ` +
+      `"name": "jest",\n      "version": "29.7.0"\n    },\n    "summary": ${pretty(summary, 2)},\n    "tests": [`,
   );
   for (let i = 0; i < n; i++) {
     const c = caseAt(seed, i);
@@ -47,7 +49,8 @@ const ctrf: Writer = async (out, n, seed) => {
     await out.put(`${i === 0 ? '' : ','}\n      ${pretty(t, 3)}`);
   }
   await out.put(
-    `\n    ],\n    "environment": {\n      "appName": "shop – größe",\n      "buildName": "main",\n      "buildNumber": "4711",\n      "osPlatform": "linux"\n    }\n  }\n}\n`,
+    `\n    ],\n    "environment": {\n      "appName": "shop – größe",\n      "buildName": "main",\n      ` +
+      `"buildNumber": "4711",\n      "osPlatform": "linux"\n    }\n  }\n}\n`,
   );
   return n;
 };

@@ -261,6 +261,7 @@ function span(a: Record<string, unknown>): number | null {
 
 function notCtrf(why: string): FormatError {
   return new FormatError(
-    `This is not a CTRF report (${why}); send a Common Test Report Format JSON file or choose the formatter for its format`,
+    `This is not a CTRF report (${why}); send a Common Test Report Format JSON file or choose the formatter for its ` +
+      `format`,
   );
 }

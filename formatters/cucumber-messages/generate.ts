@@ -17,7 +17,8 @@ const cucumberMessages: Writer = async (out, n, seed) => {
   });
   const dur = stamp;
   const stepsOf = (c: Case): number => 3 + (c.i % 4);
-  // Id kinds: 10 scenario AST, 11 AST step, 12 pickle, 13 pickle step, 14 testCase, 15 test step, 16 testCaseStarted, 17 hook step.
+  // Id kinds: 10 scenario AST, 11 AST step, 12 pickle, 13 pickle step, 14 testCase, 15 test step,
+  // 16 testCaseStarted, 17 hook step.
   const id = (kind: number, i: number, k = 0): string => uuid(seed, kind, i * 8 + k);
   const stepText = (c: Case, k: number): [string, string] => {
     const [keyword, name] = GHERKIN[k % GHERKIN.length]!;

@@ -495,7 +495,8 @@ export function messagesHandler(ctx: HandlerContext, emit: Emit): JsonMachine {
     end() {
       if (envelopes === 0)
         throw new FormatError(
-          'No Cucumber Messages envelope (`{"meta": …}`, `{"pickle": …}`, `{"testCaseStarted": …}` …) found: this is not a Cucumber Messages NDJSON file',
+          'No Cucumber Messages envelope (`{"meta": …}`, `{"pickle": …}`, `{"testCaseStarted": …}` …) found: this ' +
+            'is not a Cucumber Messages NDJSON file',
         );
       for (const run of runs.values()) {
         const testCase = testCases.get(run.testCaseId);

@@ -329,18 +329,21 @@ t.test('state machine: failure text from error_message', async (t) => {
     )[0]!.failure;
   t.same(
     failed(
-      'java.lang.AssertionError: expected:<1> but was:<2>\n\tat org.junit.Assert.fail(Assert.java:88)\n\tat Steps.x(Steps.java:9)',
+      'java.lang.AssertionError: expected:<1> but was:<2>\n\tat org.junit.Assert.fail(Assert.java:88)\n\tat ' +
+        'Steps.x(Steps.java:9)',
     ),
     {
       message: 'java.lang.AssertionError: expected:<1> but was:<2>',
       type: 'java.lang.AssertionError',
       stack:
-        'java.lang.AssertionError: expected:<1> but was:<2>\n\tat org.junit.Assert.fail(Assert.java:88)\n\tat Steps.x(Steps.java:9)',
+        'java.lang.AssertionError: expected:<1> but was:<2>\n\tat org.junit.Assert.fail(Assert.java:88)\n\tat ' +
+        'Steps.x(Steps.java:9)',
     },
   );
   t.match(
     failed(
-      "expected: 1\n     got: 2 (RSpec::Expectations::ExpectationNotMetError)\n./features/step_definitions/steps.rb:5:in `/^x$/'",
+      'expected: 1\n     got: 2 (RSpec::Expectations::ExpectationNotMetError)\n./features/step_definitions/' +
+        "steps.rb:5:in `/^x$/'",
     ),
     { message: 'expected: 1\n     got: 2 (RSpec::Expectations::ExpectationNotMetError)', type: null },
   );

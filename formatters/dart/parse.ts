@@ -258,7 +258,8 @@ export function dartHandler(ctx: HandlerContext, emit: Emit): JsonMachine {
     end() {
       if (dartEvents === 0)
         throw new FormatError(
-          'No Dart test event (`"type": "start" | "suite" | "testStart" | …`) found: this is not the output of `dart test --reporter json` or `flutter test --machine`',
+          'No Dart test event (`"type": "start" | "suite" | "testStart" | …`) found: this is not the output of ' +
+            '`dart test --reporter json` or `flutter test --machine`',
         );
       close();
       guessProducer('dart-test');

@@ -10,7 +10,13 @@ const golang: Writer = async (out, n, seed) => {
   let tests = 0;
   const perPackage = 5 * TESTS_PER_SUITE;
   const ev = (ms: number, action: string, pkg: string, test?: string, extra?: Record<string, unknown>): string =>
-    `${JSON.stringify({ Time: `${iso(ms).slice(0, -1)}${String(Math.floor(ms * 1000) % 1000).padStart(3, '0')}Z`, Action: action, Package: pkg, ...(test === undefined ? {} : { Test: test }), ...extra })}\n`;
+    `${JSON.stringify({
+      Time: `${iso(ms).slice(0, -1)}${String(Math.floor(ms * 1000) % 1000).padStart(3, '0')}Z`,
+      Action: action,
+      Package: pkg,
+      ...(test === undefined ? {} : { Test: test }),
+      ...extra,
+    })}\n`;
   for (let p = 0; p * perPackage < n; p++) {
     const pkg = `example.com/shop/internal/${moduleName(Math.floor(p / 2))}/v${p}`;
     const from = p * perPackage;

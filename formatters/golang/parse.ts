@@ -55,7 +55,8 @@ const TRAILER =
   /^(?:PASS|FAIL|ok|# .*|exit status \d+|FAIL\t\S+.*|ok\s+\t?\S+.*|coverage: .*|testing: warning: no tests to run)$/;
 
 const NO_RESULT =
-  'The test started but has no pass, fail or skip event: its package crashed, timed out or exited while it ran, or the file ends early.';
+  'The test started but has no pass, fail or skip event: its package crashed, timed out or exited while it ran, or ' +
+  'the file ends early.';
 const NO_RESULT_BENCH =
   'The benchmark has no pass, fail or skip event (Go 1.20+ writes none for benchmarks that pass).';
 
@@ -470,6 +471,7 @@ function firstMeaningfulLine(text: string | null, packageOutput = false): string
 export function assertEvents(count: number): void {
   if (count === 0)
     throw new FormatError(
-      'The file holds no go test -json event (a JSON line with an "Action"); send the output of `go test -json` or `go tool test2json`',
+      'The file holds no go test -json event (a JSON line with an "Action"); send the output of `go test -json` or ' +
+        '`go tool test2json`',
     );
 }

@@ -16,7 +16,13 @@ const jest: Writer = async (out, n, seed) => {
     if (tally(seed, f * JEST_FILE_TESTS, Math.min(n, (f + 1) * JEST_FILE_TESTS)).failed > 0) failedFiles++;
   const ansi = (code: number, s: string): string => `\u001b[${code}m${s}\u001b[39m`;
   await out.put(
-    `{"numFailedTestSuites":${failedFiles},"numFailedTests":${all.failed},"numPassedTestSuites":${files - failedFiles},"numPassedTests":${all.passed},"numPendingTestSuites":0,"numPendingTests":${all.skipped},"numRuntimeErrorTestSuites":0,"numTodoTests":0,"numTotalTestSuites":${files},"numTotalTests":${n},"openHandles":[],"snapshot":{"added":0,"didUpdate":false,"failure":false,"filesAdded":0,"filesRemoved":0,"filesRemovedList":[],"filesUnmatched":0,"filesUpdated":0,"matched":0,"total":0,"unchecked":0,"uncheckedKeysByFile":[],"unmatched":0,"updated":0},"startTime":${BASE_MS},"success":${all.failed === 0},"testResults":[`,
+    `{"numFailedTestSuites":${failedFiles},"numFailedTests":${all.failed},` +
+      `"numPassedTestSuites":${files - failedFiles},"numPassedTests":${all.passed},"numPendingTestSuites":0,` +
+      `"numPendingTests":${all.skipped},"numRuntimeErrorTestSuites":0,"numTodoTests":0,` +
+      `"numTotalTestSuites":${files},"numTotalTests":${n},"openHandles":[],"snapshot":{"added":0,` +
+      `"didUpdate":false,"failure":false,"filesAdded":0,"filesRemoved":0,"filesRemovedList":[],"filesUnmatched":0,` +
+      `"filesUpdated":0,"matched":0,"total":0,"unchecked":0,"uncheckedKeysByFile":[],"unmatched":0,"updated":0},` +
+      `"startTime":${BASE_MS},"success":${all.failed === 0},"testResults":[`,
   );
   for (let f = 0; f < files; f++) {
     const from = f * JEST_FILE_TESTS;
@@ -30,7 +36,9 @@ const jest: Writer = async (out, n, seed) => {
       if (c.status === 'failed') {
         const head = c.error
           ? `Error: ${c.message!}`
-          : `Error: ${ansi(2, 'expect(')}${ansi(31, 'received')}${ansi(2, ').')}toBe${ansi(2, '(')}${ansi(32, 'expected')}${ansi(2, ')')} // Object.is equality\n\nExpected: ${ansi(32, JSON.stringify(c.expected))}\nReceived: ${ansi(31, JSON.stringify(c.actual))}`;
+          : `Error: ${ansi(2, 'expect(')}${ansi(31, 'received')}${ansi(2, ').')}toBe${ansi(2, '(')}` +
+            `${ansi(32, 'expected')}${ansi(2, ')')} // Object.is equality\n\nExpected: ` +
+            `${ansi(32, JSON.stringify(c.expected))}\nReceived: ${ansi(31, JSON.stringify(c.actual))}`;
         failureMessages = [`${head}\n${jsStack(c).split('\n').slice(1).join('\n')}`];
         messages.push(
           `  ● ${ancestors.join(' › ')} › ${c.title}\n\n    ${failureMessages[0]!.replaceAll('\n', '\n    ')}`,
@@ -53,9 +61,13 @@ const jest: Writer = async (out, n, seed) => {
       };
       await out.put(`${i === from ? '' : ','}${JSON.stringify(a)}`);
     }
-    const file = `/builds/app/src/${moduleName(Math.floor(from / (SUITES_PER_MODULE * TESTS_PER_SUITE)))}/service${f}.test.ts`;
+    const file =
+      `/builds/app/src/${moduleName(Math.floor(from / (SUITES_PER_MODULE * TESTS_PER_SUITE)))}/` +
+      `service${f}.test.ts`;
     await out.put(
-      `],"endTime":${BASE_MS + to * 120},"message":${JSON.stringify(messages.join('\n\n'))},"name":${JSON.stringify(file)},"startTime":${BASE_MS + from * 120},"status":"${messages.length > 0 ? 'failed' : 'passed'}","summary":""}`,
+      `],"endTime":${BASE_MS + to * 120},"message":${JSON.stringify(messages.join('\n\n'))},` +
+        `"name":${JSON.stringify(file)},"startTime":${BASE_MS + from * 120},` +
+        `"status":"${messages.length > 0 ? 'failed' : 'passed'}","summary":""}`,
     );
   }
   await out.put('],"wasInterrupted":false}\n');

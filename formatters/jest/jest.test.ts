@@ -50,7 +50,8 @@ t.test('state machine: statuses, describe suites, file suites', async (t) => {
           assertion('ok', ['A', 'B'], 'passed', { duration: 12, location: { line: 4, column: 5 } }),
           assertion('bad', ['A'], 'failed', {
             failureMessages: [
-              '\u001b[31mError: expect(received).toBe(expected)\n\nExpected: 2\u001b[39m\n    at Object.<anonymous> (/p/a.test.ts:9:5)\n    at run (node_modules/x.js:1:1)',
+              '\u001b[31mError: expect(received).toBe(expected)\n\nExpected: 2\u001b[39m\n    at Object.<anonymous> ' +
+                '(/p/a.test.ts:9:5)\n    at run (node_modules/x.js:1:1)',
             ],
           }),
           assertion('skip', [], 'pending'),
@@ -69,7 +70,8 @@ t.test('state machine: statuses, describe suites, file suites', async (t) => {
     message: 'expect(received).toBe(expected)\n\nExpected: 2',
     type: 'Error',
     stack:
-      'Error: expect(received).toBe(expected)\n\nExpected: 2\n    at Object.<anonymous> (/p/a.test.ts:9:5)\n    at run (node_modules/x.js:1:1)',
+      'Error: expect(received).toBe(expected)\n\nExpected: 2\n    at Object.<anonymous> (/p/a.test.ts:9:5)\n    at ' +
+      'run (node_modules/x.js:1:1)',
   });
   t.match(byTitle, {
     skip: { status: 'skipped' },
@@ -94,7 +96,8 @@ t.test('state machine: statuses, describe suites, file suites', async (t) => {
 
 t.test('state machine: a file that failed to run is one errored test (rule 4)', async (t) => {
   const message =
-    "  \u001b[1m● \u001b[22mTest suite failed to run\n\n    Cannot find module 'x' from 'a.test.ts'\n\n      at Resolver.resolveModule (node_modules/jest-resolve/build/index.js:191:17)";
+    "  \u001b[1m● \u001b[22mTest suite failed to run\n\n    Cannot find module 'x' from 'a.test.ts'\n\n      at " +
+    'Resolver.resolveModule (node_modules/jest-resolve/build/index.js:191:17)';
   const out = await parseText(
     report(file('/p/broken.test.ts', [], { status: 'failed', message }), file('/p/empty.test.ts', [])),
   );
@@ -185,7 +188,8 @@ t.test('state machine: retried tests, Vitest, key order, capped text', async (t)
 
   // Jest before 25 wrote `assertionResults` first and `name` last: the file is still named right.
   const order = await parseText(
-    '{"numTotalTests":1,"testResults":[{"assertionResults":[{"status":"passed","title":"t","ancestorTitles":["d"]}],"endTime":2,"message":"","name":"/p/late-name.test.ts","startTime":1,"status":"passed"}]}',
+    '{"numTotalTests":1,"testResults":[{"assertionResults":[{"status":"passed","title":"t","ancestorTitles":["d"]}],' +
+      '"endTime":2,"message":"","name":"/p/late-name.test.ts","startTime":1,"status":"passed"}]}',
   );
   t.match(order[order.length - 1], { type: 'suite', title: '/p/late-name.test.ts' });
   t.equal(order[0]!.parentId, order[1]!.id);
@@ -218,5 +222,5 @@ t.test('UTF-16 LE with a BOM (Windows PowerShell `>` redirection) reads the same
   t.same(count(containers), { tests: 7, passed: 5, failed: 2, errored: 0, skipped: 0 });
 });
 
-// The fixture folder, the manifest counts, the sniff votes, chunk boundaries and bad input: as for every JSON report format.
+// Fixture folder, manifest counts, sniff votes, chunk boundaries, bad input: as for every JSON report format.
 jsonReportChecks(fx);

@@ -260,6 +260,7 @@ export function jestHandler(ctx: HandlerContext, emit: Emit): JsonMachine {
 
 function notJest(why: string): FormatError {
   return new FormatError(
-    `This is not a Jest/Vitest JSON report (${why}); send the output of \`jest --json\` or \`vitest --reporter=json\`, or choose the formatter for its format`,
+    `This is not a Jest/Vitest JSON report (${why}); send the output of \`jest --json\` or \`vitest ` +
+      `--reporter=json\`, or choose the formatter for its format`,
   );
 }

@@ -363,7 +363,8 @@ t.test('a fixture container in full: timestamp read as UTC, naive flag, meta', a
 t.test('character references to control characters are kept readable, not fatal', async (t) => {
   // Surefire escapes ESC from ANSI colours as &#27;; parseXml rewrites such references to U+FFFD.
   const surefire = Buffer.from(
-    '<testsuite name="s"><testcase name="a"><system-out>&#27;[31mred&#x1B;[0m &#65;</system-out></testcase></testsuite>',
+    '<testsuite name="s"><testcase name="a"><system-out>&#27;[31mred&#x1B;[0m &#65;</system-out></testcase></' +
+      'testsuite>',
   );
   const escaped = await run(surefire, 'TEST-s.xml');
   t.equal(escaped.containers[0]!.output!.stdout, '\uFFFD[31mred\uFFFD[0m A');

@@ -19,7 +19,8 @@ function report(
   for (const key of order) {
     if (key === 'stats')
       parts.push(
-        `"stats":{"suites":1,"tests":0,"passes":0,"pending":0,"failures":0,"start":"2024-05-01T10:00:00.000Z","end":"2024-05-01T10:00:01.000Z","duration":1000}`,
+        `"stats":{"suites":1,"tests":0,"passes":0,"pending":0,"failures":0,"start":"2024-05-01T10:00:00.000Z",` +
+          `"end":"2024-05-01T10:00:01.000Z","duration":1000}`,
       );
     else parts.push(`${JSON.stringify(key)}:${JSON.stringify(sections[key as 'tests'] ?? [])}`);
   }
@@ -146,7 +147,8 @@ t.test('state machine: suites from file and describe path, dates, retries, old M
   t.notOk(file!.startedAtNaive);
   // Old Mocha wrote only title, fullTitle and duration: no file, no err.
   const old = await parseText(
-    '{"stats":{"tests":2},"tests":[{"title":"a","fullTitle":"S a","duration":1},{"title":"b","fullTitle":"b","duration":0}],"pending":[],"failures":[],"passes":[]}',
+    '{"stats":{"tests":2},"tests":[{"title":"a","fullTitle":"S a","duration":1},{"title":"b","fullTitle":"b",' +
+      '"duration":0}],"pending":[],"failures":[],"passes":[]}',
   );
   t.same(count(old), { tests: 2, passed: 2, failed: 0, errored: 0, skipped: 0 });
   t.match(old, [
@@ -160,7 +162,8 @@ t.test('state machine: suites from file and describe path, dates, retries, old M
 
 t.test('an npm banner and console output before the report are skipped', async (t) => {
   const body = fx.read('dorny__mocha-json.json').toString('utf8');
-  const noisy = `\n> reports@1.0.0 test\n> mocha --reporter json\n\n{ a: 1 }\n{\n  nested: true\n}\nconsole output\n${body}`;
+  const noisy =
+    `\n> reports@1.0.0 test\n> mocha --reporter json\n\n{ a: 1 }\n{\n  nested: true\n}\nconsole ` + `output\n${body}`;
   const { head } = readHead(Buffer.from(noisy), 'out.txt', true);
   t.equal(head.kind, 'text');
   t.ok(formatter.sniff(head) >= 0.5, 'the vote finds the report after the banner');
@@ -183,5 +186,5 @@ t.test('UTF-16 LE with a BOM (Windows PowerShell `>` redirection) reads the same
   t.same(count(containers), { tests: 6, passed: 1, failed: 4, errored: 0, skipped: 1 });
 });
 
-// The fixture folder, the manifest counts, the sniff votes, chunk boundaries and bad input: as for every JSON report format.
+// Fixture folder, manifest counts, sniff votes, chunk boundaries, bad input: as for every JSON report format.
 jsonReportChecks(fx);

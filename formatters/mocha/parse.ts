@@ -225,7 +225,8 @@ export function mochaHandler(ctx: HandlerContext, emit: Emit): JsonMachine {
 
 function notMocha(why: string): FormatError {
   return new FormatError(
-    `This is not a Mocha JSON report (${why}); send the output of \`mocha --reporter json\` or choose the formatter for its format`,
+    `This is not a Mocha JSON report (${why}); send the output of \`mocha --reporter json\` or choose the formatter ` +
+      `for its format`,
   );
 }
 
@@ -256,7 +257,10 @@ class EntryKeys {
   }
 }
 
-/** `fullTitle` is the describe titles and the test title joined by spaces; the describe part is what precedes the title. */
+/**
+ * `fullTitle` is the describe titles and the test title joined by spaces; the describe part is what
+ * precedes the title.
+ */
 function describePath(e: Entry): string {
   if (e.fullTitle === e.title) return '';
   if (e.title !== '' && e.fullTitle.endsWith(` ${e.title}`)) return e.fullTitle.slice(0, -(e.title.length + 1)).trim();

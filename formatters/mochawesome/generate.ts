@@ -70,7 +70,9 @@ const mochawesome: Writer = async (out, n, seed) => {
               : c.stdout
                 ? JSON.stringify({ title: 'console', value: c.stdout })
                 : null,
-          code: `cy.visit('/basket?lang=de&size=${c.i}')\ncy.get('[data-test="total"]').should('have.text', ${JSON.stringify(c.expected)})`,
+          code:
+            `cy.visit('/basket?lang=de&size=${c.i}')\ncy.get('[data-test="total"]').should('have.text', ` +
+            `${JSON.stringify(c.expected)})`,
           err:
             c.status === 'failed'
               ? {

@@ -188,7 +188,8 @@ export function mochawesomeHandler(ctx: HandlerContext, emit: Emit): JsonMachine
 
 function notMochawesome(why: string): FormatError {
   return new FormatError(
-    `This is not a mochawesome JSON report (${why}); send mochawesome's .json output or choose the formatter for its format`,
+    `This is not a mochawesome JSON report (${why}); send mochawesome's .json output or choose the formatter for ` +
+      `its format`,
   );
 }
 

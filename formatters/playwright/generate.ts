@@ -53,7 +53,8 @@ const playwright: Writer = async (out, n, seed) => {
     const describe = { title: `Service ${s} — Größe & "Umfang"`, file, line: 5, column: 6, specs: '@@SPECS@@' };
     const [before, after] = pretty(describe, 4).split('"@@SPECS@@"');
     await out.put(
-      `${s === 0 ? '' : ','}\n    {\n      "title": ${JSON.stringify(file)},\n      "file": ${JSON.stringify(file)},\n      "column": 0,\n      "line": 0,\n      "specs": [],\n      "suites": [\n        ${before!}[`,
+      `${s === 0 ? '' : ','}\n    {\n      "title": ${JSON.stringify(file)},\n      "file": ${JSON.stringify(file)},` +
+        `\n      "column": 0,\n      "line": 0,\n      "specs": [],\n      "suites": [\n        ${before!}[`,
     );
     for (let i = s * TESTS_PER_SUITE; i < Math.min(n, (s + 1) * TESTS_PER_SUITE); i++) {
       const c = caseAt(seed, i);
@@ -64,7 +65,9 @@ const playwright: Writer = async (out, n, seed) => {
                 message: `Error: ${c.message!}`,
                 stack: jsStack(c, 'Error'),
                 location: { file: `/builds/app/tests/${file}`, column: 27, line: c.line },
-                snippet: `  ${c.line} |     await expect(page.getByTestId('total')).toHaveText(${JSON.stringify(c.expected)});\n      |                           ^`,
+                snippet:
+                  `  ${c.line} |     await expect(page.getByTestId('total')).toHaveText(` +
+                  `${JSON.stringify(c.expected)});\n      |                           ^`,
               }
             : null;
         const result = (retry: number, status: string): Record<string, unknown> => ({
@@ -85,7 +88,9 @@ const playwright: Writer = async (out, n, seed) => {
                   {
                     name: 'screenshot',
                     contentType: 'image/png',
-                    path: `/builds/app/test-results/${file.replace(/[/.]/g, '-')}-${c.method}-${project}${retry ? `-retry${retry}` : ''}/test-failed-1.png`,
+                    path:
+                      `/builds/app/test-results/${file.replace(/[/.]/g, '-')}-${c.method}-${project}` +
+                      `${retry ? `-retry${retry}` : ''}/test-failed-1.png`,
                   },
                 ]
               : [],
@@ -130,7 +135,8 @@ const playwright: Writer = async (out, n, seed) => {
     await out.put(`\n        ]${after!}\n      ]\n    }`);
   }
   await out.put(
-    `\n  ],\n  "errors": [],\n  "stats": ${pretty({ startTime: iso(BASE_MS), duration: n * 120, expected, skipped, unexpected, flaky: 0 }, 1)}\n}\n`,
+    `\n  ],\n  "errors": [],\n  "stats": ` +
+      `${pretty({ startTime: iso(BASE_MS), duration: n * 120, expected, skipped, unexpected, flaky: 0 }, 1)}\n}\n`,
   );
   return n * PROJECTS.length;
 };

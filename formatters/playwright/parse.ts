@@ -286,6 +286,7 @@ function appendOutput(into: TextBuffer, entries: unknown): void {
 
 function notPlaywright(why: string): FormatError {
   return new FormatError(
-    `This is not a Playwright JSON report (${why}); send the output of Playwright's \`json\` reporter or choose the formatter for its format`,
+    `This is not a Playwright JSON report (${why}); send the output of Playwright's \`json\` reporter or choose the ` +
+      `formatter for its format`,
   );
 }

@@ -19,9 +19,14 @@ const robot: Writer = async (out, n, seed) => {
     msgs: { level: string; text: string }[],
     statusText = '',
   ): string =>
-    `<kw name="${attr(name)}" owner="${owner}">\n${msgs.map((m) => `<msg time="${t(start)}" level="${m.level}">${text(m.text)}</msg>\n`).join('')}${args.map((a) => `<arg>${text(a)}</arg>\n`).join('')}<status status="${st}" start="${t(start)}" elapsed="${(elapsed / 1000).toFixed(6)}"${statusText ? `>${text(statusText)}</status>` : '/>'}\n</kw>\n`;
+    `<kw name="${attr(name)}" owner="${owner}">\n` +
+    `${msgs.map((m) => `<msg time="${t(start)}" level="${m.level}">${text(m.text)}</msg>\n`).join('')}` +
+    `${args.map((a) => `<arg>${text(a)}</arg>\n`).join('')}<status status="${st}" start="${t(start)}" ` +
+    `elapsed="${(elapsed / 1000).toFixed(6)}"${statusText ? `>${text(statusText)}</status>` : '/>'}\n</kw>\n`;
   await out.put(
-    `<?xml version="1.0" encoding="UTF-8"?>\n<robot generator="Robot 7.1.1 (Python 3.12.3 on linux)" generated="${t(BASE_MS)}" rpa="false" schemaversion="5">\n<suite id="s1" name="Acceptance" source="/builds/app/tests">\n`,
+    `<?xml version="1.0" encoding="UTF-8"?>\n<robot generator="Robot 7.1.1 (Python 3.12.3 on linux)" ` +
+      `generated="${t(BASE_MS)}" rpa="false" schemaversion="5">\n<suite id="s1" name="Acceptance" source="/builds/` +
+      `app/tests">\n`,
   );
   for (let m = 0; m * SUITES_PER_MODULE * TESTS_PER_SUITE < n; m++) {
     const from = m * SUITES_PER_MODULE * TESTS_PER_SUITE;
@@ -33,8 +38,14 @@ const robot: Writer = async (out, n, seed) => {
     for (let s = from / TESTS_PER_SUITE; s * TESTS_PER_SUITE < to; s++) {
       const sid = `s1-s${m + 1}-s${s - from / TESTS_PER_SUITE + 1}`;
       const s0 = BASE_MS + s * TESTS_PER_SUITE * 120;
-      let body = `<suite id="${sid}" name="Service ${s} Größe" source="/builds/app/tests/${moduleName(m)}/service_${s}.robot">\n`;
-      body += `<kw name="Connect To Database" owner="DatabaseLibrary" type="SETUP">\n<msg time="${t(s0)}" level="INFO">Connecting using : psycopg2.connect(database=shop_${s}, user=robot, host=db &amp; replica)</msg>\n<arg>psycopg2</arg>\n<arg>shop_${s}</arg>\n<status status="PASS" start="${t(s0)}" elapsed="0.012345"/>\n</kw>\n`;
+      let body =
+        `<suite id="${sid}" name="Service ${s} Größe" source="/builds/app/tests/${moduleName(m)}/` +
+        `service_${s}.robot">\n`;
+      body +=
+        `<kw name="Connect To Database" owner="DatabaseLibrary" type="SETUP">\n<msg time="${t(s0)}" ` +
+        `level="INFO">Connecting using : psycopg2.connect(database=shop_${s}, user=robot, host=db &amp; replica)</` +
+        `msg>\n<arg>psycopg2</arg>\n<arg>shop_${s}</arg>\n<status status="PASS" start="${t(s0)}" ` +
+        `elapsed="0.012345"/>\n</kw>\n`;
       const st = { passed: 0, failed: 0, skipped: 0 };
       for (let i = s * TESTS_PER_SUITE; i < Math.min(to, (s + 1) * TESTS_PER_SUITE); i++) {
         const c = caseAt(seed, i);
@@ -47,7 +58,11 @@ const robot: Writer = async (out, n, seed) => {
           { level: 'INFO', text: `\${response} = ${c.actual}` },
         ]);
         if (c.status === 'failed') {
-          const trace = `Traceback (most recent call last):\n  File "/builds/app/.venv/lib/python3.12/site-packages/robot/libraries/BuiltIn.py", line 693, in should_be_equal\n    self._should_be_equal(first, second, msg, values, formatter)\n  File "/builds/app/resources/${moduleName(c.module)}.py", line ${c.line}, in check_${c.suite}\n    raise AssertionError(msg)`;
+          const trace =
+            `Traceback (most recent call last):\n  File "/builds/app/.venv/lib/python3.12/site-packages/` +
+            `robot/libraries/BuiltIn.py", line 693, in should_be_equal\n    self._should_be_equal(first, second, ` +
+            `msg, values, formatter)\n  File "/builds/app/resources/${moduleName(c.module)}.py", line ${c.line}, ` +
+            `in check_${c.suite}\n    raise AssertionError(msg)`;
           body += kw(
             'Should Be Equal',
             'BuiltIn',
@@ -62,7 +77,10 @@ const robot: Writer = async (out, n, seed) => {
             c.message!,
           );
           body += kw('Capture Page Screenshot', 'SeleniumLibrary', [], 'NOT RUN', c.startMs + 3, 0, []);
-          body += `<tag>regression</tag>\n<tag>${moduleName(c.module)}</tag>\n<status status="FAIL" start="${t(c.startMs)}" elapsed="${(c.durationMs / 1000).toFixed(6)}">${text(c.message!)}</status>\n</test>\n`;
+          body +=
+            `<tag>regression</tag>\n<tag>${moduleName(c.module)}</tag>\n<status status="FAIL" ` +
+            `start="${t(c.startMs)}" elapsed="${(c.durationMs / 1000).toFixed(6)}">${text(c.message!)}</status>` +
+            `\n</test>\n`;
         } else if (c.status === 'skipped') {
           body += kw(
             'Skip',
@@ -74,21 +92,31 @@ const robot: Writer = async (out, n, seed) => {
             [{ level: 'SKIP', text: c.skipReason! }],
             c.skipReason!,
           );
-          body += `<tag>${moduleName(c.module)}</tag>\n<status status="SKIP" start="${t(c.startMs)}" elapsed="0.000400">${text(c.skipReason!)}</status>\n</test>\n`;
+          body +=
+            `<tag>${moduleName(c.module)}</tag>\n<status status="SKIP" start="${t(c.startMs)}" ` +
+            `elapsed="0.000400">${text(c.skipReason!)}</status>\n</test>\n`;
         } else {
           body += kw('Should Be Equal', 'BuiltIn', ['${response}', c.actual], 'PASS', c.startMs + 2, c.durationMs, []);
-          body += `<tag>smoke</tag>\n<tag>${moduleName(c.module)}</tag>\n<status status="PASS" start="${t(c.startMs)}" elapsed="${(c.durationMs / 1000).toFixed(6)}"/>\n</test>\n`;
+          body +=
+            `<tag>smoke</tag>\n<tag>${moduleName(c.module)}</tag>\n<status status="PASS" ` +
+            `start="${t(c.startMs)}" elapsed="${(c.durationMs / 1000).toFixed(6)}"/>\n</test>\n`;
         }
       }
-      body += `<status status="${st.failed > 0 ? 'FAIL' : 'PASS'}" start="${t(s0)}" elapsed="${((st.passed + st.failed + st.skipped) * 0.12).toFixed(6)}"/>\n</suite>\n`;
+      body +=
+        `<status status="${st.failed > 0 ? 'FAIL' : 'PASS'}" start="${t(s0)}" ` +
+        `elapsed="${((st.passed + st.failed + st.skipped) * 0.12).toFixed(6)}"/>\n</suite>\n`;
       await out.put(body);
     }
     await out.put(
-      `<status status="${mt.failed > 0 ? 'FAIL' : 'PASS'}" start="${t(BASE_MS + from * 120)}" elapsed="${((to - from) * 0.12).toFixed(6)}"/>\n</suite>\n`,
+      `<status status="${mt.failed > 0 ? 'FAIL' : 'PASS'}" start="${t(BASE_MS + from * 120)}" ` +
+        `elapsed="${((to - from) * 0.12).toFixed(6)}"/>\n</suite>\n`,
     );
   }
   await out.put(
-    `<status status="${all.failed > 0 ? 'FAIL' : 'PASS'}" start="${t(BASE_MS)}" elapsed="${(n * 0.12).toFixed(6)}"/>\n</suite>\n<statistics>\n<total>\n<stat pass="${all.passed}" fail="${all.failed}" skip="${all.skipped}">All Tests</stat>\n</total>\n<tag>\n</tag>\n<suite>\n</suite>\n</statistics>\n<errors>\n</errors>\n</robot>\n`,
+    `<status status="${all.failed > 0 ? 'FAIL' : 'PASS'}" start="${t(BASE_MS)}" elapsed="${(n * 0.12).toFixed(6)}"/>` +
+      `\n</suite>\n<statistics>\n<total>\n<stat pass="${all.passed}" fail="${all.failed}" skip="${all.skipped}">` +
+      `All Tests</stat>\n</total>\n<tag>\n</tag>\n<suite>\n</suite>\n</statistics>\n<errors>\n</errors>\n</robot>` +
+      `\n`,
   );
   return n;
 };

@@ -263,12 +263,14 @@ t.test('attachments: HTML messages, plain screenshot names, what is not a file',
               'Nested',
               {},
               msg(
-                '</td></tr><tr><td colspan="3"><a href="selenium-screenshot-7.png"><img src="selenium-screenshot-7.png" width="800px"></a>',
+                '</td></tr><tr><td colspan="3"><a href="selenium-screenshot-7.png"><img ' +
+                  'src="selenium-screenshot-7.png" width="800px"></a>',
                 { html: 'yes' },
               ),
             ),
             ...msg(
-              '<a href="https://example.com/x.png">remote</a><img src="data:image/png;base64,AAAA"><a href="log.html#s1">log</a><a href="details">no extension</a>',
+              '<a href="https://example.com/x.png">remote</a><img src="data:image/png;base64,AAAA"><a ' +
+                'href="log.html#s1">log</a><a href="details">no extension</a>',
               { html: 'true' },
             ),
             ...msg("<img src='file:///C:/work/out/shot%201.png'>", { html: 'true' }),

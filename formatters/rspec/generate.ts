@@ -33,7 +33,9 @@ const rspec: Writer = async (out, n, seed) => {
     await out.put(`${i === 0 ? '' : ','}${JSON.stringify(e)}`);
   }
   await out.put(
-    `],"summary":{"duration":${(n * 0.12).toFixed(6)},"example_count":${n},"failure_count":${all.failed},"pending_count":${all.skipped},"errors_outside_of_examples_count":0},"summary_line":"${n} examples, ${all.failed} failures, ${all.skipped} pending"}\n`,
+    `],"summary":{"duration":${(n * 0.12).toFixed(6)},"example_count":${n},"failure_count":${all.failed},` +
+      `"pending_count":${all.skipped},"errors_outside_of_examples_count":0},"summary_line":"${n} examples, ` +
+      `${all.failed} failures, ${all.skipped} pending"}\n`,
   );
   return n;
 };

@@ -144,7 +144,8 @@ t.test('state machine: random order keeps one suite per spec file', async (t) =>
 
 t.test('state machine: errors outside of examples make the run errored without adding a test', async (t) => {
   const load =
-    '\nAn error occurred while loading ./spec/broken_spec.rb.\nFailure/Error: require "nope"\n\nLoadError:\n  cannot load such file -- nope';
+    '\nAn error occurred while loading ./spec/broken_spec.rb.\nFailure/Error: require "nope"\n\nLoadError:\n  ' +
+    'cannot load such file -- nope';
   const out = drive([
     ['open', [], 'object'],
     ['value', ['version'], '3.12.0'],

@@ -341,12 +341,14 @@ export function tapHandler(ctx: HandlerContext, emit: Emit): TapHandler {
           );
         if (levels.some((l) => l.pendingId !== null || l.braced !== null)) {
           throw new FormatError(
-            'The TAP stream ends inside a subtest (indented test points whose summary test point never came): the file looks truncated',
+            'The TAP stream ends inside a subtest (indented test points whose summary test point never came): the ' +
+              'file looks truncated',
           );
         }
         if (!tapSeen)
           throw new FormatError(
-            'The file holds no TAP: no `TAP version` line, plan (`1..N`) or test point (`ok`/`not ok`); send TAP output or choose the formatter for its format',
+            'The file holds no TAP: no `TAP version` line, plan (`1..N`) or test point (`ok`/`not ok`); send TAP ' +
+              'output or choose the formatter for its format',
           );
       }
       closeAll();

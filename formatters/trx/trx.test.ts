@@ -49,7 +49,8 @@ t.test('sniff: TRX without its namespace, UTF-16', async (t) => {
   const utf16 = Buffer.concat([
     Buffer.from([0xff, 0xfe]),
     Buffer.from(
-      '<?xml version="1.0" encoding="utf-8"?><TestRun xmlns="http://microsoft.com/schemas/VisualStudio/TeamTest/2010"><Times/>',
+      '<?xml version="1.0" encoding="utf-8"?><TestRun xmlns="http://microsoft.com/schemas/VisualStudio/TeamTest/' +
+        '2010"><Times/>',
       'utf16le',
     ),
   ]);
@@ -215,7 +216,8 @@ t.test('state machine: mstest.exe order (definitions first): a suite per class',
         className: 'Calc.Tests.Add, Calc.Tests, Version=1.0.0.0',
         name: 'A',
         adapterTypeName:
-          'Microsoft.VisualStudio.TestTools.TestTypes.Unit.UnitTestAdapter, Microsoft.VisualStudio.QualityTools.Tips.UnitTest.Adapter',
+          'Microsoft.VisualStudio.TestTools.TestTypes.Unit.UnitTestAdapter, ' +
+          'Microsoft.VisualStudio.QualityTools.Tips.UnitTest.Adapter',
       },
     ],
     ['close', 'TestMethod'],

@@ -51,8 +51,13 @@ t.test('a formatter that claims every file fails the kit', async (t) => {
   // .mjs: a folder without a package.json is CommonJS to Node, so ESM plugins say so by extension.
   await writeFile(
     path.join(dir, 'index.mjs'),
-    `export const greedy = { key: 'greedy', title: 'Greedy', extensions: ['.txt'], mediaTypes: ['text/plain'],
-      sniff: () => 1, async parse(input, out, ctx) { for await (const _ of input); out.emit({ id: ctx.nextId(), parentId: null, type: 'test', title: 'x', status: 'passed', durationMs: null, startedAt: null, failure: null, output: null, properties: [], attachmentRefs: [] }); } };\n`,
+    [
+      "export const greedy = { key: 'greedy', title: 'Greedy', extensions: ['.txt'], mediaTypes: ['text/plain'],",
+      '  sniff: () => 1, async parse(input, out, ctx) { for await (const _ of input); out.emit({',
+      "    id: ctx.nextId(), parentId: null, type: 'test', title: 'x', status: 'passed', durationMs: null,",
+      '    startedAt: null, failure: null, output: null, properties: [], attachmentRefs: [] }); } };',
+      '',
+    ].join('\n'),
   );
   const r = await check(dir);
   t.equal(r.code, 1);
@@ -92,7 +97,8 @@ t.test('duplicate keys and bad modules are precise start-up errors', async (t) =
   t.teardown(() => rm(dir, { recursive: true, force: true }));
   await writeFile(
     path.join(dir, 'index.mjs'),
-    `export default { key: 'junit', title: 'Mine', extensions: ['.xml'], mediaTypes: [], sniff: () => 0, parse: async () => {} };\n`,
+    `export default { key: 'junit', title: 'Mine', extensions: ['.xml'], mediaTypes: [], sniff: () => 0, parse: ` +
+      `async () => {} };\n`,
   );
   const mine = await loadFormatters([dir]);
   t.throws(() => createRegistry([...builtinFormatters, ...mine]), {

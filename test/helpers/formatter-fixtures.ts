@@ -152,7 +152,10 @@ export function headOfBytes(bytes: Buffer, fileName: string): Head {
 
 export const sha256 = (bytes: Buffer): string => createHash('sha256').update(bytes).digest('hex');
 
-/** The fixtures folder holds exactly the files of its manifest, byte-identical to their hash, each named in its README. */
+/**
+ * The fixtures folder holds exactly the files of its manifest, byte-identical to their hash, each
+ * named in its README.
+ */
 export function expectFixtureFolder(t: Test, fx: FormatterFixtures): void {
   const readme = readFileSync(path.join(fx.dir, 'README.md'), 'utf8');
   const onDisk = readdirSync(fx.dir)
@@ -219,7 +222,7 @@ export function largestFixture(fx: FormatterFixtures): ManifestEntry {
 }
 
 export interface ChunkCheck {
-  /** The text limit of every run: a small one checks that truncation does not depend on where chunks end. Default 300. */
+  /** The text limit of every run: a small one checks that cuts do not depend on chunk ends. Default 300. */
   maxTextChars?: number;
   /**
    * Compare the largest fixture's runs as JSON text instead of with tap's deep `same`: that is slow
@@ -305,7 +308,6 @@ export function byTitle(cs: Container[], title: string): Container {
   return c;
 }
 
-
 /**
  * Drives a formatter's state machine without its stream shell: the handler gets ids from 1, the
  * text limit and a producer list, `feed` hands it its events, then `end()` is called.
@@ -348,7 +350,6 @@ export function walkJson(h: JsonHandler, path: JsonPath, v: unknown): void {
   for (const [k, child] of Object.entries(v)) walkJson(h, [...path, Array.isArray(v) ? Number(k) : k], child);
   h.close?.(path, kind);
 }
-
 
 /** A head whose parts a sniff reads are all missing (a plugin's bug, a head of another version). */
 function malformed(head: Head): Head {

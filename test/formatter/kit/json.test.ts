@@ -33,7 +33,8 @@ async function events(
 
 t.test('parseJson: paths, whole values, every chunk size', async (t) => {
   const doc =
-    '{"stats":{"tests":2},"tests":[{"title":"a","err":{}},{"title":"b \\"q\\" ü","err":{"message":"x"}}],"n":null,"ok":true}';
+    '{"stats":{"tests":2},"tests":[{"title":"a","err":{}},{"title":"b \\"q\\" ü","err":{"message":"x"}}],"n":null,' +
+    '"ok":true}';
   const expected = [
     'open  object',
     'open stats object',
