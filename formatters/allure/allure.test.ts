@@ -2,7 +2,7 @@ import t from 'tap';
 import { FormatError, type Container } from '../../lib/formatter/api.js';
 import { totalsOf as count } from '../../lib/formatter/check.js';
 import { childrenFirst, failure, formatterChecks, formatterFixtures } from '../../test/helpers/formatter-fixtures.js';
-import { half, headOf } from '../../test/helpers/formatter-fixtures.js';
+import { headOf } from '../../test/helpers/formatter-fixtures.js';
 import { allure } from './index.js';
 import { allure2Handler } from './allure2.js';
 import { allure1Handler } from './allure1.js';
@@ -17,29 +17,6 @@ formatterChecks(fx, {
     t.equal(producers.length, 1, `${name}: producer set once`);
   },
   chunks: { eachInChunksOf: 1 },
-  rejects: {
-    fileName: 'a-result.json',
-    cases: [
-      ['whitespace only', ' \r\n '],
-      ['truncated result JSON', half(fx.read('allure2__7f0aea93-a14c-4e5b-8936-ee5ead7be819-result.json'))],
-      [
-        'truncated Allure 1 XML',
-        half(fx.read('allure2__c32503a8-2981-43da-afa5-e0d82dacfefd-testsuite.xml')),
-        'a-testsuite.xml',
-      ],
-      ['prolog only', '<?xml version="1.0" encoding="UTF-8"?>\n', 'a-testsuite.xml'],
-      ['a JSON array', '[{"uuid":"a","status":"passed"}]'],
-      ['a JSON scalar', '"passed"'],
-      ['two objects', '{"uuid":"a","status":"passed"}\n{"uuid":"b","status":"failed"}'],
-      ['an object that is no Allure result', '{"stats":{"tests":1},"tests":[]}', 'x.json'],
-      [
-        'NUnit test-suite root',
-        '<test-suite type="Assembly" name="x"><test-case name="a" result="Passed"/></test-suite>',
-        'r.xml',
-      ],
-      ['plain text', 'TAP version 13\nok 1\n', 'a.txt'],
-    ],
-  },
 });
 
 t.test('sniff: thin heads, file names and prefixes', async (t) => {

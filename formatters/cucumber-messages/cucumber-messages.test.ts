@@ -2,29 +2,16 @@ import t from 'tap';
 import type { Container } from '../../lib/formatter/api.js';
 import { totalsOf as count } from '../../lib/formatter/check.js';
 import { readHead } from '../../lib/formatter/head.js';
-import { driveHandler, formatterChecks, formatterFixtures, half } from '../../test/helpers/formatter-fixtures.js';
+import { driveHandler, formatterChecks, formatterFixtures } from '../../test/helpers/formatter-fixtures.js';
 import { headOf, walkJson } from '../../test/helpers/formatter-fixtures.js';
 import { cucumberMessages } from './index.js';
 import { messagesHandler } from './parse.js';
 
 const fx = formatterFixtures(cucumberMessages, import.meta.url);
 
-formatterChecks(fx, {
-  fixtureScore: 0.9,
-  rejects: {
-    fileName: 'x.ndjson',
-    cases: [
-      ['whitespace only', '\n \n'],
-      ['truncated inside a line', half(fx.read('cucumber-js__basket-checkout.ndjson'))],
-      ['Go test2json', '{"Time":"2022-01-01T00:00:00Z","Action":"run","Package":"p","Test":"TestA"}\n'],
-      ['Dart events', '{"protocolVersion":"0.1.1","runnerVersion":"1.25.3","pid":1,"type":"start","time":0}\n'],
-      [
-        'a text line',
-        `${fx.read('cucumber-js__basket-checkout.ndjson').toString('utf8').split('\n')[0]}\n> cucumber-js\n`,
-      ],
-    ],
-  },
-});
+const firstLine = fx.read('cucumber-js__basket-checkout.ndjson').toString('utf8').split('\n')[0];
+
+formatterChecks(fx, { fixtureScore: 0.9, rejects: [['a text line', `${firstLine}\n> cucumber-js\n`]] });
 
 t.test('sniff: without the meta line, long source lines, cut heads', async (t) => {
   const text = fx.read('cucumber-js__basket-checkout.ndjson').toString('utf8');

@@ -2,7 +2,6 @@ import t from 'tap';
 import type { Container } from '../../lib/formatter/api.js';
 import { totalsOf as count } from '../../lib/formatter/check.js';
 import { driveHandler, feedXml, formatterChecks, formatterFixtures } from '../../test/helpers/formatter-fixtures.js';
-import { half } from '../../test/helpers/formatter-fixtures.js';
 import type { XmlEvent } from '../../test/helpers/formatter-fixtures.js';
 import { junit } from './index.js';
 import { junitHandler } from './parse.js';
@@ -12,33 +11,8 @@ import { parseTimestamp } from '../../lib/formatter/api.js';
 const fx = formatterFixtures(junit, import.meta.url);
 
 formatterChecks(fx, {
-  producers: [
-    ['action-junit-report__TEST-action.surefire.report.email.EmailAddressTest.xml', ['surefire']],
-    ['xunit-plugin__junit-testcase5-input.xml', ['surefire']],
-    ['dorny__jest-junit.xml', ['jest-junit']],
-    ['dorny__python-xunit-pytest.xml', ['pytest']],
-    ['action-junit-report__python-report_flaky.xml', ['pytest']],
-    ['go-junit-report__001-report.xml', ['go-junit-report']],
-    ['xunit-plugin__googletest-testcase4-input.xml', ['googletest']],
-    ['dorny__phpunit.xml', ['phpunit']],
-    ['action-junit-report__catch2-report.xml', ['catch2']],
-    ['action-junit-report__nextest-basic.xml', ['cargo-nextest']],
-    ['action-junit-report__mocha-mocha.xml', ['mocha-junit-reporter']],
-    ['action-junit-report__cunit-testFailure.xml', []],
-  ],
   // With a small text limit, every fixture also in 7-byte chunks.
   chunks: { eachInChunksOf: 7 },
-  rejects: {
-    fileName: 'x.xml',
-    cases: [
-      ['whitespace only', '  \n'],
-      ['prolog only', '<?xml version="1.0" encoding="UTF-8"?>\n'],
-      ['truncated in the middle', half(fx.read('dorny__jest-junit.xml'))],
-      ['truncated in a tag', '<testsuites><testsuite name="a"><testca'],
-      ['NUnit 3 root', '<test-run id="0"><test-suite/></test-run>'],
-      ['JSON', '{"stats":{}}'],
-    ],
-  },
 });
 const { run } = fx;
 

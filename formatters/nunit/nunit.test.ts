@@ -2,7 +2,6 @@ import t from 'tap';
 import type { Container } from '../../lib/formatter/api.js';
 import { totalsOf as count } from '../../lib/formatter/check.js';
 import { driveHandler, feedXml, formatterChecks, formatterFixtures } from '../../test/helpers/formatter-fixtures.js';
-import { half } from '../../test/helpers/formatter-fixtures.js';
 import type { XmlEvent } from '../../test/helpers/formatter-fixtures.js';
 import { nunit } from './index.js';
 import { nunit2Status, nunit3Status, nunitHandler } from './parse.js';
@@ -12,28 +11,8 @@ const fx = formatterFixtures(nunit, import.meta.url);
 
 formatterChecks(fx, {
   fixtureScore: 0.9,
-  producers: [
-    ['dorny__dotnet-nunit.xml', ['nunit']],
-    ['xunit-plugin__nunit-testcase8-input.xml', ['nunit']],
-    ['xunit-plugin__nunit3-testcase5-input.xml', ['unity']],
-  ],
   // With a small text limit, every fixture also in 7-byte chunks.
   chunks: { eachInChunksOf: 7 },
-  rejects: {
-    fileName: 'x.xml',
-    cases: [
-      ['whitespace only', '  \n'],
-      ['prolog only', '<?xml version="1.0" encoding="utf-8"?>\n'],
-      ['truncated in the middle', half(fx.read('dorny__dotnet-nunit.xml'))],
-      ['truncated in a tag', '<test-run id="0"><test-suite type="Assembly"><test-ca'],
-      [
-        'Allure 1 root',
-        '<ns2:test-suite xmlns:ns2="urn:model.allure.qatools.yandex.ru"><name>a</name></ns2:test-suite>',
-      ],
-      ['JUnit root', '<testsuites><testsuite name="a"/></testsuites>'],
-      ['JSON', '{"stats":{}}'],
-    ],
-  },
 });
 
 t.test('producer: Pester names the NUnit 2.5 schema on its root', async (t) => {

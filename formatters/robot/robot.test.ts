@@ -2,7 +2,7 @@ import t from 'tap';
 import type { Container } from '../../lib/formatter/api.js';
 import { totalsOf as count } from '../../lib/formatter/check.js';
 import { childrenFirst, driveHandler, feedXml, formatterChecks } from '../../test/helpers/formatter-fixtures.js';
-import { formatterFixtures, half, headOf } from '../../test/helpers/formatter-fixtures.js';
+import { formatterFixtures, headOf } from '../../test/helpers/formatter-fixtures.js';
 import type { XmlEvent } from '../../test/helpers/formatter-fixtures.js';
 import { robot } from './index.js';
 import { robotHandler } from './parse.js';
@@ -13,23 +13,11 @@ const fx = formatterFixtures(robot, import.meta.url);
 
 formatterChecks(fx, {
   fixtureScore: 0.9,
-  producers: [['robot-plugin__low_failure_output.xml', ['rebot']]],
   eachFixture: (t, { containers, producers }, name) => {
     t.ok(childrenFirst(containers), `${name}: children before parents`);
     t.equal(producers.length, 1, `${name}: producer set once`);
   },
   chunks: { asJson: true, eachInChunksOf: 7 },
-  rejects: {
-    fileName: 'output.xml',
-    cases: [
-      ['whitespace only', '\n\n'],
-      ['prolog only', '<?xml version="1.0" encoding="UTF-8"?>\n'],
-      ['truncated in the middle (a killed run)', half(fx.read('robot-plugin__blue_skip.xml'))],
-      ['truncated in a tag', '<robot generator="Robot 7.0"><suite id="s1" name="A"><test id="s1-t1" na'],
-      ['JUnit root', '<testsuite name="a"><testcase name="b"/></testsuite>'],
-      ['JSON', '{"suite":{}}'],
-    ],
-  },
 });
 
 t.test('sniff: exact votes without a generator', async (t) => {

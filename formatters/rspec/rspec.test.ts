@@ -1,7 +1,7 @@
 import t from 'tap';
 import type { Container } from '../../lib/formatter/api.js';
 import { totalsOf as count } from '../../lib/formatter/check.js';
-import { driveHandler, formatterChecks, formatterFixtures, half } from '../../test/helpers/formatter-fixtures.js';
+import { driveHandler, formatterChecks, formatterFixtures } from '../../test/helpers/formatter-fixtures.js';
 import { rspec } from './index.js';
 import { rspecHandler } from './parse.js';
 
@@ -10,17 +10,6 @@ const fx = formatterFixtures(rspec, import.meta.url);
 formatterChecks(fx, {
   fixtureScore: 0.9,
   eachFixture: (t, { producers }, name) => t.same(producers, ['rspec'], `${name}: producer`),
-  rejects: {
-    fileName: 'x.json',
-    cases: [
-      ['whitespace only', '  \n'],
-      ['truncated in the middle', half(fx.read('dorny__rspec-json.json'))],
-      ['truncated after the examples', '{"version":"3.13.0","examples":[]'],
-      ['an array', '[{"examples":[]}]'],
-      ['an object without examples', '{"stats":{"tests":1},"tests":[]}'],
-      ['not JSON', '3 examples, 1 failure'],
-    ],
-  },
 });
 const { run } = fx;
 

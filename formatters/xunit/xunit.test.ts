@@ -2,7 +2,6 @@ import t from 'tap';
 import type { Container } from '../../lib/formatter/api.js';
 import { totalsOf as count } from '../../lib/formatter/check.js';
 import { driveHandler, feedXml, formatterChecks, formatterFixtures } from '../../test/helpers/formatter-fixtures.js';
-import { half } from '../../test/helpers/formatter-fixtures.js';
 import type { XmlEvent } from '../../test/helpers/formatter-fixtures.js';
 import { xunit } from './index.js';
 import { testStatus, xunitHandler } from './parse.js';
@@ -12,24 +11,7 @@ const fx = formatterFixtures(xunit, import.meta.url);
 
 formatterChecks(fx, {
   fixtureScore: 0.9,
-  producers: [
-    ['xunit-plugin__xunitdotnet-testcase1-input.xml', ['xunit.net']],
-    ['xunit-plugin__xunitdotnet-testcase6-input.xml', []],
-    ['allure2__passed-test.xml', []],
-  ],
   chunks: { maxTextChars: 20, eachInChunksOf: 1 },
-  rejects: {
-    fileName: 'x.xml',
-    cases: [
-      ['whitespace only', '  \n'],
-      ['prolog only', '<?xml version="1.0" encoding="utf-8"?>\n'],
-      ['truncated in the middle', half(fx.read('xunit-plugin__xunitdotnet-testcase1-input.xml'))],
-      ['truncated in a tag', '<assemblies><assembly name="a"><collection><te'],
-      ['Maven assembly descriptor', '<assembly xmlns="http://maven.apache.org/ASSEMBLY/2.1.0"><id>bin</id></assembly>'],
-      ['NUnit root', '<test-run id="0"><test-suite/></test-run>'],
-      ['JSON', '{"stats":{}}'],
-    ],
-  },
 });
 const { run } = fx;
 

@@ -52,6 +52,23 @@ export interface Parsed {
 /** Parses `bytes` as a file named `fileName`, fed in chunks of `chunkSize` bytes, text cut at `maxTextChars`. */
 export type Run = (bytes: Buffer, fileName: string, chunkSize?: number, maxTextChars?: number) => Promise<Parsed>;
 
+/**
+ * What a format's samples.json holds for the shared checks: heads its vote is tested with, the
+ * input its parse must refuse (beside the empty file every formatter is given), and the producers
+ * its fixtures set.
+ */
+export interface SampleFile {
+  samples: SniffSample[];
+  rejects?: {
+    /** The name the input is parsed under, unless a case names its own. */
+    file: string;
+    /** The input as text, or the first half of a fixture (a report cut short). */
+    cases: ({ name: string; file?: string } & ({ text: string } | { half: string }))[];
+  };
+  /** `[fixture, the producers it sets, in order]`. */
+  producers?: [file: string, producers: string[]][];
+}
+
 /** A head a formatter's vote is tested with (formatters/<key>/samples.json). */
 export interface SniffSample {
   name: string;
@@ -71,6 +88,8 @@ export interface FormatterFixtures {
   manifest: ManifestEntry[];
   /** The heads of samples.json beside the fixtures folder. */
   samples: SniffSample[];
+  /** All of samples.json. */
+  checks: SampleFile;
   run: Run;
   /** The bytes of a fixture. */
   read(name: string): Buffer;
@@ -82,11 +101,13 @@ export interface FormatterFixtures {
 export function formatterFixtures(formatter: Formatter, moduleUrl: string): FormatterFixtures {
   const dir = path.join(path.dirname(fileURLToPath(moduleUrl)), 'fixtures');
   const read = (name: string): Buffer => readFileSync(path.join(dir, name));
+  const checks = loadSampleFile(path.dirname(dir));
   return {
     formatter,
     dir,
     manifest: loadManifest(dir),
-    samples: loadSamples(path.dirname(dir)),
+    samples: checks.samples,
+    checks,
     run: runner(formatter),
     read,
     head: (name) => headOfBytes(read(name), name),
@@ -99,11 +120,16 @@ export function loadManifest(dir: string): ManifestEntry[] {
   return fixturesIn(dir).manifest as ManifestEntry[];
 }
 
-/** The sniff samples of a formatter folder; a folder without samples.json is an error, not an empty list. */
-export function loadSamples(folder: string): SniffSample[] {
+/** A formatter folder's samples.json; a folder without one is an error, not an empty file. */
+export function loadSampleFile(folder: string): SampleFile {
   const file = path.join(folder, 'samples.json');
   if (!existsSync(file)) throw new Error(`no samples.json in ${folder}`);
-  return (JSON.parse(readFileSync(file, 'utf8')) as { samples: SniffSample[] }).samples;
+  return JSON.parse(readFileSync(file, 'utf8')) as SampleFile;
+}
+
+/** The sniff samples of a formatter folder. */
+export function loadSamples(folder: string): SniffSample[] {
+  return loadSampleFile(folder).samples;
 }
 
 async function* byteChunks(bytes: Buffer, size: number): AsyncGenerator<Buffer> {
@@ -357,15 +383,16 @@ function malformed(head: Head): Head {
 }
 
 export interface FormatterCheckOptions {
-  /** Producers that fixtures set, in the order set: `[file, producers]`. */
-  producers?: [file: string, producers: string[]][];
   /** The least score of each fixture's head; the match threshold by default. */
   fixtureScore?: number;
   /** More checks of each fixture that parses, after its totals. */
   eachFixture?: (t: Test, parsed: Parsed, name: string) => void;
   chunks?: ChunkCheck;
-  /** Input that must reject with a FormatError, parsed as a file named `fileName`; an empty file always is. */
-  rejects: { fileName: string; cases: RejectCase[] };
+  /**
+   * Input that must reject with a FormatError besides that of samples.json (which the code builds:
+   * a cut inside a construct, bytes), parsed under the name samples.json gives unless a case names one.
+   */
+  rejects?: RejectCase[];
 }
 
 /**
@@ -373,7 +400,7 @@ export interface FormatterCheckOptions {
  * every fixture's manifest totals, the producers it sets, its vote (every fixture and own sample
  * yes, every near miss no, a malformed head 0), chunk boundaries, and empty, cut and foreign input.
  */
-export function formatterChecks(fx: FormatterFixtures, o: FormatterCheckOptions): void {
+export function formatterChecks(fx: FormatterFixtures, o: FormatterCheckOptions = {}): void {
   const { formatter } = fx;
   t.test('fixture folder: every file listed, byte-identical to its manifest hash, and in the README', async (t) =>
     expectFixtureFolder(t, fx),
@@ -381,7 +408,7 @@ export function formatterChecks(fx: FormatterFixtures, o: FormatterCheckOptions)
   t.test('every fixture gives the manifest counts', async (t) =>
     expectManifestTotals(t, fx, o.eachFixture && ((parsed, name) => o.eachFixture!(t, parsed, name))),
   );
-  const producers = o.producers;
+  const producers = fx.checks.producers;
   if (producers)
     t.test('producers', async (t) => {
       for (const [file, want] of producers) t.same((await fx.run(fx.read(file), file)).producers, want, file);
@@ -400,9 +427,15 @@ export function formatterChecks(fx: FormatterFixtures, o: FormatterCheckOptions)
     if (own) t.equal(formatter.sniff(malformed(headOf(own.text, own.file))), 0, 'a malformed head scores 0, no throw');
   });
   t.test('chunk boundaries do not change the containers', async (t) => expectChunkIndependence(t, fx, o.chunks));
-  t.test('empty, truncated and foreign input reject with FormatError', async (t) =>
-    expectFormatErrors(t, fx, o.rejects.fileName, [['empty', Buffer.alloc(0)], ...o.rejects.cases]),
-  );
+  t.test('empty, truncated and foreign input reject with FormatError', async (t) => {
+    const listed = fx.checks.rejects?.cases ?? [];
+    const cases: RejectCase[] = [
+      ['empty', Buffer.alloc(0)],
+      ...listed.map((c): RejectCase => [c.name, 'text' in c ? c.text : half(fx.read(c.half)), c.file]),
+      ...(o.rejects ?? []),
+    ];
+    await expectFormatErrors(t, fx, fx.checks.rejects?.file ?? 'x.json', cases);
+  });
 }
 
 /**
@@ -419,6 +452,6 @@ export function jsonReportChecks(fx: FormatterFixtures, more: RejectCase[] = [])
       expectChildrenFirst(t, containers, name);
     },
     chunks: { asJson: true, eachInChunksOf: 7, eachAsJson: true },
-    rejects: { fileName: 'x.json', cases: [...jsonReportRejects(fx), ...more] },
+    rejects: [...jsonReportRejects(fx), ...more],
   });
 }
