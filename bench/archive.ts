@@ -110,7 +110,8 @@ async function main(): Promise<void> {
     );
     req.on('error', reject);
     req.write(
-      `--${b}\r\nContent-Disposition: form-data; name="file[]"; filename="archive.zip"\r\nContent-Type: application/zip\r\n\r\n`,
+      `--${b}\r\nContent-Disposition: form-data; name="file[]"; filename="archive.zip"\r\nContent-Type: application/` +
+        `zip\r\n\r\n`,
     );
     const src = createReadStream(zip, { highWaterMark: 256 * 1024 });
     src.pipe(req, { end: false });
@@ -123,7 +124,8 @@ async function main(): Promise<void> {
   await new Promise((r) => child.once('exit', r));
   if (answer.report?.totals?.tests !== tests)
     throw new Error(
-      `Tally counted ${answer.report?.totals?.tests} tests, the generator wrote ${tests}: ${JSON.stringify(answer.messages)}`,
+      `Tally counted ${answer.report?.totals?.tests} tests, the generator wrote ${tests}: ` +
+        `${JSON.stringify(answer.messages)}`,
     );
 
   // The peers' whole-file parse, twice: an entry at a time (kind to xml2js), and in dorny/test-reporter's
@@ -150,13 +152,16 @@ async function main(): Promise<void> {
 
   const mbps = (s: number): string => (size / MB / s).toFixed(1);
   process.stdout.write(
-    `\n${new Date().toISOString()} node ${process.version}, ${os.cpus().length} cores (${os.cpus()[0]?.model ?? ''}), store ${process.env.MONGODB_URL ? 'mongo' : 'embedded'}\n`,
+    `\n${new Date().toISOString()} node ${process.version}, ${os.cpus().length} cores ` +
+      `(${os.cpus()[0]?.model ?? ''}), store ${process.env.MONGODB_URL ? 'mongo' : 'embedded'}\n`,
   );
   process.stdout.write(
-    `archive: ${files} files (${values.mix} mix), ${(size / MB).toFixed(0)} MiB uncompressed, ${(zipSize / MB).toFixed(1)} MiB zipped, ${tests} testcases\n\n`,
+    `archive: ${files} files (${values.mix} mix), ${(size / MB).toFixed(0)} MiB uncompressed, ` +
+      `${(zipSize / MB).toFixed(1)} MiB zipped, ${tests} testcases\n\n`,
   );
   process.stdout.write(
-    '| run | seconds | MB/s (uncompressed) | containers/s | peak RSS | vs unzip -p | vs xml2js (entry at a time / all files first) |\n|---|---:|---:|---:|---:|---:|---:|\n',
+    '| run | seconds | MB/s (uncompressed) | containers/s | peak RSS | vs unzip -p | vs xml2js (entry at a time / ' +
+      'all files first) |\n|---|---:|---:|---:|---:|---:|---:|\n',
   );
   process.stdout.write(
     `| unzip -p > /dev/null | ${unzipSeconds.toFixed(1)} | ${mbps(unzipSeconds)} | — | — | 1.00× | — |\n`,
@@ -164,18 +169,26 @@ async function main(): Promise<void> {
   const against = (p: Peer | null): string =>
     p ? `${(p.seconds / tallySeconds).toFixed(2)}× speed, ${(tallyRss / p.peakRss).toFixed(2)}× RSS` : '—';
   process.stdout.write(
-    `| Tally import over HTTP | ${tallySeconds.toFixed(1)} | ${mbps(tallySeconds)} | ${Math.round(answer.report.totals.containers / tallySeconds)} | ${(tallyRss / MB).toFixed(0)} MiB (idle ${(idleRss / MB).toFixed(0)}) | ${(unzipSeconds / tallySeconds).toFixed(2)}× | ${against(xml)} / ${against(dorny)} |\n`,
+    `| Tally import over HTTP | ${tallySeconds.toFixed(1)} | ${mbps(tallySeconds)} | ` +
+      `${Math.round(answer.report.totals.containers / tallySeconds)} | ${(tallyRss / MB).toFixed(0)} MiB (idle ` +
+      `${(idleRss / MB).toFixed(0)}) | ${(unzipSeconds / tallySeconds).toFixed(2)}× | ${against(xml)} / ` +
+      `${against(dorny)} |\n`,
   );
   if (xml)
     process.stdout.write(
-      `| xml2js whole-file parse, an entry at a time | ${xml.seconds.toFixed(1)} | ${mbps(xml.seconds)} | — | ${(xml.peakRss / MB).toFixed(0)} MiB | ${(unzipSeconds / xml.seconds).toFixed(2)}× | 1.00× / — |\n`,
+      `| xml2js whole-file parse, an entry at a time | ${xml.seconds.toFixed(1)} | ${mbps(xml.seconds)} | — | ` +
+        `${(xml.peakRss / MB).toFixed(0)} MiB | ${(unzipSeconds / xml.seconds).toFixed(2)}× | 1.00× / — |\n`,
     );
   if (dorny)
     process.stdout.write(
-      `| xml2js, every file read first (dorny/test-reporter's order) | ${dorny.seconds.toFixed(1)} | ${mbps(dorny.seconds)} | — | ${(dorny.peakRss / MB).toFixed(0)} MiB | ${(unzipSeconds / dorny.seconds).toFixed(2)}× | — / 1.00× |\n`,
+      `| xml2js, every file read first (dorny/test-reporter's order) | ${dorny.seconds.toFixed(1)} | ` +
+        `${mbps(dorny.seconds)} | — | ${(dorny.peakRss / MB).toFixed(0)} MiB | ` +
+        `${(unzipSeconds / dorny.seconds).toFixed(2)}× | — / 1.00× |\n`,
     );
   process.stdout.write(
-    `\nTally server CPU: ${tallyCpu.toFixed(1)} s for ${tallySeconds.toFixed(1)} s of wall time (${(tallyCpu / tallySeconds).toFixed(2)} cores busy on average), ${((tallyCpu * 1000) / (size / MB)).toFixed(1)} ms of CPU per MiB\n`,
+    `\nTally server CPU: ${tallyCpu.toFixed(1)} s for ${tallySeconds.toFixed(1)} s of wall time ` +
+      `(${(tallyCpu / tallySeconds).toFixed(2)} cores busy on average), ` +
+      `${((tallyCpu * 1000) / (size / MB)).toFixed(1)} ms of CPU per MiB\n`,
   );
 }
 

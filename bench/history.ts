@@ -153,8 +153,10 @@ async function bench(kind: string, store: Store): Promise<void> {
     const r = await time(store, profileId, n, tags);
     const median = r.ms[Math.floor(r.ms.length / 2)]!;
     process.stdout.write(
-      `${kind}: compare last ${n}${tags.length ? ` (tag ${tags.join(',')})` : ''}: ${r.reports} reports × ${r.tests} tests, ${r.flaky} flaky — ` +
-        `median ${median.toFixed(0)} ms, min ${r.ms[0]!.toFixed(0)} ms, max ${r.ms[r.ms.length - 1]!.toFixed(0)} ms (${RUNS} runs)\n`,
+      `${kind}: compare last ${n}${tags.length ? ` (tag ${tags.join(',')})` : ''}: ${r.reports} reports × ` +
+        `${r.tests} tests, ${r.flaky} flaky — ` +
+        `median ${median.toFixed(0)} ms, min ${r.ms[0]!.toFixed(0)} ms, max ${r.ms[r.ms.length - 1]!.toFixed(0)} ms ` +
+        `(${RUNS} runs)\n`,
     );
   }
   await store.close();

@@ -44,7 +44,8 @@ function upload(
 ): Promise<{ status: number; body: ImportResponseBody }> {
   const boundary = 'benchboundary';
   const head = Buffer.from(
-    `--${boundary}\r\nContent-Disposition: form-data; name="file[]"; filename="${name}"\r\nContent-Type: ${type}\r\n\r\n`,
+    `--${boundary}\r\nContent-Disposition: form-data; name="file[]"; filename="${name}"\r\nContent-Type: ` +
+      `${type}\r\n\r\n`,
   );
   const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
   return new Promise((resolve, reject) => {
@@ -112,11 +113,14 @@ async function runStore(
       const s = Number(process.hrtime.bigint() - t0) / 1e9;
       if (r.status !== 201 || r.body.report?.totals.tests !== input.cases)
         throw new Error(
-          `${input.label}: ${r.status} ${JSON.stringify(r.body.messages)} tests ${r.body.report?.totals.tests} != ${input.cases}`,
+          `${input.label}: ${r.status} ${JSON.stringify(r.body.messages)} tests ${r.body.report?.totals.tests} != ` +
+            `${input.cases}`,
         );
       const containers = r.body.report!.totals.containers;
       rows.push(
-        `| ${store} | ${input.label} | ${(size / MB).toFixed(1)} MB | ${input.cases} | ${s.toFixed(1)} s | ${(input.uncompressed / MB / s).toFixed(1)} | ${Math.round(containers / s)} | ${((await peakRss(child.pid!)) / MB).toFixed(0)} MiB |`,
+        `| ${store} | ${input.label} | ${(size / MB).toFixed(1)} MB | ${input.cases} | ${s.toFixed(1)} s | ` +
+          `${(input.uncompressed / MB / s).toFixed(1)} | ${Math.round(containers / s)} | ` +
+          `${((await peakRss(child.pid!)) / MB).toFixed(0)} MiB |`,
       );
     }
   } finally {
@@ -175,7 +179,8 @@ async function main(): Promise<void> {
     '\nserver peak RSS is the process high-water mark (VmHWM): cumulative over the inputs of one store\n',
   );
   process.stdout.write(
-    '| store | input | upload size | tests | time | MB/s (uncompressed) | containers/s | server peak RSS |\n|---|---|---:|---:|---:|---:|---:|---:|\n',
+    '| store | input | upload size | tests | time | MB/s (uncompressed) | containers/s | server peak RSS ' +
+      '|\n|---|---|---:|---:|---:|---:|---:|---:|\n',
   );
   process.stdout.write(`${rows.join('\n')}\n`);
 }

@@ -26,11 +26,13 @@ const BOUNDARY = 'tallyloadboundary';
 function form(file: Buffer): Buffer {
   return Buffer.concat([
     Buffer.from(
-      `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file[]"; filename="TEST-load.xml"\r\nContent-Type: application/xml\r\n\r\n`,
+      `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file[]"; filename="TEST-load.xml"\r\nContent-Type: ` +
+        `application/xml\r\n\r\n`,
     ),
     file,
     Buffer.from(
-      `\r\n--${BOUNDARY}\r\nContent-Disposition: form-data; name="ignore_old_report_date"\r\n\r\ntrue\r\n--${BOUNDARY}--\r\n`,
+      `\r\n--${BOUNDARY}\r\nContent-Disposition: form-data; name="ignore_old_report_date"\r\n\r\ntrue\r\n--` +
+        `${BOUNDARY}--\r\n`,
     ),
   ]);
 }
@@ -77,7 +79,9 @@ async function main(): Promise<void> {
           .filter(([code]) => code !== '201' && code !== '429')
           .reduce((n, [, v]) => n + v.count, 0);
         rows.push(
-          `| ${kb} KB | ${connections} | ${(created / Number(values.seconds)).toFixed(0)} | ${result.requests.average.toFixed(0)} | ${result.latency.p50} | ${result.latency.p90} | ${result.latency.p99} | ${created} | ${limited} | ${other} | ${result.errors} | ${result.timeouts} |`,
+          `| ${kb} KB | ${connections} | ${(created / Number(values.seconds)).toFixed(0)} | ` +
+            `${result.requests.average.toFixed(0)} | ${result.latency.p50} | ${result.latency.p90} | ` +
+            `${result.latency.p99} | ${created} | ${limited} | ${other} | ${result.errors} | ${result.timeouts} |`,
         );
         process.stdout.write(`${rows[rows.length - 1]}\n`);
       }
@@ -88,10 +92,13 @@ async function main(): Promise<void> {
     await rm(work, { recursive: true, force: true });
   }
   process.stdout.write(
-    `\n${new Date().toISOString()} node ${process.version}, ${os.cpus().length} cores (${os.cpus()[0]?.model ?? ''}), ${values.seconds}s per row, TALLY_MAX_CONCURRENT_IMPORTS=${process.env.TALLY_MAX_CONCURRENT_IMPORTS ?? Math.max(...values.connections!.split(',').map(Number))}\n`,
+    `\n${new Date().toISOString()} node ${process.version}, ${os.cpus().length} cores ` +
+      `(${os.cpus()[0]?.model ?? ''}), ${values.seconds}s per row, TALLY_MAX_CONCURRENT_IMPORTS=` +
+      `${process.env.TALLY_MAX_CONCURRENT_IMPORTS ?? Math.max(...values.connections!.split(',').map(Number))}\n`,
   );
   process.stdout.write(
-    '| file | connections | imports/s (201) | answers/s | p50 ms | p90 ms | p99 ms | 201 | 429 | other status | errors | timeouts |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n',
+    '| file | connections | imports/s (201) | answers/s | p50 ms | p90 ms | p99 ms | 201 | 429 | other status | ' +
+      'errors | timeouts |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n',
   );
   process.stdout.write(`${rows.join('\n')}\n`);
 }

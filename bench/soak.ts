@@ -8,7 +8,8 @@
  * client sends large imports one after the other (a JUnit file, then a zip of 200 files), pausing
  * `--large-pause-s` between them, so the data written stays within a few GiB.
  *
- *   npm run bench:soak -- [--minutes 20] [--clients 4] [--small-kb 2] [--pause-ms 25] [--large-mb 10] [--large-pause-s 5]
+ *   npm run bench:soak -- [--minutes 20] [--clients 4] [--small-kb 2] [--pause-ms 25] [--large-mb 10]
+ *                         [--large-pause-s 5]
  */
 import { spawn } from 'node:child_process';
 import { createReadStream } from 'node:fs';
@@ -72,7 +73,9 @@ function post(
     );
     req.on('error', () => resolve(-1));
     req.write(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="file[]"; filename="${name}"\r\n\r\n`);
-    const tail = `\r\n--${BOUNDARY}\r\nContent-Disposition: form-data; name="ignore_old_report_date"\r\n\r\ntrue\r\n--${BOUNDARY}--\r\n`;
+    const tail =
+      `\r\n--${BOUNDARY}\r\nContent-Disposition: form-data; name="ignore_old_report_date"\r\n\r\ntrue\r\n` +
+      `--${BOUNDARY}--\r\n`;
     if (Buffer.isBuffer(content)) req.end(Buffer.concat([content, Buffer.from(tail)]));
     else {
       const file = createReadStream(content);
@@ -173,7 +176,9 @@ async function main(): Promise<void> {
     `\n${new Date().toISOString()} node ${process.version}, ${os.cpus().length} cores (${os.cpus()[0]?.model ?? ''})\n`,
   );
   process.stdout.write(
-    `${values.minutes} min; ${values.clients} clients of ${values['small-kb']} KB imports (${values['pause-ms']} ms apart); 1 client of large imports (${largeMb} MB JUnit file, or a zip of 200 files with ${largeMb} MB uncompressed; ${values['large-pause-s']} s apart)\n`,
+    `${values.minutes} min; ${values.clients} clients of ${values['small-kb']} KB imports (${values['pause-ms']} ms ` +
+      `apart); 1 client of large imports (${largeMb} MB JUnit file, or a zip of 200 files with ${largeMb} MB ` +
+      `uncompressed; ${values['large-pause-s']} s apart)\n`,
   );
   process.stdout.write(
     `imports: ${done} (${largeDone} large); SQLite file at the end: ${(dbBytes / MB).toFixed(0)} MiB\n`,
@@ -183,13 +188,16 @@ async function main(): Promise<void> {
   process.stdout.write(`| | RSS MiB | open fds | spool files |\n|---|---:|---:|---:|\n`);
   process.stdout.write(`| at start (idle) | ${samples[0]!.rssMiB} | ${samples[0]!.fds} | ${samples[0]!.spool} |\n`);
   process.stdout.write(
-    `| median, first quarter | ${median(firstQ.map((s) => s.rssMiB))} | ${median(firstQ.map((s) => s.fds))} | ${median(firstQ.map((s) => s.spool))} |\n`,
+    `| median, first quarter | ${median(firstQ.map((s) => s.rssMiB))} | ${median(firstQ.map((s) => s.fds))} | ` +
+      `${median(firstQ.map((s) => s.spool))} |\n`,
   );
   process.stdout.write(
-    `| median, last quarter | ${median(lastQ.map((s) => s.rssMiB))} | ${median(lastQ.map((s) => s.fds))} | ${median(lastQ.map((s) => s.spool))} |\n`,
+    `| median, last quarter | ${median(lastQ.map((s) => s.rssMiB))} | ${median(lastQ.map((s) => s.fds))} | ` +
+      `${median(lastQ.map((s) => s.spool))} |\n`,
   );
   process.stdout.write(
-    `| max during the run | ${Math.max(...samples.map((s) => s.rssMiB))} | ${Math.max(...samples.map((s) => s.fds))} | ${Math.max(...samples.map((s) => s.spool))} |\n`,
+    `| max during the run | ${Math.max(...samples.map((s) => s.rssMiB))} | ` +
+      `${Math.max(...samples.map((s) => s.fds))} | ${Math.max(...samples.map((s) => s.spool))} |\n`,
   );
   process.stdout.write(`| at the end (5 s idle) | ${final.rssMiB} | ${final.fds} | ${final.spool} |\n`);
 }

@@ -85,7 +85,8 @@ async function main(): Promise<void> {
   try {
     const cases = await junitFile(file, mb * MiB, 11, mix);
     process.stdout.write(
-      `${new Date().toISOString()} node ${process.version}, ${os.cpus()[0]?.model ?? ''}; ${mb} MiB of JUnit (${mix} mix, ${cases} testcases), ${runs} runs each, alternating\n\n`,
+      `${new Date().toISOString()} node ${process.version}, ${os.cpus()[0]?.model ?? ''}; ${mb} MiB of JUnit ` +
+        `(${mix} mix, ${cases} testcases), ${runs} runs each, alternating\n\n`,
     );
     const best: Record<string, number> = {};
     // Warm-up: a fresh process runs its first tens of MB slower.
@@ -103,7 +104,8 @@ async function main(): Promise<void> {
     );
     for (const [name, seconds] of Object.entries(best)) {
       process.stdout.write(
-        `| ${name} | ${seconds.toFixed(2)} | ${((mb * MiB) / 1e6 / seconds).toFixed(1)} | ${((seconds * 1000) / mb).toFixed(1)} | ${(base / seconds).toFixed(2)}× |\n`,
+        `| ${name} | ${seconds.toFixed(2)} | ${((mb * MiB) / 1e6 / seconds).toFixed(1)} | ` +
+          `${((seconds * 1000) / mb).toFixed(1)} | ${(base / seconds).toFixed(2)}× |\n`,
       );
     }
   } finally {
