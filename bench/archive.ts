@@ -17,7 +17,7 @@ import { parseArgs, promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { junitZip, type JunitMix } from './generate.js';
 import { serveArgs } from './server.js';
-import type { ImportResponseBody } from '../lib/import/finalize/answer.js';
+import type { ImportResponseBody } from '../lib/import/index.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const run = promisify(execFile);
@@ -110,8 +110,8 @@ async function main(): Promise<void> {
     );
     req.on('error', reject);
     req.write(
-      `--${b}\r\nContent-Disposition: form-data; name="file[]"; filename="archive.zip"\r\n` +
-        `Content-Type: application/zip\r\n\r\n`,
+      `--${b}\r\nContent-Disposition: form-data; name="file[]"; filename="archive.zip"\r\nContent-Type: application/` +
+        `zip\r\n\r\n`,
     );
     const src = createReadStream(zip, { highWaterMark: 256 * 1024 });
     src.pipe(req, { end: false });
@@ -152,8 +152,7 @@ async function main(): Promise<void> {
 
   const mbps = (s: number): string => (size / MB / s).toFixed(1);
   process.stdout.write(
-    `\n` +
-      `${new Date().toISOString()} node ${process.version}, ${os.cpus().length} cores ` +
+    `\n${new Date().toISOString()} node ${process.version}, ${os.cpus().length} cores ` +
       `(${os.cpus()[0]?.model ?? ''}), store ${process.env.MONGODB_URL ? 'mongo' : 'embedded'}\n`,
   );
   process.stdout.write(
@@ -161,8 +160,8 @@ async function main(): Promise<void> {
       `${(zipSize / MB).toFixed(1)} MiB zipped, ${tests} testcases\n\n`,
   );
   process.stdout.write(
-    '| run | seconds | MB/s (uncompressed) | containers/s | peak RSS | vs unzip -p | vs xml2js (entry at a time ' +
-      '/ all files first) |\n|---|---:|---:|---:|---:|---:|---:|\n',
+    '| run | seconds | MB/s (uncompressed) | containers/s | peak RSS | vs unzip -p | vs xml2js (entry at a time / ' +
+      'all files first) |\n|---|---:|---:|---:|---:|---:|---:|\n',
   );
   process.stdout.write(
     `| unzip -p > /dev/null | ${unzipSeconds.toFixed(1)} | ${mbps(unzipSeconds)} | — | — | 1.00× | — |\n`,
@@ -187,8 +186,7 @@ async function main(): Promise<void> {
         `${(unzipSeconds / dorny.seconds).toFixed(2)}× | — / 1.00× |\n`,
     );
   process.stdout.write(
-    `\n` +
-      `Tally server CPU: ${tallyCpu.toFixed(1)} s for ${tallySeconds.toFixed(1)} s of wall time ` +
+    `\nTally server CPU: ${tallyCpu.toFixed(1)} s for ${tallySeconds.toFixed(1)} s of wall time ` +
       `(${(tallyCpu / tallySeconds).toFixed(2)} cores busy on average), ` +
       `${((tallyCpu * 1000) / (size / MB)).toFixed(1)} ms of CPU per MiB\n`,
   );

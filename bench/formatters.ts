@@ -1,8 +1,9 @@
 /**
  * Parse throughput of every built-in formatter on a generated file of about `--mb` MB of its own
- * format (bench/formats.ts): MB/s, tests/s and the process's peak RSS, as a Markdown table. Each
- * input is first checked to be detected as its own format by the same vote an import runs, and
- * each parse must produce the number of tests the generator wrote.
+ * format (written by its folder's generate.ts, see bench/formats.ts): MB/s, tests/s and the
+ * process's peak RSS, as a Markdown table. Each input is first checked to be detected as its own
+ * format by the same vote an import runs, and each parse must produce the number of tests the
+ * generator wrote.
  *
  *   node --import tsx bench/formatters.ts [--mb 100] [--only key1,key2]
  *
@@ -19,7 +20,7 @@ import { isCountedTest, type Formatter, type ParseContext } from '../lib/formatt
 import { createRegistry, vote } from '../lib/formatter/registry.js';
 import { decodeText, guessEncoding } from '../lib/formatter/encoding.js';
 import { HEAD_BYTES, readHead } from '../lib/formatter/head.js';
-import { formats } from './formats.js';
+import { generatorOf } from './formats.js';
 
 const MB = 1024 * 1024;
 const SEED = 1;
@@ -114,9 +115,9 @@ async function main(): Promise<void> {
   let failed = false;
   try {
     for (const f of selected) {
-      const gen = formats[f.key];
+      const gen = await generatorOf(f.key);
       if (!gen) {
-        rows.push(`| ${f.key} | – | ✗ no generator in bench/formats.ts | | | | |`);
+        rows.push(`| ${f.key} | – | ✗ no generator in formatters/${f.key}/generate.ts | | | | |`);
         failed = true;
         continue;
       }
@@ -136,7 +137,8 @@ async function main(): Promise<void> {
         const expected = await gen.generate(file, targetMb * MB, SEED);
         const size = (await stat(file)).size;
         process.stderr.write(
-          `${f.key}: generated ${fmt(size / MB, 1)} MB (${fmt(expected)} tests) in ${fmt((Date.now() - g0) / 1000, 1)} s; parsing …\n`,
+          `${f.key}: generated ${fmt(size / MB, 1)} MB (${fmt(expected)} tests) in ` +
+            `${fmt((Date.now() - g0) / 1000, 1)} s; parsing …\n`,
         );
         const detected = await detection(f, file, gen.fileName, size);
         const run = await parseFile(f, file, gen.fileName, size);
@@ -144,7 +146,8 @@ async function main(): Promise<void> {
         const testsCell =
           run.tests === expected ? fmt(run.tests) : `✗ ${fmt(run.tests)} (generator wrote ${fmt(expected)})`;
         rows.push(
-          `| ${f.key} | ${fmt(size / MB, 1)} | ${testsCell} | ${fmt(run.seconds, 2)} | ${fmt(size / MB / run.seconds, 1)} | ${fmt(run.tests / run.seconds)} | ${fmt(rss)} |`,
+          `| ${f.key} | ${fmt(size / MB, 1)} | ${testsCell} | ${fmt(run.seconds, 2)} | ` +
+            `${fmt(size / MB / run.seconds, 1)} | ${fmt(run.tests / run.seconds)} | ${fmt(rss)} |`,
         );
         if (detected !== null) rows.push(`| ⚠ ${f.key} | input not detected as ${f.key}: ${detected} | | | | | |`);
         process.stderr.write(
@@ -167,10 +170,12 @@ async function main(): Promise<void> {
   const command = ['node --import tsx bench/formatters.ts', ...process.argv.slice(2)].join(' ');
   process.stdout.write(
     `\n## ${new Date().toISOString()} — formatter parse throughput\n\n` +
-      `- Node ${process.version}, ${os.availableParallelism()} CPUs (${cpus[0]?.model ?? 'unknown model'}), ${fmt(os.totalmem() / 1024 ** 3)} GiB\n` +
+      `- Node ${process.version}, ${os.availableParallelism()} CPUs (${cpus[0]?.model ?? 'unknown model'}), ` +
+      `${fmt(os.totalmem() / 1024 ** 3)} GiB\n` +
       `- Command: \`${command}\`\n` +
       '- Seconds: read (256 KiB chunks) + decode + parse only; the sink counts containers and never waits.\n' +
-      '- MB are 2^20 bytes. Peak RSS is the process high-water mark (VmHWM) read after each formatter: cumulative, in table order.\n\n' +
+      '- MB are 2^20 bytes. Peak RSS is the process high-water mark (VmHWM) read after each formatter: cumulative, ' +
+      'in table order.\n\n' +
       '| key | input MB | tests | seconds | MB/s | tests/s | peak RSS MiB |\n|---|---:|---:|---:|---:|---:|---:|\n' +
       `${rows.join('\n')}\n`,
   );

@@ -155,8 +155,8 @@ async function bench(kind: string, store: Store): Promise<void> {
     process.stdout.write(
       `${kind}: compare last ${n}${tags.length ? ` (tag ${tags.join(',')})` : ''}: ${r.reports} reports × ` +
         `${r.tests} tests, ${r.flaky} flaky — ` +
-        `median ${median.toFixed(0)} ms, min ${r.ms[0]!.toFixed(0)} ms, max ${r.ms[r.ms.length - 1]!.toFixed(0)} ` +
-        `ms (${RUNS} runs)\n`,
+        `median ${median.toFixed(0)} ms, min ${r.ms[0]!.toFixed(0)} ms, max ${r.ms[r.ms.length - 1]!.toFixed(0)} ms ` +
+        `(${RUNS} runs)\n`,
     );
   }
   await store.close();

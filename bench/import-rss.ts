@@ -17,7 +17,7 @@ import { parseArgs } from 'node:util';
 import { junitFile, junitZip } from './generate.js';
 import { mongoWireForTests, type MongoWire } from '../scripts/mongo-wire.js';
 import { serveArgs } from './server.js';
-import type { ImportResponseBody } from '../lib/import/finalize/answer.js';
+import type { ImportResponseBody } from '../lib/import/index.js';
 
 const { values } = parseArgs({
   options: {
@@ -44,8 +44,8 @@ function upload(
 ): Promise<{ status: number; body: ImportResponseBody }> {
   const boundary = 'benchboundary';
   const head = Buffer.from(
-    `--${boundary}\r\nContent-Disposition: form-data; name="file[]"; filename="${name}"\r\n` +
-      `Content-Type: ${type}\r\n\r\n`,
+    `--${boundary}\r\nContent-Disposition: form-data; name="file[]"; filename="${name}"\r\nContent-Type: ` +
+      `${type}\r\n\r\n`,
   );
   const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
   return new Promise((resolve, reject) => {
@@ -113,8 +113,8 @@ async function runStore(
       const s = Number(process.hrtime.bigint() - t0) / 1e9;
       if (r.status !== 201 || r.body.report?.totals.tests !== input.cases)
         throw new Error(
-          `${input.label}: ${r.status} ${JSON.stringify(r.body.messages)} tests ${r.body.report?.totals.tests} ` +
-            `!= ${input.cases}`,
+          `${input.label}: ${r.status} ${JSON.stringify(r.body.messages)} tests ${r.body.report?.totals.tests} != ` +
+            `${input.cases}`,
         );
       const containers = r.body.report!.totals.containers;
       rows.push(
@@ -179,8 +179,8 @@ async function main(): Promise<void> {
     '\nserver peak RSS is the process high-water mark (VmHWM): cumulative over the inputs of one store\n',
   );
   process.stdout.write(
-    '| store | input | upload size | tests | time | MB/s (uncompressed) | containers/s | server peak RSS |\n' +
-      '|---|---|---:|---:|---:|---:|---:|---:|\n',
+    '| store | input | upload size | tests | time | MB/s (uncompressed) | containers/s | server peak RSS ' +
+      '|\n|---|---|---:|---:|---:|---:|---:|---:|\n',
   );
   process.stdout.write(`${rows.join('\n')}\n`);
 }

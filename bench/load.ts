@@ -26,13 +26,13 @@ const BOUNDARY = 'tallyloadboundary';
 function form(file: Buffer): Buffer {
   return Buffer.concat([
     Buffer.from(
-      `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file[]"; filename="TEST-load.xml"\r\n` +
-        `Content-Type: application/xml\r\n\r\n`,
+      `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file[]"; filename="TEST-load.xml"\r\nContent-Type: ` +
+        `application/xml\r\n\r\n`,
     ),
     file,
     Buffer.from(
-      `\r\n--${BOUNDARY}\r\nContent-Disposition: form-data; name="ignore_old_report_date"\r\n\r\ntrue\r\n` +
-        `--${BOUNDARY}--\r\n`,
+      `\r\n--${BOUNDARY}\r\nContent-Disposition: form-data; name="ignore_old_report_date"\r\n\r\ntrue\r\n--` +
+        `${BOUNDARY}--\r\n`,
     ),
   ]);
 }
@@ -92,10 +92,8 @@ async function main(): Promise<void> {
     await rm(work, { recursive: true, force: true });
   }
   process.stdout.write(
-    `\n` +
-      `${new Date().toISOString()} node ${process.version}, ${os.cpus().length} cores ` +
-      `(${os.cpus()[0]?.model ?? ''}), ${values.seconds}s per row, ` +
-      `TALLY_MAX_CONCURRENT_IMPORTS=` +
+    `\n${new Date().toISOString()} node ${process.version}, ${os.cpus().length} cores ` +
+      `(${os.cpus()[0]?.model ?? ''}), ${values.seconds}s per row, TALLY_MAX_CONCURRENT_IMPORTS=` +
       `${process.env.TALLY_MAX_CONCURRENT_IMPORTS ?? Math.max(...values.connections!.split(',').map(Number))}\n`,
   );
   process.stdout.write(

@@ -9,7 +9,7 @@
  * `--large-pause-s` between them, so the data written stays within a few GiB.
  *
  *   npm run bench:soak -- [--minutes 20] [--clients 4] [--small-kb 2] [--pause-ms 25] [--large-mb 10]
- *                          [--large-pause-s 5]
+ *                         [--large-pause-s 5]
  */
 import { spawn } from 'node:child_process';
 import { createReadStream } from 'node:fs';
@@ -176,8 +176,8 @@ async function main(): Promise<void> {
     `\n${new Date().toISOString()} node ${process.version}, ${os.cpus().length} cores (${os.cpus()[0]?.model ?? ''})\n`,
   );
   process.stdout.write(
-    `${values.minutes} min; ${values.clients} clients of ${values['small-kb']} KB imports (${values['pause-ms']} ` +
-      `ms apart); 1 client of large imports (${largeMb} MB JUnit file, or a zip of 200 files with ${largeMb} MB ` +
+    `${values.minutes} min; ${values.clients} clients of ${values['small-kb']} KB imports (${values['pause-ms']} ms ` +
+      `apart); 1 client of large imports (${largeMb} MB JUnit file, or a zip of 200 files with ${largeMb} MB ` +
       `uncompressed; ${values['large-pause-s']} s apart)\n`,
   );
   process.stdout.write(

@@ -1,5 +1,5 @@
 /**
- * The built-in formatters, one line each, sorted by key. `test/registry.test.ts` fails when a
+ * The built-in formatters, one line each, sorted by key. `test/formatter/registry.test.ts` fails when a
  * folder under formatters/ is missing here.
  */
 import type { Formatter } from '../lib/formatter/api.js';

@@ -1,27 +1,39 @@
 import t from 'tap';
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import { FormatError, type Container, type Head } from '../../lib/formatter/api.js';
+import { FormatError, type Container } from '../../lib/formatter/api.js';
 import { totalsOf as count } from '../../lib/formatter/check.js';
-import {
-  childrenFirst,
-  expectChunkIndependence,
-  expectFixtureFolder,
-  expectManifestTotals,
-  failure,
-  formatterFixtures,
-  headOf,
-  otherFormatHeads,
-} from '../../test/helpers/formatter-fixtures.js';
+import { childrenFirst, failure, formatterChecks, formatterFixtures } from '../../test/helpers/formatter-fixtures.js';
+import { headOf } from '../../test/helpers/formatter-fixtures.js';
 import { allure } from './index.js';
 import { allure2Handler } from './allure2.js';
 import { allure1Handler } from './allure1.js';
 import { allureStatus } from './values.js';
 
 const fx = formatterFixtures(allure, import.meta.url);
-const { dir: FIXTURES, run } = fx;
 
-const head = (text: string, fileName = 'r.xml'): Head => headOf(text, fileName);
+formatterChecks(fx, {
+  fixtureScore: 0.9,
+  eachFixture: (t, { containers, producers }, name) => {
+    t.ok(childrenFirst(containers), `${name}: children before parents`);
+    t.equal(producers.length, 1, `${name}: producer set once`);
+  },
+  chunks: { eachInChunksOf: 1 },
+});
+
+t.test('sniff: thin heads, file names and prefixes', async (t) => {
+  t.equal(
+    allure.sniff(headOf('{"uuid":"a","start":1}', 'a-result.json')),
+    0.6,
+    'a result file name backs a thin key set',
+  );
+  t.equal(allure.sniff(headOf('{"uuid":"a","children":[]}', 'a.json')), 0.9, 'an empty container');
+  const pytest = '{"name":"t","status":"passed","steps":[{"name":"s"';
+  t.equal(allure.sniff(headOf(pytest, 'b-result.json')), 0.75, 'allure-pytest key order, uuid beyond the head');
+  const bare = '{"name":"t","status":"passed","steps":[]}';
+  t.equal(allure.sniff(headOf(bare, 'b.json')), 0, 'the same keys without the file name are not enough');
+  const ns0 = '<ns0:test-suite xmlns:ns0="urn:model.allure.qatools.yandex.ru"><name>x</name>';
+  t.equal(allure.sniff(headOf(ns0, 'x-testsuite.xml')), 0.95, 'any prefix');
+});
+const { run } = fx;
 
 /** Parses inline text the way Tally does, under a file name. */
 async function parseText(text: string, fileName: string, maxTextChars = 1000) {
@@ -30,20 +42,9 @@ async function parseText(text: string, fileName: string, maxTextChars = 1000) {
 
 const NS = 'xmlns:ns2="urn:model.allure.qatools.yandex.ru"';
 
-t.test('fixture folder: every file listed, byte-identical to its manifest hash, and in the README', async (t) =>
-  expectFixtureFolder(t, fx),
-);
-
-t.test('every fixture gives the manifest counts', async (t) =>
-  expectManifestTotals(t, fx, ({ containers, producers }, name) => {
-    t.ok(childrenFirst(containers), `${name}: children before parents`);
-    t.equal(producers.length, 1, `${name}: producer set once`);
-  }),
-);
-
 t.test('a container file holds no test but still yields its suite and fixtures', async (t) => {
   const file = 'allure2__04642ae7-159a-4dcd-baef-8db98884d041-container.json';
-  const { containers } = await run(readFileSync(path.join(FIXTURES, file)), file);
+  const { containers } = await run(fx.read(file), file);
   const suite = containers[containers.length - 1]!;
   t.match(suite, {
     type: 'suite',
@@ -63,101 +64,6 @@ t.test('a container file holds no test but still yields its suite and fixtures',
   );
   t.equal(containers.filter((c) => c.type === 'step').length, 4, 'fixture steps');
   t.equal(count(containers).tests, 0);
-});
-
-t.test('sniff: every fixture votes for Allure', async (t) => {
-  for (const f of fx.manifest) t.ok(allure.sniff(fx.head(f.path)) >= 0.9, f.path);
-});
-
-t.test('sniff: every other format scores below the match threshold', async (t) => {
-  for (const [name, text] of otherFormatHeads('allure', 'allure1-xml'))
-    t.ok(allure.sniff(head(text, name.split('/').pop())) < 0.5, name);
-  const more: [string, string, string][] = [
-    [
-      'allure-results/executor.json',
-      'executor.json',
-      '{"name":"Jenkins","type":"jenkins","url":"http://ci","buildOrder":7,"buildName":"job#7","reportUrl":"http://ci/7/allure"}',
-    ],
-    ['allure-results/categories.json', 'categories.json', '[{"name":"Ignored tests","matchedStatuses":["skipped"]}]'],
-    ['allure-results/environment.properties', 'environment.properties', 'Browser=Chrome\nBrowser.Version=120\n'],
-    ['a uuid alone', 'x.json', '{"uuid":"a","value":1}'],
-    [
-      'CTRF (tests below results)',
-      'ctrf.json',
-      '{"results":{"tool":{"name":"jest"},"summary":{"tests":1,"start":1,"stop":2},"tests":[{"name":"a","status":"passed","duration":1}]}}',
-    ],
-    [
-      'mochawesome (uuid below results)',
-      'r.json',
-      '{"stats":{"tests":1},"results":[{"uuid":"x","title":"","suites":[],"tests":[]}],"meta":{"mocha":{}}}',
-    ],
-    ['an array of results', 'r.json', '[{"uuid":"a","status":"passed","name":"x"}]'],
-    [
-      'NUnit 3 bare test-suite',
-      'r.xml',
-      '<test-suite type="Assembly" id="0-1005" name="x.dll" runstate="Runnable" testcasecount="1"><test-case id="0-1001" name="A" result="Passed"/></test-suite>',
-    ],
-    [
-      'test-suite in another namespace',
-      'x-testsuite.xml',
-      '<ns2:test-suite xmlns:ns2="urn:example"><name>x</name></ns2:test-suite>',
-    ],
-    ['empty', 'x-result.json', ''],
-  ];
-  for (const [name, file, text] of more) t.ok(allure.sniff(head(text, file)) < 0.5, name);
-  t.equal(
-    allure.sniff(head('{"uuid":"a","start":1}', 'a-result.json')),
-    0.6,
-    'a result file name backs a thin key set',
-  );
-  t.equal(allure.sniff(head('{"uuid":"a","children":[]}', 'a.json')), 0.9, 'an empty container');
-  t.equal(
-    allure.sniff(head('{"name":"t","status":"passed","steps":[{"name":"s"', 'b-result.json')),
-    0.75,
-    'allure-pytest key order, uuid beyond the head',
-  );
-  t.equal(
-    allure.sniff(head('{"name":"t","status":"passed","steps":[]}', 'b.json')),
-    0,
-    'the same keys without the file name are not enough',
-  );
-  t.equal(
-    allure.sniff(
-      head(`<ns0:test-suite xmlns:ns0="urn:model.allure.qatools.yandex.ru"><name>x</name>`, 'x-testsuite.xml'),
-    ),
-    0.95,
-    'any prefix',
-  );
-  const broken = { ...head('{"uuid":"a"}'), topLevelKeys: null } as unknown as Head;
-  t.equal(allure.sniff(broken), 0, 'a malformed head scores 0 instead of throwing');
-});
-
-// With a small text limit; every fixture also in 1-byte chunks.
-t.test('chunk boundaries do not change the containers', async (t) =>
-  expectChunkIndependence(t, fx, { eachInChunksOf: 1 }),
-);
-
-t.test('empty, truncated and foreign input reject with FormatError', async (t) => {
-  const json = readFileSync(path.join(FIXTURES, 'allure2__7f0aea93-a14c-4e5b-8936-ee5ead7be819-result.json'));
-  const xml = readFileSync(path.join(FIXTURES, 'allure2__c32503a8-2981-43da-afa5-e0d82dacfefd-testsuite.xml'));
-  const cases: [string, string, Buffer][] = [
-    ['empty', 'a-result.json', Buffer.alloc(0)],
-    ['whitespace only', 'a-result.json', Buffer.from(' \r\n ')],
-    ['truncated result JSON', 'a-result.json', json.subarray(0, Math.floor(json.length / 2))],
-    ['truncated Allure 1 XML', 'a-testsuite.xml', xml.subarray(0, Math.floor(xml.length / 2))],
-    ['prolog only', 'a-testsuite.xml', Buffer.from('<?xml version="1.0" encoding="UTF-8"?>\n')],
-    ['a JSON array', 'a-result.json', Buffer.from('[{"uuid":"a","status":"passed"}]')],
-    ['a JSON scalar', 'a-result.json', Buffer.from('"passed"')],
-    ['two objects', 'a-result.json', Buffer.from('{"uuid":"a","status":"passed"}\n{"uuid":"b","status":"failed"}')],
-    ['an object that is no Allure result', 'x.json', Buffer.from('{"stats":{"tests":1},"tests":[]}')],
-    [
-      'NUnit test-suite root',
-      'r.xml',
-      Buffer.from('<test-suite type="Assembly" name="x"><test-case name="a" result="Passed"/></test-suite>'),
-    ],
-    ['plain text', 'a.txt', Buffer.from('TAP version 13\nok 1\n')],
-  ];
-  for (const [name, file, b] of cases) t.type(await failure(run(b, file)), FormatError, name);
 });
 
 t.test('Allure 2 result: status, failure, suite path from labels, attachments, parameters', async (t) => {

@@ -3,18 +3,11 @@
  * SAX events in, containers out in closing order. It keeps the suite, the open test case and its
  * open steps, never the tree.
  */
-import {
-  FormatError,
-  TextBuffer,
-  type Container,
-  type ContainerStatus,
-  type FailureInfo,
-  type ParseContext,
-  type Property,
-  type XmlHandler,
-  localName,
-} from '../../lib/formatter/api.js';
-import { allureStatus, producerName, span, worst, type Span } from './values.js';
+import { ElementStack, fileTitle, localName, newContainer, noRootError, suiteStatus } from '../../lib/formatter/api.js';
+import { TextBuffer, trimmedOrNull, unclosedRootError, wrongRootError } from '../../lib/formatter/api.js';
+import type { ContainerStatus, Emit, FailureInfo, HandlerContext, Property } from '../../lib/formatter/api.js';
+import type { XmlMachine } from '../../lib/formatter/api.js';
+import { allureStatus, producerName, span, type Span } from './values.js';
 
 type Attrs = Record<string, string>;
 
@@ -35,9 +28,10 @@ interface Node {
   seen: ContainerStatus[];
 }
 
+type NodeFrame = { kind: 'node'; node: Node };
 type Frame =
-  | { kind: 'node'; node: Node }
-  | { kind: 'text'; buf: TextBuffer }
+  | NodeFrame
+  | { kind: 'text'; buffer: TextBuffer }
   | { kind: 'failure'; node: Node }
   | { kind: 'list'; node: Node; item: 'test-case' | 'step' | 'label' | 'attachment' | 'parameter' }
   | { kind: 'ignored' };
@@ -46,16 +40,9 @@ const IGNORED: Frame = { kind: 'ignored' };
 const MAX_NAME_CHARS = 2000;
 const MAX_LIST = 1000;
 
-export interface Allure1Handler extends XmlHandler {
-  /** Call after the last event: rejects a file without a root or with unclosed elements. */
-  end(): void;
-}
-
-export type Allure1Context = Pick<ParseContext, 'fileName' | 'nextId' | 'limits' | 'setProducer'>;
-
-export function allure1Handler(ctx: Allure1Context, emit: (container: Container) => void): Allure1Handler {
+export function allure1Handler(ctx: HandlerContext, emit: Emit): XmlMachine {
   const limit = ctx.limits.maxTextChars;
-  const frames: Frame[] = [];
+  const frames = new ElementStack<Frame>(IGNORED);
   let rootSeen = false;
 
   const openNode = (type: Node['type'], parent: Node | null, a: Attrs): Node => ({
@@ -74,34 +61,18 @@ export function allure1Handler(ctx: Allure1Context, emit: (container: Container)
 
   const closeNode = (node: Node): void => {
     const title =
-      value(node.title) ??
-      value(node.name) ??
-      (node.type === 'suite' ? ctx.fileName.split(/[\\/]/).pop() || '(unnamed suite)' : `(unnamed ${node.type})`);
-    const status = node.type === 'suite' ? worst(node.seen) : node.status;
-    const c: Container = {
-      id: node.id,
-      parentId: node.parentId,
-      type: node.type,
-      title,
-      status,
-      durationMs: node.when.durationMs,
-      startedAt: node.when.startedAt?.iso ?? null,
-      failure: status === 'passed' ? null : failureInfo(node),
-      output: null,
-      properties: node.properties,
-      attachmentRefs: node.refs,
-    };
+      trimmedOrNull(node.title) ??
+      trimmedOrNull(node.name) ??
+      (node.type === 'suite' ? fileTitle(ctx.fileName, '(unnamed suite)') : `(unnamed ${node.type})`);
+    const status = node.type === 'suite' ? suiteStatus(node.seen) : node.status;
+    const failure = status === 'passed' ? null : failureInfo(node);
     // Allure 1 shows the title and keeps the method name apart; the name is worth keeping.
-    const name = value(node.name);
-    if (name !== null && name !== title) c.meta = { name };
+    const name = trimmedOrNull(node.name);
+    const meta = name !== null && name !== title ? { name } : undefined;
+    const c = newContainer({ ...node, ...node.when, title, status, failure, attachmentRefs: node.refs, meta });
     if (node.type === 'suite')
       ctx.setProducer(producerName(node.properties.find((p) => p.name === 'framework')?.value ?? null));
-    for (let i = frames.length - 1; i >= 0; i--) {
-      const f = frames[i]!;
-      if (f.kind !== 'node') continue;
-      f.node.seen.push(status);
-      break;
-    }
+    frames.find((f): f is NodeFrame => f.kind === 'node')?.node.seen.push(status);
     emit(c);
   };
 
@@ -110,9 +81,9 @@ export function allure1Handler(ctx: Allure1Context, emit: (container: Container)
       const node = top.node;
       switch (name) {
         case 'name':
-          return { kind: 'text', buf: (node.name ??= new TextBuffer(MAX_NAME_CHARS)) };
+          return { kind: 'text', buffer: (node.name ??= new TextBuffer(MAX_NAME_CHARS)) };
         case 'title':
-          return { kind: 'text', buf: (node.title ??= new TextBuffer(MAX_NAME_CHARS)) };
+          return { kind: 'text', buffer: (node.title ??= new TextBuffer(MAX_NAME_CHARS)) };
         case 'failure':
           node.failure ??= { message: new TextBuffer(limit), stack: new TextBuffer(limit) };
           return { kind: 'failure', node };
@@ -131,8 +102,8 @@ export function allure1Handler(ctx: Allure1Context, emit: (container: Container)
     }
     if (top.kind === 'failure') {
       const f = top.node.failure!;
-      if (name === 'message') return { kind: 'text', buf: f.message };
-      if (name === 'stack-trace') return { kind: 'text', buf: f.stack };
+      if (name === 'message') return { kind: 'text', buffer: f.message };
+      if (name === 'stack-trace') return { kind: 'text', buffer: f.stack };
       return IGNORED;
     }
     if (top.kind === 'list' && name === top.item) {
@@ -164,22 +135,17 @@ export function allure1Handler(ctx: Allure1Context, emit: (container: Container)
     open(rawName, a) {
       const name = localName(rawName);
       if (!rootSeen) {
-        if (name !== 'test-suite' || !Object.values(a).includes(ALLURE1_NAMESPACE)) {
-          throw new FormatError(
-            `The root element is <${rawName}>, not an Allure 1 <test-suite> in namespace ${ALLURE1_NAMESPACE}; choose the formatter for its format or let Tally detect it`,
-          );
-        }
+        if (name !== 'test-suite' || !Object.values(a).includes(ALLURE1_NAMESPACE))
+          throw wrongRootError(`<${rawName}>`, `an Allure 1 <test-suite> in namespace ${ALLURE1_NAMESPACE}`);
         rootSeen = true;
         frames.push({ kind: 'node', node: openNode('suite', null, a) });
         return;
       }
-      const top = frames[frames.length - 1];
-      frames.push(top ? openChild(top, name, a) : IGNORED);
+      frames.open((top) => openChild(top, name, a));
     },
 
     text(t) {
-      const top = frames[frames.length - 1];
-      if (top?.kind === 'text') top.buf.append(t);
+      frames.text(t);
     },
 
     close() {
@@ -188,26 +154,15 @@ export function allure1Handler(ctx: Allure1Context, emit: (container: Container)
     },
 
     end() {
-      if (!rootSeen)
-        throw new FormatError(
-          'The file has no XML root element (it is empty or holds only a prolog); send an Allure 1 *-testsuite.xml file',
-        );
-      if (frames.length > 0)
-        throw new FormatError('The file ends before its root element is closed; the report looks truncated');
+      if (!rootSeen) throw noRootError('an Allure 1 *-testsuite.xml file');
+      if (frames.depth > 0) throw unclosedRootError();
     },
   };
 }
 
 function failureInfo(node: Node): FailureInfo | null {
   if (!node.failure) return null;
-  const message = value(node.failure.message);
-  const stack = value(node.failure.stack);
+  const message = trimmedOrNull(node.failure.message);
+  const stack = trimmedOrNull(node.failure.stack);
   return message === null && stack === null ? null : { message, type: null, stack };
-}
-
-/** Element text without the indentation around it; null when there is none. */
-function value(buffer: TextBuffer | null): string | null {
-  if (!buffer || buffer.empty) return null;
-  const v = buffer.value().trim();
-  return v === '' ? null : v;
 }

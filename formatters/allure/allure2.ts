@@ -4,18 +4,10 @@
  * and holds no test. The object is streamed key by key: only one step tree, label or fixture is
  * held at a time, never the file.
  */
-import {
-  FormatError,
-  TextBuffer,
-  type Container,
-  type ContainerStatus,
-  type FailureInfo,
-  type JsonHandler,
-  type JsonPath,
-  type ParseContext,
-  type Property,
-} from '../../lib/formatter/api.js';
-import { allureStatus, producerName, span, worst } from './values.js';
+import { capText, FormatError, isRecord as isObj, newContainer, suiteStatus } from '../../lib/formatter/api.js';
+import type { Container, ContainerStatus, Emit, FailureInfo, JsonMachine, JsonPath } from '../../lib/formatter/api.js';
+import type { ParseContext, Property } from '../../lib/formatter/api.js';
+import { allureStatus, producerName, span, type Span } from './values.js';
 
 type Obj = Record<string, unknown>;
 
@@ -27,14 +19,9 @@ const MAX_LIST = 1000;
 /** Labels that place a result in the suite tree, outermost first (Allure's own "Suites" view). */
 const SUITE_LABELS = ['parentSuite', 'suite', 'subSuite'];
 
-export interface Allure2Handler extends JsonHandler {
-  /** Call after the last event: emits the result or container. */
-  end(): void;
-}
-
 export type Allure2Context = Pick<ParseContext, 'fileName' | 'nextId' | 'limits' | 'setProducer' | 'declareNoTests'>;
 
-export function allure2Handler(ctx: Allure2Context, emit: (container: Container) => void): Allure2Handler {
+export function allure2Handler(ctx: Allure2Context, emit: Emit): JsonMachine {
   const limit = ctx.limits.maxTextChars;
   let rootId: number | null = null;
   let done = false;
@@ -62,7 +49,7 @@ export function allure2Handler(ctx: Allure2Context, emit: (container: Container)
     // Fixtures often carry no status of their own (allure-java writes it only on their steps).
     const status =
       step['status'] === undefined && type === 'hook' && childStatuses.length > 0
-        ? worst(childStatuses)
+        ? suiteStatus(childStatuses)
         : allureStatus(step['status']);
     const when = span(step['start'], step['stop']);
     const c = base(
@@ -150,7 +137,7 @@ export function allure2Handler(ctx: Allure2Context, emit: (container: Container)
   const finishContainer = (id: number): void => {
     ctx.setProducer('allure');
     const title = text(fields['name']) || `container ${text(fields['uuid']) || ctx.fileName}`;
-    const c = base(id, null, 'suite', title, worst(fixtureStatuses), span(fields['start'], fields['stop']), null);
+    const c = base(id, null, 'suite', title, suiteStatus(fixtureStatuses), span(fields['start'], fields['stop']), null);
     c.meta = { ...pickMeta(fields, ['uuid']), allure: 'container', children: String(children) };
     emit(c);
   };
@@ -206,7 +193,8 @@ export function allure2Handler(ctx: Allure2Context, emit: (container: Container)
         !hasChildren
       ) {
         throw new FormatError(
-          'The JSON object has no `uuid`: it is not an Allure 2 result or container file; choose the formatter for its format or let Tally detect it',
+          'The JSON object has no `uuid`: it is not an Allure 2 result or container file; choose the formatter for ' +
+            'its format or let Tally detect it',
         );
       }
       // A container is known by what it holds; `*-container.json` in the name settles an empty one.
@@ -229,22 +217,11 @@ function base(
   type: Container['type'],
   title: string,
   status: ContainerStatus,
-  when: ReturnType<typeof span>,
+  when: Span,
   failure: FailureInfo | null,
 ): Container {
-  return {
-    id,
-    parentId,
-    type,
-    title,
-    status,
-    durationMs: when.durationMs,
-    startedAt: when.startedAt?.iso ?? null,
-    failure,
-    output: null,
-    properties: [],
-    attachmentRefs: [],
-  };
+  // Allure times are epoch milliseconds: never naive.
+  return newContainer({ id, parentId, type, title, status, ...when, failure });
 }
 
 function failureOf(details: unknown, limit: number): FailureInfo | null {
@@ -281,18 +258,11 @@ function pickMeta(fields: Record<string, unknown>, keys: string[]): Record<strin
 }
 
 function capped(v: unknown, limit: number): string | null {
-  if (typeof v !== 'string' || v.trim() === '') return null;
-  const buffer = new TextBuffer(limit);
-  buffer.append(v);
-  return buffer.value();
+  return typeof v !== 'string' || v.trim() === '' ? null : capText(v, limit);
 }
 
 function text(v: unknown): string {
   if (typeof v === 'string') return v;
   if (typeof v === 'number' || typeof v === 'boolean') return String(v);
   return '';
-}
-
-function isObj(v: unknown): v is Obj {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }

@@ -2,14 +2,8 @@
  * Allure results: Allure 2 `*-result.json` / `*-container.json` (usually a zipped `allure-results`
  * folder, one file at a time) and Allure 1 `*-testsuite.xml`. See README.md beside this file.
  */
-import {
-  FormatError,
-  parseJson,
-  parseXml,
-  type ContainerSink,
-  type Formatter,
-  type ParseContext,
-} from '../../lib/formatter/api.js';
+import { FormatError, parseJson, parseXml } from '../../lib/formatter/api.js';
+import type { ContainerSink, Formatter, ParseContext } from '../../lib/formatter/api.js';
 import { allure1Handler } from './allure1.js';
 import { allure2Handler } from './allure2.js';
 import { sniff } from './sniff.js';

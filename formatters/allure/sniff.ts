@@ -6,6 +6,7 @@
  *   `uuid`; Cucumber JSON is an array; NDJSON streams have no `uuid` at the top.
  * - Allure 1 XML: a `test-suite` root in the Allure namespace (NUnit's bare `<test-suite>` has none).
  */
+import { safeSniff } from '../../lib/formatter/api.js';
 import type { Head } from '../../lib/formatter/api.js';
 import { ALLURE1_NAMESPACE } from './allure1.js';
 
@@ -22,15 +23,11 @@ const RESULT_KEYS = [
 ];
 const CONTAINER_KEYS = ['children', 'befores', 'afters'];
 
-export function sniff(head: Head): number {
-  try {
-    if (head.kind === 'xml') return sniffXml(head);
-    if (head.kind === 'json') return sniffJson(head);
-    return 0;
-  } catch {
-    return 0;
-  }
-}
+export const sniff = safeSniff((head) => {
+  if (head.kind === 'xml') return sniffXml(head);
+  if (head.kind === 'json') return sniffJson(head);
+  return 0;
+});
 
 function sniffJson(head: Head): number {
   // Allure writes one object; an array or JSON Lines is somebody else's.

@@ -1,5 +1,6 @@
 /** Allure values shared by both generations: statuses and epoch-millisecond times. */
-import { fromEpochMs, type ContainerStatus, type Instant, worstStatus } from '../../lib/formatter/api.js';
+import { fromEpochMs } from '../../lib/formatter/api.js';
+import type { ContainerStatus, Instant } from '../../lib/formatter/api.js';
 
 /**
  * Allure 2 `status` and Allure 1 `status` attribute. `broken` is an unexpected exception (errored);
@@ -40,11 +41,6 @@ function toNumber(v: unknown): number | null {
   if (typeof v === 'number' && Number.isFinite(v)) return v;
   if (typeof v === 'string' && /^\d+(\.\d+)?$/.test(v.trim())) return Number(v);
   return null;
-}
-
-/** Worst child first; a container without children has nothing that failed. */
-export function worst(seen: Iterable<ContainerStatus>): ContainerStatus {
-  return worstStatus(new Set(seen)) ?? 'passed';
 }
 
 /** The producer as `allure-<framework>` from the `framework` label adapters write, else `allure`. */

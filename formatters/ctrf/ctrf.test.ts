@@ -4,14 +4,15 @@ import { totalsOf as count } from '../../lib/formatter/check.js';
 import { failure, formatterFixtures, jsonReportChecks } from '../../test/helpers/formatter-fixtures.js';
 import { ctrf as formatter } from './index.js';
 
-const KEY = 'ctrf';
 const fx = formatterFixtures(formatter, import.meta.url);
 const { run } = fx;
 const parseText = async (text: string, maxTextChars = 100_000) =>
   (await run(Buffer.from(text), 'r.json', 65536, maxTextChars)).containers;
 
 const report = (tests: unknown[], extra = '') =>
-  `{${extra}"results":{"tool":{"name":"playwright","version":"1.49.0"},"summary":{"tests":${tests.length},"passed":0,"failed":0,"skipped":0,"pending":0,"other":0,"start":1714557600000,"stop":1714557660000},"tests":${JSON.stringify(tests)}}}`;
+  `{${extra}"results":{"tool":{"name":"playwright","version":"1.49.0"},"summary":{"tests":${tests.length},` +
+  `"passed":0,"failed":0,"skipped":0,"pending":0,"other":0,"start":1714557600000,"stop":1714557660000},` +
+  `"tests":${JSON.stringify(tests)}}}`;
 
 t.test('state machine: statuses, suites from `suite` or `filePath`, the run date', async (t) => {
   const { containers: out, producers } = await run(
@@ -156,12 +157,14 @@ t.test('state machine: retry attempts, flaky, attachments, output, steps', async
 
 t.test('newer reports: reportFormat, top-level timestamp; suites get the run date', async (t) => {
   const text =
-    '{"reportFormat":"CTRF","specVersion":"0.0.0","timestamp":"2024-05-01T09:00:00Z","results":{"tool":{"name":"jest"},"summary":{"tests":1,"passed":1,"failed":0,"skipped":0,"pending":0,"other":0},"tests":[{"name":"a","status":"passed","duration":1,"suite":["s"]}]}}';
+    '{"reportFormat":"CTRF","specVersion":"0.0.0","timestamp":"2024-05-01T09:00:00Z",' +
+    '"results":{"tool":{"name":"jest"},"summary":{"tests":1,"passed":1,"failed":0,"skipped":0,"pending":0,' +
+    '"other":0},"tests":[{"name":"a","status":"passed","duration":1,"suite":["s"]}]}}';
   const out = await parseText(text);
   t.match(out[1], { type: 'suite', title: 's', startedAt: '2024-05-01T09:00:00.000Z' });
   t.type(await failure(parseText('{"reportFormat":"CTRF","results":[]}')), FormatError, '`results` must be an object');
   t.type(await failure(parseText('{"results":{"tool":{"name":"x"}}}')), FormatError, 'no tests array');
 });
 
-// The fixture folder, the manifest counts, the sniff votes, chunk boundaries and bad input: as for every JSON report format.
-jsonReportChecks(t, fx, KEY);
+// Fixture folder, manifest counts, sniff votes, chunk boundaries, bad input: as for every JSON report format.
+jsonReportChecks(fx);

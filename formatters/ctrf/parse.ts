@@ -3,29 +3,11 @@
  * taken one test at a time; the suite tree is rebuilt from each test's `suite` (or `filePath`),
  * so the suites (few: one per distinct path) are held and emitted at the end, deepest first.
  */
-import {
-  FormatError,
-  TextBuffer,
-  fromEpochMs,
-  parseTimestamp,
-  type Attempt,
-  type Container,
-  type ContainerStatus,
-  type FailureInfo,
-  type Instant,
-  type JsonHandler,
-  type ParseContext,
-  type Property,
-  worstStatus,
-  asString as str,
-} from '../../lib/formatter/api.js';
-
-export type CtrfContext = Pick<ParseContext, 'fileName' | 'nextId' | 'limits' | 'setProducer'>;
-
-export interface CtrfHandler extends JsonHandler {
-  /** Call after the last event: emits the suites; rejects a file that was no CTRF report. */
-  end(): void;
-}
+import { asNonNegative as num, asString as str, capText as cap, errorFailure } from '../../lib/formatter/api.js';
+import { FormatError, fromEpochMs, isRecord as isObject, newContainer } from '../../lib/formatter/api.js';
+import { ownCopy as own, parseTimestamp, suiteStatus, TextBuffer } from '../../lib/formatter/api.js';
+import type { Attempt, Container, ContainerStatus, Emit, FailureInfo } from '../../lib/formatter/api.js';
+import type { HandlerContext, Instant, JsonMachine, Property } from '../../lib/formatter/api.js';
 
 interface Suite {
   id: number;
@@ -45,7 +27,7 @@ const STATUS: Record<string, ContainerStatus> = {
   other: 'unknown',
 };
 
-export function ctrfHandler(ctx: CtrfContext, emit: (container: Container) => void): CtrfHandler {
+export function ctrfHandler(ctx: HandlerContext, emit: Emit): JsonMachine {
   const limit = ctx.limits.maxTextChars;
   let rootSeen = false;
   let resultsSeen = false;
@@ -135,7 +117,7 @@ export function ctrfHandler(ctx: CtrfContext, emit: (container: Container) => vo
       const ordered = [...suites.values()].sort((a, b) => b.depth - a.depth);
       const byId = new Map(ordered.map((s) => [s.id, s]));
       for (const s of ordered) {
-        const status = worst(s.seen);
+        const status = suiteStatus(s.seen);
         const parent = s.parentId === null ? undefined : byId.get(s.parentId);
         if (parent) {
           parent.seen.add(status);
@@ -143,24 +125,8 @@ export function ctrfHandler(ctx: CtrfContext, emit: (container: Container) => vo
         }
         // Tests without a start of their own are dated by the run (`summary.start`).
         const run = runStart ?? reportTime;
-        const container: Container = {
-          id: s.id,
-          parentId: s.parentId,
-          type: 'suite',
-          title: s.title,
-          status,
-          durationMs: null,
-          startedAt: s.startedAt,
-          failure: null,
-          output: null,
-          properties: [],
-          attachmentRefs: [],
-        };
-        if (!container.startedAt && s.parentId === null && run) {
-          container.startedAt = run.iso;
-          if (run.naive) container.startedAtNaive = true;
-        }
-        emit(container);
+        const startedAt = s.startedAt || (s.parentId === null ? run : null);
+        emit(newContainer({ id: s.id, parentId: s.parentId, type: 'suite', title: s.title, status, startedAt }));
       }
       suites.clear();
     },
@@ -212,20 +178,20 @@ function readTest(raw: Record<string, unknown>, id: number, parentId: number | n
   if (!(rawStatus in STATUS)) meta['status'] = rawStatus;
   if (typeof raw['suite'] === 'string') meta['suite'] = raw['suite'];
 
-  const container: Container = {
+  const container = newContainer({
     id,
     parentId,
     type: 'test',
     title: str(raw['name']) ?? '(untitled)',
     status,
     durationMs: num(raw['duration']),
-    startedAt: started ? started.iso : null,
+    startedAt: started,
     failure,
-    output: readOutput(raw, limit),
+    ...readOutput(raw, limit),
     properties,
     attachmentRefs: refs,
     meta,
-  };
+  });
   if (retryAttempts.length > 0) {
     // `retryAttempts` are the runs before the one the test reports.
     const earlier: Attempt[] = retryAttempts.map((a) => ({
@@ -249,36 +215,21 @@ function readSteps(raw: unknown, testId: number, nextId: () => number): Containe
   const steps: Container[] = [];
   for (const step of raw) {
     if (!isObject(step)) continue;
-    steps.push({
-      id: nextId(),
-      parentId: testId,
-      type: 'step',
-      title: str(step['name']) ?? '(untitled step)',
-      status: STATUS[str(step['status']) ?? ''] ?? 'unknown',
-      durationMs: num(step['duration']),
-      startedAt: null,
-      failure: null,
-      output: null,
-      properties: [],
-      attachmentRefs: [],
-    });
+    const status = STATUS[str(step['status']) ?? ''] ?? 'unknown';
+    const title = str(step['name']) ?? '(untitled step)';
+    steps.push(
+      newContainer({ id: nextId(), parentId: testId, type: 'step', title, status, durationMs: num(step['duration']) }),
+    );
   }
   return steps;
 }
 
 function readFailure(raw: Record<string, unknown>, limit: number): FailureInfo | null {
-  const message = str(raw['message']);
-  const trace = str(raw['trace']);
-  if (message === null && trace === null) return null;
-  const clean = (t: string | null): string | null => (t === null ? null : cap(stripAnsi(t), limit));
-  const type =
-    /^((?:[A-Za-z_$][\w$.]*)?(?:Error|Exception))(?: \[[^\]\n]*\])?:/.exec(stripAnsi(trace ?? message ?? ''))?.[1] ??
-    null;
-  return { message: clean(message), type, stack: clean(trace) };
+  return errorFailure(str(raw['message']), str(raw['trace']), limit);
 }
 
 /** `stdout`/`stderr` are arrays of lines in the schema; a plain string is taken as well. */
-function readOutput(raw: Record<string, unknown>, limit: number): Container['output'] {
+function readOutput(raw: Record<string, unknown>, limit: number): { stdout: string | null; stderr: string | null } {
   const join = (v: unknown): string | null => {
     const lines = Array.isArray(v)
       ? v.filter((l): l is string => typeof l === 'string')
@@ -290,9 +241,7 @@ function readOutput(raw: Record<string, unknown>, limit: number): Container['out
     lines.forEach((l, i) => b.append(i === 0 ? l : `\n${l}`));
     return b.value();
   };
-  const stdout = join(raw['stdout']);
-  const stderr = join(raw['stderr']);
-  return stdout === null && stderr === null ? null : { stdout, stderr };
+  return { stdout: join(raw['stdout']), stderr: join(raw['stderr']) };
 }
 
 function addRefs(into: string[], attachments: unknown): void {
@@ -312,35 +261,7 @@ function span(a: Record<string, unknown>): number | null {
 
 function notCtrf(why: string): FormatError {
   return new FormatError(
-    `This is not a CTRF report (${why}); send a Common Test Report Format JSON file or choose the formatter for its format`,
+    `This is not a CTRF report (${why}); send a Common Test Report Format JSON file or choose the formatter for its ` +
+      `format`,
   );
-}
-
-function stripAnsi(text: string): string {
-  // The escape character is the point of this pattern.
-  // eslint-disable-next-line no-control-regex
-  return text.replace(/\u001b\[[0-9;?]*[ -/]*[@-~]/g, '');
-}
-
-function cap(text: string, limit: number): string {
-  const b = new TextBuffer(limit);
-  b.append(text);
-  return b.value();
-}
-
-function worst(seen: Set<ContainerStatus>): ContainerStatus {
-  return worstStatus(seen) ?? 'passed';
-}
-
-function num(v: unknown): number | null {
-  return typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : null;
-}
-
-/** A flat copy: V8 keeps a slice's whole source string (here: an input chunk) alive. */
-function own(s: string): string {
-  return (' ' + s).slice(1);
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }

@@ -1,27 +1,34 @@
 import t from 'tap';
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import type { Container, Head } from '../../lib/formatter/api.js';
+import type { Container } from '../../lib/formatter/api.js';
 import { totalsOf as count } from '../../lib/formatter/check.js';
 import { readHead } from '../../lib/formatter/head.js';
-import {
-  driveHandler,
-  expectChunkIndependence,
-  expectFixtureFolder,
-  expectFormatErrors,
-  expectManifestTotals,
-  foreignHeads,
-  formatterFixtures,
-  headOf,
-  walkJson,
-} from '../../test/helpers/formatter-fixtures.js';
+import { driveHandler, formatterChecks, formatterFixtures } from '../../test/helpers/formatter-fixtures.js';
+import { headOf, walkJson } from '../../test/helpers/formatter-fixtures.js';
 import { cucumberMessages } from './index.js';
 import { messagesHandler } from './parse.js';
 
 const fx = formatterFixtures(cucumberMessages, import.meta.url);
-const { dir: FIXTURES, run } = fx;
 
-const head = (text: string, fileName = 'messages.ndjson'): Head => headOf(text, fileName);
+const firstLine = fx.read('cucumber-js__basket-checkout.ndjson').toString('utf8').split('\n')[0];
+
+formatterChecks(fx, { fixtureScore: 0.9, rejects: [['a text line', `${firstLine}\n> cucumber-js\n`]] });
+
+t.test('sniff: without the meta line, long source lines, cut heads', async (t) => {
+  const text = fx.read('cucumber-js__basket-checkout.ndjson').toString('utf8');
+  const lines = text.split('\n');
+  t.ok(cucumberMessages.sniff(headOf(lines.slice(1).join('\n'), 'm.ndjson')) >= 0.8, 'without the meta line');
+  const data = 'Feature: x\\n'.repeat(8000);
+  const source = `{"source":{"data":"${data}","uri":"a.feature","mediaType":"text/x.cucumber.gherkin+plain"}}`;
+  t.ok(
+    cucumberMessages.sniff(readHead(Buffer.from(`${lines[0]}\n${source}\n`), 'm.ndjson', false).head) >= 0.9,
+    'a source line longer than the head',
+  );
+  t.ok(
+    cucumberMessages.sniff(readHead(Buffer.from(text.slice(0, 300)), 'm.ndjson', false).head) >= 0.9,
+    'a head cut inside the first line',
+  );
+});
+const { run } = fx;
 
 /** Drives the state machine with one envelope per line, each walked the way parseJson does. */
 function drive(envelopes: unknown[], maxTextChars = 1000): { out: Container[]; producers: string[] } {
@@ -113,15 +120,9 @@ const defined = (n = '1') => [
 ];
 const scenarios = (out: Container[]) => out.filter((c) => c.type === 'scenario');
 
-t.test('fixture folder: every file listed, byte-identical to its manifest hash, and in the README', async (t) =>
-  expectFixtureFolder(t, fx),
-);
-
-t.test('every fixture gives the manifest counts', async (t) => expectManifestTotals(t, fx));
-
 t.test('the generated fixture in full: retries, flaky, background, hooks, logs, attachments', async (t) => {
   const file = 'cucumber-js__basket-checkout.ndjson';
-  const { containers, producers } = await run(readFileSync(path.join(FIXTURES, file)), file);
+  const { containers, producers } = await run(fx.read(file), file);
   t.same(producers, ['cucumber-js']);
   const by = (title: string) => containers.find((c) => c.type === 'scenario' && c.title === title)!;
   const basket = containers.find((c) => c.type === 'suite' && c.title === 'Basket')!;
@@ -210,62 +211,8 @@ t.test('the generated fixture in full: retries, flaky, background, hooks, logs, 
   t.equal(new Set(containers.map((c) => c.id)).size, containers.length, 'ids are unique');
 });
 
-t.test('sniff: every fixture votes above the match threshold', async (t) => {
-  for (const f of fx.manifest) t.ok(cucumberMessages.sniff(fx.head(f.path)) >= 0.9, f.path);
-});
-
-t.test('sniff: other formats stay below the match threshold', async (t) => {
-  for (const [format, file, text] of foreignHeads('cucumber-messages'))
-    t.ok(cucumberMessages.sniff(head(text, file)) < 0.5, `${format}: ${file}`);
-  const others: [string, string][] = [
-    ['empty', ''],
-    ['one object with two envelope keys', '{"meta":{},"source":{}}'],
-    ['an envelope name with a scalar', '{"meta":"x"}\n{"pickle":1}\n'],
-    ['other NDJSON', '{"level":"info","msg":"started"}\n{"level":"info","msg":"done"}\n'],
-    [
-      'Go test2json with a junk first line',
-      'go: downloading example.com/x v1.0.0\n{"Time":"2022-01-01T00:00:00Z","Action":"run","Package":"p","Test":"TestA"}\n',
-    ],
-  ];
-  for (const [name, text] of others) t.ok(cucumberMessages.sniff(head(text)) < 0.5, name);
-});
-
-t.test('sniff: variants, long source lines, and never throws', async (t) => {
-  const text = readFileSync(path.join(FIXTURES, 'cucumber-js__basket-checkout.ndjson'), 'utf8');
-  const lines = text.split('\n');
-  t.ok(cucumberMessages.sniff(head(lines.slice(1).join('\n'))) >= 0.8, 'without the meta line');
-  const longSource = `${lines[0]}\n{"source":{"data":"${'Feature: x\\n'.repeat(8000)}","uri":"a.feature","mediaType":"text/x.cucumber.gherkin+plain"}}\n`;
-  t.ok(
-    cucumberMessages.sniff(readHead(Buffer.from(longSource), 'm.ndjson', false).head) >= 0.9,
-    'a source line longer than the head',
-  );
-  t.ok(
-    cucumberMessages.sniff(readHead(Buffer.from(text.slice(0, 300)), 'm.ndjson', false).head) >= 0.9,
-    'a head cut inside the first line',
-  );
-  const broken = { ...head('{"meta":{}}'), text: 42 } as unknown as Head;
-  t.equal(cucumberMessages.sniff(broken), 0, 'a malformed head scores 0 instead of throwing');
-});
-
-t.test('chunk boundaries do not change the containers', async (t) => expectChunkIndependence(t, fx));
-
-t.test('empty, truncated and foreign input reject with FormatError', async (t) => {
-  const text = readFileSync(path.join(FIXTURES, 'cucumber-js__basket-checkout.ndjson'), 'utf8');
-  await expectFormatErrors(t, fx, 'x.ndjson', [
-    ['empty', Buffer.alloc(0)],
-    ['whitespace only', Buffer.from('\n \n')],
-    ['truncated inside a line', Buffer.from(text.slice(0, Math.floor(text.length / 2)))],
-    ['Go test2json', Buffer.from('{"Time":"2022-01-01T00:00:00Z","Action":"run","Package":"p","Test":"TestA"}\n')],
-    [
-      'Dart events',
-      Buffer.from('{"protocolVersion":"0.1.1","runnerVersion":"1.25.3","pid":1,"type":"start","time":0}\n'),
-    ],
-    ['a text line', Buffer.from(`${text.split('\n')[0]}\n> cucumber-js\n`)],
-  ]);
-});
-
 t.test('state machine: a stream cut at a line end leaves the running test case errored', async (t) => {
-  const text = readFileSync(path.join(FIXTURES, 'cucumber-js__basket-checkout.ndjson'), 'utf8');
+  const text = fx.read('cucumber-js__basket-checkout.ndjson').toString('utf8');
   const lines = text.split('\n');
   const cut = lines.findIndex((l) => l.includes('"willBeRetried":true'));
   const { containers } = await run(Buffer.from(`${lines.slice(0, cut + 3).join('\n')}\n`), 'cut.ndjson');

@@ -2,15 +2,10 @@
  * Cucumber Messages NDJSON (`cucumber-js --format message`, cucumber-jvm `message:` plugin,
  * cucumber-ruby `--format message`). See README.md beside this file.
  */
-import { parseJson, type ContainerSink, type Formatter, type ParseContext } from '../../lib/formatter/api.js';
+import { jsonParse } from '../../lib/formatter/api.js';
+import type { Formatter } from '../../lib/formatter/api.js';
 import { messagesHandler } from './parse.js';
 import { sniff } from './sniff.js';
-
-async function parse(input: AsyncIterable<string>, out: ContainerSink, ctx: ParseContext): Promise<void> {
-  const handler = messagesHandler(ctx, (container) => out.emit(container));
-  await parseJson(input, out, handler, { multiple: true });
-  handler.end();
-}
 
 export const cucumberMessages = {
   key: 'cucumber-messages',
@@ -18,5 +13,5 @@ export const cucumberMessages = {
   extensions: ['.ndjson', '.jsonl', '.json'],
   mediaTypes: ['application/x-ndjson', 'application/jsonl', 'application/json'],
   sniff,
-  parse,
+  parse: jsonParse(messagesHandler, { multiple: true }),
 } satisfies Formatter;

@@ -12,31 +12,12 @@
  * `source` text and the gherkin AST are streamed past, never held (only step objects of the AST
  * are taken whole, one at a time).
  */
-import {
-  FormatError,
-  TextBuffer,
-  fromEpochMs,
-  type Attempt,
-  type Container,
-  type ContainerStatus,
-  type FailureInfo,
-  type Instant,
-  type JsonHandler,
-  type JsonPath,
-  type ParseContext,
-  type Property,
-  asString as str,
-  asNumber as num,
-  asRecord as record,
-  asList as list,
-} from '../../lib/formatter/api.js';
-
-export type MessagesContext = Pick<ParseContext, 'fileName' | 'nextId' | 'limits' | 'setProducer'>;
-
-export interface MessagesHandler extends JsonHandler {
-  /** Call after the last envelope: closes what is still open and rejects a stream with no envelope. */
-  end(): void;
-}
+import { asList as list, asNumber as num, asRecord as record, asString as str } from '../../lib/formatter/api.js';
+import { capText as cap, erroredTest, FormatError, fromEpochMs, newContainer } from '../../lib/formatter/api.js';
+import { roundMs as round, SCENARIO_SEVERITY, ScenarioVerdict, stepResultStatus } from '../../lib/formatter/api.js';
+import { suiteStatus, TextBuffer } from '../../lib/formatter/api.js';
+import type { Attempt, ContainerStatus, Emit, FailureInfo } from '../../lib/formatter/api.js';
+import type { HandlerContext, Instant, JsonMachine, JsonPath, Property } from '../../lib/formatter/api.js';
 
 /** Envelope keys of the Cucumber Messages protocol (messages 17–32). */
 export const ENVELOPES = new Set([
@@ -63,22 +44,21 @@ export const ENVELOPES = new Set([
   'undefinedParameterType',
 ]);
 
-/** Envelopes small enough to take whole; `source` and `gherkinDocument` are streamed. */
-const WHOLE = new Set([
-  'attachment',
-  'externalAttachment',
-  'hook',
-  'meta',
-  'parseError',
-  'pickle',
-  'testCase',
-  'testCaseFinished',
-  'testCaseStarted',
-  'testRunFinished',
-  'testRunHookFinished',
-  'testRunHookStarted',
-  'testStepFinished',
-]);
+/**
+ * Envelopes small enough to take whole: every one but the streamed `source` and `gherkinDocument`
+ * and those nothing here reads (definitions, suggestions, run and step starts).
+ */
+const PASSED_BY = [
+  'gherkinDocument',
+  'parameterType',
+  'source',
+  'stepDefinition',
+  'suggestion',
+  'testRunStarted',
+  'testStepStarted',
+  'undefinedParameterType',
+];
+const WHOLE = new Set([...ENVELOPES].filter((e) => !PASSED_BY.includes(e)));
 
 const LOG_MEDIA_TYPE = 'text/x.cucumber.log+plain';
 
@@ -139,7 +119,7 @@ interface Suite {
   seen: Set<ContainerStatus>;
 }
 
-export function messagesHandler(ctx: MessagesContext, emit: (container: Container) => void): MessagesHandler {
+export function messagesHandler(ctx: HandlerContext, emit: Emit): JsonMachine {
   const limit = ctx.limits.maxTextChars;
   const keywords = new Map<string, { keyword: string; background: boolean }>();
   const featureNames = new Map<string, string>();
@@ -167,20 +147,7 @@ export function messagesHandler(ctx: MessagesContext, emit: (container: Containe
   /** Rule 4: a failure outside any test case, written as its own envelope, is one errored test. */
   const runLevelError = (title: string, failure: FailureInfo, meta: Record<string, string>): void => {
     runLevelErrors++;
-    emit({
-      id: ctx.nextId(),
-      parentId: null,
-      type: 'scenario',
-      title,
-      status: 'errored',
-      durationMs: null,
-      startedAt: null,
-      failure,
-      output: null,
-      properties: [],
-      attachmentRefs: [],
-      meta,
-    });
+    emit(erroredTest({ id: ctx.nextId(), parentId: null, title, failure, meta, type: 'scenario' }));
   };
 
   const onMeta = (m: Record<string, unknown>): void => {
@@ -305,20 +272,15 @@ export function messagesHandler(ctx: MessagesContext, emit: (container: Containe
   };
 
   const outcome = (testCase: TestCase, run: Run): Attempt => {
-    let rank = 0;
-    let decisive: TestStep | null = null;
+    const verdict = new ScenarioVerdict<TestStep>();
     let total: number | null = null;
     for (const step of testCase.steps) {
       const result = run.results.get(step.id);
       // A step without a result did not report: like a Cucumber JSON step without `result`, not passed.
-      const r = severity(result?.status ?? 'UNKNOWN');
-      if (r > rank) {
-        rank = r;
-        decisive = step;
-      }
+      verdict.add(step, (result?.status ?? 'UNKNOWN').toLowerCase());
       if (result?.durationMs != null) total = round((total ?? 0) + result.durationMs);
     }
-    const status = SCENARIO_STATUS[rank]!;
+    const { status, decisive } = verdict;
     const failure = decisive
       ? (run.results.get(decisive.id)?.failure ??
         fallbackFailure(status, run.results.get(decisive.id)?.status ?? 'UNKNOWN', stepTitle(testCase, decisive)))
@@ -348,21 +310,18 @@ export function messagesHandler(ctx: MessagesContext, emit: (container: Containe
       if (step.pickleStepId !== null && pickle?.steps.get(step.pickleStepId)?.background) meta['background'] = 'true';
       if (result && !['PASSED', 'FAILED', 'SKIPPED'].includes(result.status))
         meta['status'] = result.status.toLowerCase();
-      const c: Container = {
-        id: ctx.nextId(),
-        parentId: id,
-        type: step.hookId !== null ? 'hook' : 'step',
-        title: stepTitle(testCase, step),
-        status: stepStatus(result?.status ?? null),
-        durationMs: result?.durationMs ?? null,
-        startedAt: null,
-        failure: result?.failure ?? null,
-        output: null,
-        properties: [],
-        attachmentRefs: [],
-      };
-      if (Object.keys(meta).length > 0) c.meta = meta;
-      emit(c);
+      emit(
+        newContainer({
+          id: ctx.nextId(),
+          parentId: id,
+          type: step.hookId !== null ? 'hook' : 'step',
+          title: stepTitle(testCase, step),
+          status: stepResultStatus(result ? result.status.toLowerCase() : null),
+          durationMs: result?.durationMs ?? null,
+          failure: result?.failure ?? null,
+          meta,
+        }),
+      );
     }
     const { status: own, failure: ownFailure, durationMs } = outcome(testCase, run);
     // Counting rule (as for Go and Dart): a test case that started and never finished is errored.
@@ -377,21 +336,20 @@ export function messagesHandler(ctx: MessagesContext, emit: (container: Containe
       meta['attachments'] = String(run.inline.length);
       meta['attachmentTypes'] = [...new Set(run.inline)].join(', ');
     }
-    const stdout = run.stdout && !run.stdout.empty ? run.stdout.value() : null;
-    const container: Container = {
+    const container = newContainer({
       id,
       parentId: suite.id,
       type: 'scenario',
       title: pickle?.name || '(unnamed scenario)',
       status,
       durationMs,
-      startedAt: testCase.startedAt?.iso ?? null,
+      startedAt: testCase.startedAt?.iso,
       failure,
-      output: stdout === null ? null : { stdout, stderr: null },
+      stdout: run.stdout && !run.stdout.empty ? run.stdout.value() : null,
       properties: pickle?.tags ?? [],
       attachmentRefs: run.refs,
       meta,
-    };
+    });
     if (testCase.earlier.length > 0) {
       container.attempts = [...testCase.earlier, { status, durationMs, failure }];
       container.flaky =
@@ -409,7 +367,7 @@ export function messagesHandler(ctx: MessagesContext, emit: (container: Containe
     const hookId = runHooks.get(startedId);
     runHooks.delete(startedId);
     const r = record(f['result']);
-    if (!r || severity((str(r['status']) ?? '').toUpperCase()) < 3) return;
+    if (!r || stepResultStatus((str(r['status']) ?? '').toLowerCase()) !== 'failed') return;
     const hook = hookId ? hooks.get(hookId) : undefined;
     const kind = HOOK_TITLES.get(hook?.type ?? '') ?? 'Run hook';
     const meta: Record<string, string> = { synthetic: 'run-hook' };
@@ -537,7 +495,8 @@ export function messagesHandler(ctx: MessagesContext, emit: (container: Containe
     end() {
       if (envelopes === 0)
         throw new FormatError(
-          'No Cucumber Messages envelope (`{"meta": …}`, `{"pickle": …}`, `{"testCaseStarted": …}` …) found: this is not a Cucumber Messages NDJSON file',
+          'No Cucumber Messages envelope (`{"meta": …}`, `{"pickle": …}`, `{"testCaseStarted": …}` …) found: this ' +
+            'is not a Cucumber Messages NDJSON file',
         );
       for (const run of runs.values()) {
         const testCase = testCases.get(run.testCaseId);
@@ -553,21 +512,18 @@ export function messagesHandler(ctx: MessagesContext, emit: (container: Containe
       }
       if (runFailure && runLevelErrors === 0) runLevelError('Test run', runFailure, { synthetic: 'run-error' });
       for (const suite of suites.values()) {
-        const c: Container = {
-          id: suite.id,
-          parentId: null,
-          type: 'suite',
-          title: featureNames.get(suite.uri) || suite.uri || '(unknown feature)',
-          status: worst(suite.seen),
-          durationMs: null,
-          startedAt: null,
-          failure: null,
-          output: null,
-          properties: [],
-          attachmentRefs: [],
-        };
-        if (suite.uri) c.meta = { file: suite.uri };
-        emit(c);
+        const title = featureNames.get(suite.uri) || suite.uri || '(unknown feature)';
+        const status = suiteStatus(suite.seen, SCENARIO_SEVERITY);
+        emit(
+          newContainer({
+            id: suite.id,
+            parentId: null,
+            type: 'suite',
+            title,
+            status,
+            meta: suite.uri ? { file: suite.uri } : undefined,
+          }),
+        );
       }
     },
   };
@@ -586,41 +542,6 @@ const HOOK_TITLES = new Map([
   ['BEFORE_TEST_RUN', 'BeforeAll'],
   ['AFTER_TEST_RUN', 'AfterAll'],
 ]);
-
-/** 0 passed, 1 skipped (SKIPPED, UNKNOWN, no result), 2 pending (UNDEFINED, PENDING), 3 failed (FAILED, AMBIGUOUS). */
-function severity(status: string): number {
-  switch (status) {
-    case 'PASSED':
-      return 0;
-    case 'FAILED':
-    case 'AMBIGUOUS':
-      return 3;
-    case 'UNDEFINED':
-    case 'PENDING':
-      return 2;
-    default:
-      return 1;
-  }
-}
-
-const SCENARIO_STATUS: Record<number, ContainerStatus> = { 0: 'passed', 1: 'skipped', 2: 'pending', 3: 'failed' };
-
-function stepStatus(status: string | null): ContainerStatus {
-  switch (status) {
-    case 'PASSED':
-      return 'passed';
-    case 'FAILED':
-    case 'AMBIGUOUS':
-      return 'failed';
-    case 'UNDEFINED':
-    case 'PENDING':
-      return 'pending';
-    case 'SKIPPED':
-      return 'skipped';
-    default:
-      return 'unknown';
-  }
-}
 
 function fallbackFailure(status: ContainerStatus, raw: string, title: string): FailureInfo | null {
   if (status === 'failed')
@@ -703,19 +624,4 @@ function elapsed(from: Instant | null, to: Instant | null): number | null {
   if (!from || !to) return null;
   const ms = Date.parse(to.iso) - Date.parse(from.iso);
   return ms >= 0 ? ms : null;
-}
-
-function round(ms: number): number {
-  return Math.round(ms * 1e3) / 1e3;
-}
-
-function worst(seen: Set<ContainerStatus>): ContainerStatus {
-  for (const s of ['errored', 'failed', 'passed', 'pending', 'skipped', 'unknown'] as const) if (seen.has(s)) return s;
-  return 'passed';
-}
-
-function cap(text: string, limit: number): string {
-  const b = new TextBuffer(limit);
-  b.append(text);
-  return b.value();
 }

@@ -1,27 +1,29 @@
 import t from 'tap';
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import type { Container, Head } from '../../lib/formatter/api.js';
+import type { Container } from '../../lib/formatter/api.js';
 import { totalsOf as count } from '../../lib/formatter/check.js';
 import { HEAD_BYTES, readHead } from '../../lib/formatter/head.js';
-import {
-  driveHandler,
-  expectChunkIndependence,
-  expectFixtureFolder,
-  expectFormatErrors,
-  expectManifestTotals,
-  foreignHeads,
-  formatterFixtures,
-  headOf,
-  walkJson,
-} from '../../test/helpers/formatter-fixtures.js';
+import { driveHandler, formatterChecks, formatterFixtures } from '../../test/helpers/formatter-fixtures.js';
+import { walkJson } from '../../test/helpers/formatter-fixtures.js';
 import { cucumber } from './index.js';
 import { cucumberHandler } from './parse.js';
 
 const fx = formatterFixtures(cucumber, import.meta.url);
-const { dir: FIXTURES, run } = fx;
 
-const head = (text: string, fileName = 'r.json'): Head => headOf(text, fileName);
+formatterChecks(fx, {});
+
+t.test('sniff: cut heads', async (t) => {
+  t.ok(
+    cucumber.sniff(readHead(Buffer.from('[ ]'), 'r.json', false).head) < 0.5,
+    'an empty array that is not the whole file',
+  );
+  const description = `"description":"${'x'.repeat(70_000)}"`;
+  const long = Buffer.from(`[{"keyword":"Feature","uri":"a.feature","id":"a","line":1,${description},"elements":[]}]`);
+  t.ok(
+    cucumber.sniff(readHead(long.subarray(0, HEAD_BYTES), 'r.json', false).head) >= 0.5,
+    'a head cut inside a long feature description',
+  );
+});
+const { run } = fx;
 
 function drive(report: unknown, maxTextChars = 1000): { out: Container[]; producers: string[] } {
   return driveHandler(cucumberHandler, 'r.json', maxTextChars, (h) => walkJson(h, [], report));
@@ -55,15 +57,9 @@ const featureOf = (elements: unknown[], extra: Record<string, unknown> = {}) => 
 });
 const scenarios = (out: Container[]) => out.filter((c) => c.type === 'scenario');
 
-t.test('fixture folder: every file listed, byte-identical to its manifest hash, and in the README', async (t) =>
-  expectFixtureFolder(t, fx),
-);
-
-t.test('every fixture gives the manifest counts', async (t) => expectManifestTotals(t, fx));
-
 t.test('a fixture in full: background steps, hooks, step hooks, embeddings noted in meta', async (t) => {
   const { containers, producers } = await run(
-    readFileSync(path.join(FIXTURES, 'cucumber-reporting__sample.json')),
+    fx.read('cucumber-reporting__sample.json'),
     'cucumber-reporting__sample.json',
   );
   t.same(producers, [], 'nothing names the producer');
@@ -129,10 +125,7 @@ t.test('a fixture in full: background steps, hooks, step hooks, embeddings noted
 });
 
 t.test('a cucumber-jvm fixture: start_timestamp, nanoseconds, producer', async (t) => {
-  const { containers, producers } = await run(
-    readFileSync(path.join(FIXTURES, 'cucumber-reporting__part2-rerun-failed.json')),
-    'part2.json',
-  );
+  const { containers, producers } = await run(fx.read('cucumber-reporting__part2-rerun-failed.json'), 'part2.json');
   t.same(producers, ['cucumber-jvm']);
   const s = scenarios(containers)[0]!;
   t.match(s, {
@@ -148,71 +141,6 @@ t.test('a cucumber-jvm fixture: start_timestamp, nanoseconds, producer', async (
     title: 'Home page',
     meta: { file: 'classpath:reporting/home-page.feature' },
   });
-});
-
-t.test('sniff: every fixture votes at or above the match threshold', async (t) => {
-  for (const f of fx.manifest)
-    t.ok(cucumber.sniff(fx.head(f.path)) >= (fx.read(f.path).length < 8 ? 0.5 : 0.9), f.path);
-});
-
-t.test('sniff: other formats stay below the match threshold', async (t) => {
-  for (const [format, file, text] of foreignHeads('cucumber-json'))
-    t.ok(cucumber.sniff(head(text, file)) < 0.5, `${format}: ${file}`);
-  const others: [string, string][] = [
-    ['empty', ''],
-    ['an array of numbers', '[1, 2, 3]'],
-    ['an array of other objects', '[{"name":"x","value":1},{"name":"y","value":2}]'],
-    ['an object with elements', '{"elements":[{"type":"scenario","steps":[]}],"keyword":"Feature","uri":"a"}'],
-    ['NDJSON', '{"keyword":"Feature"}\n{"elements":[]}\n'],
-  ];
-  for (const [name, text] of others) t.ok(cucumber.sniff(head(text)) < 0.5, name);
-  t.ok(
-    cucumber.sniff(readHead(Buffer.from('[ ]'), 'r.json', false).head) < 0.5,
-    'an empty array that is not the whole file',
-  );
-});
-
-t.test('sniff: Cucumber variants, and never throws', async (t) => {
-  const positive: [string, string][] = [
-    [
-      'cucumber-js, minified',
-      '[{"description":"","elements":[{"description":"","id":"a;b","keyword":"Scenario","line":3,"name":"b","steps":[{"arguments":[],"keyword":"Before","hidden":true,"result":{"status":"passed","duration":1000}}],"tags":[],"type":"scenario"}],"id":"a","line":1,"keyword":"Feature","name":"a","tags":[],"uri":"features/a.feature"}]',
-    ],
-    [
-      'localised keyword',
-      '[{"keyword":"Funcionalidad","name":"x","uri":"f.feature","id":"x","elements":[{"keyword":"Escenario","type":"scenario","steps":[]}]}]',
-    ],
-    [
-      'behave',
-      '[\n  {\n    "elements": [\n      {\n        "keyword": "Scenario",\n        "location": "features/a.feature:3",\n        "name": "b",\n        "status": "passed",\n        "steps": [],\n        "type": "scenario"\n      }\n    ],\n    "keyword": "Feature",\n    "location": "features/a.feature:1",\n    "name": "a",\n    "status": "passed"\n  }\n]',
-    ],
-    ['empty run', '[]'],
-  ];
-  for (const [name, text] of positive) t.ok(cucumber.sniff(head(text)) >= 0.5, name);
-  const longDescription = Buffer.from(
-    `[{"keyword":"Feature","uri":"a.feature","id":"a","line":1,"description":"${'x'.repeat(70_000)}","elements":[]}]`,
-  );
-  t.ok(
-    cucumber.sniff(readHead(longDescription.subarray(0, HEAD_BYTES), 'r.json', false).head) >= 0.5,
-    'a head cut inside a long feature description',
-  );
-  const broken = { ...head('[]'), text: null } as unknown as Head;
-  t.equal(cucumber.sniff(broken), 0, 'a malformed head scores 0 instead of throwing');
-});
-
-t.test('chunk boundaries do not change the containers', async (t) => expectChunkIndependence(t, fx));
-
-t.test('empty, truncated and foreign input reject with FormatError', async (t) => {
-  const bytes = readFileSync(path.join(FIXTURES, 'cucumber-reporting__sample_failed.json'));
-  await expectFormatErrors(t, fx, 'x.json', [
-    ['empty', Buffer.alloc(0)],
-    ['whitespace only', Buffer.from(' \r\n')],
-    ['truncated in the middle', bytes.subarray(0, Math.floor(bytes.length / 2))],
-    ['truncated after a feature', Buffer.from('[{"keyword":"Feature","uri":"a","elements":[]},')],
-    ['a top-level object', Buffer.from('{"elements":[]}')],
-    ['an array of numbers', Buffer.from('[1]')],
-    ['an array of foreign objects', Buffer.from('[{"name":"x","value":1}]')],
-  ]);
 });
 
 t.test('state machine: a background belongs to the one scenario that follows it', async (t) => {
@@ -389,18 +317,21 @@ t.test('state machine: failure text from error_message', async (t) => {
     )[0]!.failure;
   t.same(
     failed(
-      'java.lang.AssertionError: expected:<1> but was:<2>\n\tat org.junit.Assert.fail(Assert.java:88)\n\tat Steps.x(Steps.java:9)',
+      'java.lang.AssertionError: expected:<1> but was:<2>\n\tat org.junit.Assert.fail(Assert.java:88)\n\tat ' +
+        'Steps.x(Steps.java:9)',
     ),
     {
       message: 'java.lang.AssertionError: expected:<1> but was:<2>',
       type: 'java.lang.AssertionError',
       stack:
-        'java.lang.AssertionError: expected:<1> but was:<2>\n\tat org.junit.Assert.fail(Assert.java:88)\n\tat Steps.x(Steps.java:9)',
+        'java.lang.AssertionError: expected:<1> but was:<2>\n\tat org.junit.Assert.fail(Assert.java:88)\n\tat ' +
+        'Steps.x(Steps.java:9)',
     },
   );
   t.match(
     failed(
-      "expected: 1\n     got: 2 (RSpec::Expectations::ExpectationNotMetError)\n./features/step_definitions/steps.rb:5:in `/^x$/'",
+      'expected: 1\n     got: 2 (RSpec::Expectations::ExpectationNotMetError)\n./features/step_definitions/' +
+        "steps.rb:5:in `/^x$/'",
     ),
     { message: 'expected: 1\n     got: 2 (RSpec::Expectations::ExpectationNotMetError)', type: null },
   );

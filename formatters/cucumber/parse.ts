@@ -5,29 +5,12 @@
  * inline embeddings), the open feature, and the reduced steps of a background waiting for the
  * scenario that follows it.
  */
-import {
-  FormatError,
-  TextBuffer,
-  parseTimestamp,
-  type Container,
-  type ContainerStatus,
-  type FailureInfo,
-  type JsonHandler,
-  type JsonPath,
-  type ParseContext,
-  type Property,
-  asString as str,
-  asNumber as num,
-  asRecord as record,
-  asList as list,
-} from '../../lib/formatter/api.js';
-
-export type CucumberContext = Pick<ParseContext, 'fileName' | 'nextId' | 'limits' | 'setProducer'>;
-
-export interface CucumberHandler extends JsonHandler {
-  /** Call after the last event: rejects JSON that is not a Cucumber report. */
-  end(): void;
-}
+import { asList as list, asNumber as num, asRecord as record, asString as str } from '../../lib/formatter/api.js';
+import { capText as cap, FormatError, newContainer, parseTimestamp } from '../../lib/formatter/api.js';
+import { roundMs as round, SCENARIO_SEVERITY, ScenarioVerdict, stepResultStatus } from '../../lib/formatter/api.js';
+import { suiteStatus, TextBuffer } from '../../lib/formatter/api.js';
+import type { Container, ContainerStatus, Emit, FailureInfo, HandlerContext } from '../../lib/formatter/api.js';
+import type { JsonMachine, JsonPath, Property } from '../../lib/formatter/api.js';
 
 /** A step or hook reduced to what its container needs: embeddings are counted, never kept. */
 interface Step {
@@ -58,7 +41,7 @@ interface Feature {
 const FEATURE_KEYS = new Set(['elements', 'uri', 'keyword']);
 const FEATURE_FIELDS = new Set(['name', 'uri', 'id', 'keyword', 'line']);
 
-export function cucumberHandler(ctx: CucumberContext, emit: (container: Container) => void): CucumberHandler {
+export function cucumberHandler(ctx: HandlerContext, emit: Emit): JsonMachine {
   const limit = ctx.limits.maxTextChars;
   let rootSeen = false;
   let feature: Feature | null = null;
@@ -138,19 +121,14 @@ export function cucumberHandler(ctx: CucumberContext, emit: (container: Containe
 
   const scenario = (f: Feature, e: Record<string, unknown>, keyword: string, steps: Step[]): void => {
     const id = ctx.nextId();
-    let decisive: Step | null = null;
-    let rank = 0;
+    const verdict = new ScenarioVerdict<Step>();
     let totalMs: number | null = null;
     const stdout = new TextBuffer(limit);
     const embeddings: string[] = [];
     const visit = (s: Step, parentId: number): void => {
       const stepId = ctx.nextId();
       for (const h of s.hooks) visit(h, stepId);
-      const r = severity(s.raw);
-      if (r > rank) {
-        rank = r;
-        decisive = s;
-      }
+      verdict.add(s, s.raw);
       if (s.durationMs !== null) totalMs = round((totalMs ?? 0) + s.durationMs);
       for (const line of s.output) {
         stdout.append(line);
@@ -161,7 +139,7 @@ export function cucumberHandler(ctx: CucumberContext, emit: (container: Containe
     };
     for (const s of steps) visit(s, id);
 
-    const status = SCENARIO_STATUS[rank]!;
+    const status = verdict.status;
     f.seen.add(status);
     const meta: Record<string, string> = {};
     const elementId = str(e['id']);
@@ -177,24 +155,22 @@ export function cucumberHandler(ctx: CucumberContext, emit: (container: Containe
       meta['embeddingTypes'] = [...new Set(embeddings)].join(', ');
     }
     const stamp = str(e['start_timestamp']);
-    const startedAt = stamp ? parseTimestamp(stamp) : null;
     if (stamp) guess('cucumber-jvm');
-    const container: Container = {
-      id,
-      parentId: f.id,
-      type: 'scenario',
-      title: str(e['name']) || keyword || elementId || '(unnamed scenario)',
-      status,
-      durationMs: totalMs,
-      startedAt: startedAt ? startedAt.iso : null,
-      failure: decisive ? scenarioFailure(decisive, status, limit) : null,
-      output: stdout.empty ? null : { stdout: stdout.value(), stderr: null },
-      properties: tags(e['tags']),
-      attachmentRefs: [],
-      meta,
-    };
-    if (startedAt?.naive) container.startedAtNaive = true;
-    emit(container);
+    emit(
+      newContainer({
+        id,
+        parentId: f.id,
+        type: 'scenario',
+        title: str(e['name']) || keyword || elementId || '(unnamed scenario)',
+        status,
+        durationMs: totalMs,
+        startedAt: stamp ? parseTimestamp(stamp) : null,
+        failure: verdict.decisive ? scenarioFailure(verdict.decisive, status, limit) : null,
+        stdout: stdout.empty ? null : stdout.value(),
+        properties: tags(e['tags']),
+        meta,
+      }),
+    );
   };
 
   const closeFeature = (f: Feature): void => {
@@ -207,21 +183,9 @@ export function cucumberHandler(ctx: CucumberContext, emit: (container: Containe
     if (f.fields['id']) meta['id'] = f.fields['id'];
     if (f.fields['line']) meta['line'] = f.fields['line'];
     if (f.fields['keyword']) meta['keyword'] = f.fields['keyword'];
-    const container: Container = {
-      id: f.id,
-      parentId: null,
-      type: 'suite',
-      title: f.fields['name'] || f.fields['uri'] || f.fields['id'] || '(unnamed feature)',
-      status: worst(f.seen),
-      durationMs: null,
-      startedAt: null,
-      failure: null,
-      output: null,
-      properties: f.tags,
-      attachmentRefs: [],
-    };
-    if (Object.keys(meta).length > 0) container.meta = meta;
-    emit(container);
+    const title = f.fields['name'] || f.fields['uri'] || f.fields['id'] || '(unnamed feature)';
+    const status = suiteStatus(f.seen, SCENARIO_SEVERITY);
+    emit(newContainer({ id: f.id, parentId: null, type: 'suite', title, status, properties: f.tags, meta }));
   };
 
   return {
@@ -275,41 +239,6 @@ function pushStep(steps: Step[], s: Step | null): void {
   if (s) steps.push(s);
 }
 
-/** 0 passed, 1 skipped (skipped, unknown, missing result), 2 pending (undefined, pending), 3 failed. */
-function severity(raw: string | null): number {
-  switch (raw) {
-    case 'passed':
-      return 0;
-    case 'failed':
-    case 'ambiguous':
-      return 3;
-    case 'undefined':
-    case 'pending':
-      return 2;
-    default:
-      return 1;
-  }
-}
-
-const SCENARIO_STATUS: Record<number, ContainerStatus> = { 0: 'passed', 1: 'skipped', 2: 'pending', 3: 'failed' };
-
-function stepStatus(raw: string | null): ContainerStatus {
-  switch (raw) {
-    case 'passed':
-      return 'passed';
-    case 'failed':
-    case 'ambiguous':
-      return 'failed';
-    case 'undefined':
-    case 'pending':
-      return 'pending';
-    case 'skipped':
-      return 'skipped';
-    default:
-      return 'unknown';
-  }
-}
-
 function stepContainer(id: number, parentId: number, s: Step, limit: number): Container {
   const meta = { ...s.meta };
   if (s.raw !== null && s.raw !== 'passed' && s.raw !== 'failed' && s.raw !== 'skipped') meta['status'] = s.raw;
@@ -317,22 +246,20 @@ function stepContainer(id: number, parentId: number, s: Step, limit: number): Co
     meta['embeddings'] = String(s.embeddings.length);
     meta['embeddingTypes'] = [...new Set(s.embeddings)].join(', ');
   }
-  const out = s.output.length > 0 ? cap(s.output.join('\n'), limit) : null;
-  const c: Container = {
+  const stdout = s.output.length > 0 ? cap(s.output.join('\n'), limit) : null;
+  const failure = s.error ? errorInfo(s.error, limit) : null;
+  const { type, title, durationMs } = s;
+  return newContainer({
     id,
     parentId,
-    type: s.type,
-    title: s.title,
-    status: stepStatus(s.raw),
-    durationMs: s.durationMs,
-    startedAt: null,
-    failure: s.error ? errorInfo(s.error, limit) : null,
-    output: out === null ? null : { stdout: out, stderr: null },
-    properties: [],
-    attachmentRefs: [],
-  };
-  if (Object.keys(meta).length > 0) c.meta = meta;
-  return c;
+    type,
+    title,
+    status: stepResultStatus(s.raw),
+    durationMs,
+    failure,
+    stdout,
+    meta,
+  });
 }
 
 function scenarioFailure(s: Step, status: ContainerStatus, limit: number): FailureInfo | null {
@@ -398,19 +325,4 @@ function embeddingTypes(v: unknown): string[] {
 function duration(v: unknown): number | null {
   if (typeof v !== 'number' || !Number.isFinite(v) || v < 0) return null;
   return Number.isInteger(v) ? round(v / 1e6) : round(v * 1e3);
-}
-
-function round(ms: number): number {
-  return Math.round(ms * 1e3) / 1e3;
-}
-
-function worst(seen: Set<ContainerStatus>): ContainerStatus {
-  for (const s of ['errored', 'failed', 'passed', 'pending', 'skipped', 'unknown'] as const) if (seen.has(s)) return s;
-  return 'passed';
-}
-
-function cap(text: string, limit: number): string {
-  const b = new TextBuffer(limit);
-  b.append(text);
-  return b.value();
 }

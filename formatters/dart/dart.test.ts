@@ -1,26 +1,30 @@
 import t from 'tap';
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import type { Container, Head } from '../../lib/formatter/api.js';
+import type { Container } from '../../lib/formatter/api.js';
 import { totalsOf as count } from '../../lib/formatter/check.js';
 import { readHead } from '../../lib/formatter/head.js';
-import {
-  driveHandler,
-  expectChunkIndependence,
-  expectFixtureFolder,
-  expectFormatErrors,
-  expectManifestTotals,
-  foreignHeads,
-  formatterFixtures,
-  headOf,
-} from '../../test/helpers/formatter-fixtures.js';
+import { driveHandler, formatterChecks, formatterFixtures, headOf } from '../../test/helpers/formatter-fixtures.js';
 import { dart } from './index.js';
 import { dartHandler } from './parse.js';
 
 const fx = formatterFixtures(dart, import.meta.url);
-const { dir: FIXTURES, run } = fx;
+const dartText = fx.read('dorny__dart-json.json').toString('utf8');
 
-const head = (text: string, fileName = 'r.json'): Head => headOf(text, fileName);
+formatterChecks(fx, {
+  fixtureScore: 0.9,
+  rejects: [['truncated inside a line', dartText.slice(0, dartText.indexOf('"type":"testDone"', dartText.length / 2))]],
+});
+
+t.test('sniff: a lost start line, cut heads, a flutter daemon line first', async (t) => {
+  const lines = dartText.split('\n');
+  t.ok(dart.sniff(headOf(lines.slice(1).join('\n'), 'r.json')) >= 0.5, 'a stream whose start line was lost');
+  t.ok(
+    dart.sniff(readHead(Buffer.from(dartText.slice(0, 700)), 'r.json', false).head) >= 0.9,
+    'a head cut inside a line',
+  );
+  const daemon = `[{"event":"test.startedProcess","params":{}}]\n${dartText}`;
+  t.ok(dart.sniff(headOf(daemon, 'r.json')) >= 0.9, 'a flutter daemon line first');
+});
+const { run } = fx;
 
 /** Drives the state machine with events as parseJson delivers them: each line whole, at path [n]. */
 function drive(events: Record<string, unknown>[], maxTextChars = 1000): Container[] {
@@ -71,24 +75,8 @@ const done = (testID: number, result: string, time = 20, extra: Record<string, u
   ...extra,
 });
 
-t.test('fixture folder: every file listed, byte-identical to its manifest hash, and in the README', async (t) =>
-  expectFixtureFolder(t, fx),
-);
-
-t.test('every fixture gives the manifest counts', async (t) => expectManifestTotals(t, fx));
-
-t.test('producer: dart test, or flutter test from flutter_test locations', async (t) => {
-  const cases: [string, string][] = [
-    ['dorny__dart-json.json', 'dart-test'],
-    ['dorny__empty-dart-json.json', 'dart-test'],
-    ['dorny__provider-test-results.json', 'flutter-test'],
-  ];
-  for (const [file, want] of cases)
-    t.same((await run(readFileSync(path.join(FIXTURES, file)), file)).producers, [want], file);
-});
-
 t.test('a fixture in full: suites, nested groups with short titles, statuses, failure text', async (t) => {
-  const { containers } = await run(readFileSync(path.join(FIXTURES, 'dorny__dart-json.json')), 'dorny__dart-json.json');
+  const { containers } = await run(fx.read('dorny__dart-json.json'), 'dorny__dart-json.json');
   const by = (title: string) => containers.find((c) => c.title === title)!;
   const main = by('test\\main_test.dart');
   const second = by('test\\second_test.dart');
@@ -126,56 +114,8 @@ t.test('a fixture in full: suites, nested groups with short titles, statuses, fa
     if (c.parentId !== null) t.ok(ids.get(c.parentId)! > ids.get(c.id)!, `${c.title} is emitted before its parent`);
 });
 
-t.test('sniff: every fixture votes above the match threshold', async (t) => {
-  for (const f of fx.manifest) t.ok(dart.sniff(fx.head(f.path)) >= 0.9, f.path);
-});
-
-t.test('sniff: other formats stay below the match threshold', async (t) => {
-  for (const [format, file, text] of foreignHeads('dart-json'))
-    t.ok(dart.sniff(head(text, file)) < 0.5, `${format}: ${file}`);
-  const others: [string, string][] = [
-    ['empty', ''],
-    ['one object with a type', '{"type":"start","name":"x"}'],
-    ['webpack-style stats', '{"type":"done","time":3}\n{"type":"compile","time":4}\n{"type":"emit","time":5}\n'],
-    ['plain text', 'All tests passed!\n'],
-  ];
-  for (const [name, text] of others) t.ok(dart.sniff(head(text)) < 0.5, name);
-});
-
-t.test('sniff: Dart streams without a start line, cut heads, and never throws', async (t) => {
-  const lines = readFileSync(path.join(FIXTURES, 'dorny__dart-json.json'), 'utf8').split('\n');
-  t.ok(dart.sniff(head(lines.slice(1).join('\n'))) >= 0.5, 'a stream whose start line was lost');
-  t.ok(
-    dart.sniff(readHead(Buffer.from(lines.join('\n').slice(0, 700)), 'r.json', false).head) >= 0.9,
-    'a head cut inside a line',
-  );
-  t.ok(
-    dart.sniff(head(`[{"event":"test.startedProcess","params":{}}]\n${lines.join('\n')}`)) >= 0.9,
-    'a flutter daemon line first',
-  );
-  const broken = { ...head('{"type":"start","protocolVersion":"0.1.1"}'), text: null } as unknown as Head;
-  t.equal(dart.sniff(broken), 0, 'a malformed head scores 0 instead of throwing');
-});
-
-t.test('chunk boundaries do not change the containers', async (t) => expectChunkIndependence(t, fx));
-
-t.test('empty, truncated and foreign input reject with FormatError', async (t) => {
-  const bytes = readFileSync(path.join(FIXTURES, 'dorny__dart-json.json'));
-  const text = bytes.toString('utf8');
-  const cut = text.indexOf('"type":"testDone"', text.length / 2);
-  await expectFormatErrors(t, fx, 'x.json', [
-    ['empty', Buffer.alloc(0)],
-    ['whitespace only', Buffer.from('\n\n')],
-    ['truncated inside a line', Buffer.from(text.slice(0, cut))],
-    [
-      'JSON that is not a Dart event',
-      Buffer.from('{"Time":"2022-01-01T00:00:00Z","Action":"run","Package":"p","Test":"TestA"}\n'),
-    ],
-  ]);
-});
-
 t.test('text lines among the events (a CI log around the stream) are skipped', async (t) => {
-  const text = readFileSync(path.join(FIXTURES, 'dorny__dart-json.json'), 'utf8');
+  const text = fx.read('dorny__dart-json.json').toString('utf8');
   const lines = text.split('\n');
   const noisy = [
     lines[0],

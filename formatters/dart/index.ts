@@ -2,7 +2,8 @@
  * The Dart / Flutter JSON reporter event stream (`dart test --reporter json`,
  * `flutter test --machine`). See README.md beside this file.
  */
-import { forEachJsonLine, type ContainerSink, type Formatter, type ParseContext } from '../../lib/formatter/api.js';
+import { forEachJsonLine } from '../../lib/formatter/api.js';
+import type { ContainerSink, Formatter, ParseContext } from '../../lib/formatter/api.js';
 import { dartHandler } from './parse.js';
 import { sniff } from './sniff.js';
 

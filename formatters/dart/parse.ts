@@ -4,26 +4,9 @@
  * `testDone`. The reporter never says when a suite or group ends, so those stay open (one small
  * record each, no tests) until `done` or the end of the stream, and are emitted then, deepest first.
  */
-import {
-  FormatError,
-  TextBuffer,
-  type Container,
-  type ContainerStatus,
-  type FailureInfo,
-  type JsonHandler,
-  type ParseContext,
-  worstStatus,
-  asString as str,
-  asNumber as num,
-  asRecord as record,
-} from '../../lib/formatter/api.js';
-
-export type DartContext = Pick<ParseContext, 'fileName' | 'nextId' | 'limits' | 'setProducer'>;
-
-export interface DartHandler extends JsonHandler {
-  /** Call after the last event: closes what is still open and rejects a stream with no Dart event. */
-  end(): void;
-}
+import { asNumber as num, asRecord as record, asString as str, capText as cap } from '../../lib/formatter/api.js';
+import { FormatError, newContainer, suiteStatus, TextBuffer } from '../../lib/formatter/api.js';
+import type { ContainerStatus, Emit, FailureInfo, HandlerContext, JsonMachine } from '../../lib/formatter/api.js';
 
 /** A suite or a named group: a container whose end the reporter never announces. */
 interface Node {
@@ -54,7 +37,7 @@ const RESULTS = new Map<string, ContainerStatus>([
   ['error', 'errored'],
 ]);
 
-export function dartHandler(ctx: DartContext, emit: (container: Container) => void): DartHandler {
+export function dartHandler(ctx: HandlerContext, emit: Emit): JsonMachine {
   const limit = ctx.limits.maxTextChars;
   const suites = new Map<number, Node>();
   const groups = new Map<number, Node | null>();
@@ -185,20 +168,20 @@ export function dartHandler(ctx: DartContext, emit: (container: Container) => vo
       test.startTime !== null && endTime !== null && endTime >= test.startTime ? endTime - test.startTime : null;
     const stdout = test.stdout && !test.stdout.empty ? test.stdout.value() : null;
     test.parent?.seen.add(status);
-    emit({
-      id: ctx.nextId(),
-      parentId: test.parent ? test.parent.id : null,
-      type: 'test',
-      title,
-      status,
-      durationMs: duration,
-      startedAt: null,
-      failure,
-      output: stdout === null ? null : { stdout, stderr: null },
-      properties: [],
-      attachmentRefs: [],
-      meta,
-    });
+    const parentId = test.parent ? test.parent.id : null;
+    emit(
+      newContainer({
+        id: ctx.nextId(),
+        parentId,
+        type: 'test',
+        title,
+        status,
+        durationMs: duration,
+        failure,
+        stdout,
+        meta,
+      }),
+    );
   };
 
   const onTestDone = (e: Event): void => {
@@ -257,23 +240,10 @@ export function dartHandler(ctx: DartContext, emit: (container: Container) => vo
     running.clear();
     for (let i = nodes.length - 1; i >= 0; i--) {
       const node = nodes[i]!;
-      const status = worst(node.seen);
+      const status = suiteStatus(node.seen);
       if (node.parentId !== null) byId.get(node.parentId)?.seen.add(status);
-      const c: Container = {
-        id: node.id,
-        parentId: node.parentId,
-        type: 'suite',
-        title: node.title,
-        status,
-        durationMs: null,
-        startedAt: null,
-        failure: null,
-        output: null,
-        properties: [],
-        attachmentRefs: [],
-      };
-      if (Object.keys(node.meta).length > 0) c.meta = node.meta;
-      emit(c);
+      const { id, parentId, title, meta } = node;
+      emit(newContainer({ id, parentId, type: 'suite', title, status, meta }));
     }
   };
 
@@ -288,7 +258,8 @@ export function dartHandler(ctx: DartContext, emit: (container: Container) => vo
     end() {
       if (dartEvents === 0)
         throw new FormatError(
-          'No Dart test event (`"type": "start" | "suite" | "testStart" | …`) found: this is not the output of `dart test --reporter json` or `flutter test --machine`',
+          'No Dart test event (`"type": "start" | "suite" | "testStart" | …`) found: this is not the output of ' +
+            '`dart test --reporter json` or `flutter test --machine`',
         );
       close();
       guessProducer('dart-test');
@@ -313,14 +284,4 @@ function location(x: Record<string, unknown>): Record<string, string> {
   if (line !== null) meta['line'] = String(line);
   if (column !== null) meta['column'] = String(column);
   return meta;
-}
-
-function worst(seen: Set<ContainerStatus>): ContainerStatus {
-  return worstStatus(seen) ?? 'passed';
-}
-
-function cap(text: string, limit: number): string {
-  const b = new TextBuffer(limit);
-  b.append(text);
-  return b.value();
 }

@@ -3,7 +3,7 @@
  * with that event's own key. Go's test2json lines (TitleCase `Action`) and Cucumber Messages
  * envelopes (one camelCase key per line) never have a `type`, so they score 0.
  */
-import type { Head } from '../../lib/formatter/api.js';
+import { parseJsonObject, safeSniff } from '../../lib/formatter/api.js';
 
 /** Event type → a key that event always carries. */
 const EVENTS: Record<string, string> = {
@@ -20,45 +20,31 @@ const EVENTS: Record<string, string> = {
 };
 const MAX_LINES = 20;
 
-export function sniff(head: Head): number {
-  try {
-    if (head.kind !== 'json') return 0;
-    let hits = 0;
-    let misses = 0;
-    let start = false;
-    const lines = head.text.split('\n');
-    // The last line of a cut head may be incomplete; it is not evidence either way.
-    const usable = head.complete ? lines.length : lines.length - 1;
-    for (let i = 0, seen = 0; i < usable && seen < MAX_LINES; i++) {
-      const line = lines[i]!.trim();
-      if (line === '') continue;
-      seen++;
-      const e = parseObject(line);
-      if (e === null) {
-        misses++;
-        continue;
-      }
-      const type = e['type'];
-      if (typeof type === 'string' && Object.hasOwn(EVENTS, type) && EVENTS[type]! in e) {
-        hits++;
-        if (type === 'start') start = true;
-      } else misses++;
+export const sniff = safeSniff((head) => {
+  if (head.kind !== 'json') return 0;
+  let hits = 0;
+  let misses = 0;
+  let start = false;
+  const lines = head.text.split('\n');
+  // The last line of a cut head may be incomplete; it is not evidence either way.
+  const usable = head.complete ? lines.length : lines.length - 1;
+  for (let i = 0, seen = 0; i < usable && seen < MAX_LINES; i++) {
+    const line = lines[i]!.trim();
+    if (line === '') continue;
+    seen++;
+    const e = line.startsWith('{') ? parseJsonObject(line) : null;
+    if (e === null) {
+      misses++;
+      continue;
     }
-    if (hits === 0) return 0;
-    if (start && hits >= misses) return 0.95;
-    if (hits >= 2 && misses === 0) return 0.85;
-    return hits > misses ? 0.6 : 0.2;
-  } catch {
-    return 0;
+    const type = e['type'];
+    if (typeof type === 'string' && Object.hasOwn(EVENTS, type) && EVENTS[type]! in e) {
+      hits++;
+      if (type === 'start') start = true;
+    } else misses++;
   }
-}
-
-function parseObject(line: string): Record<string, unknown> | null {
-  if (!line.startsWith('{')) return null;
-  try {
-    const v: unknown = JSON.parse(line);
-    return v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
-  } catch {
-    return null;
-  }
-}
+  if (hits === 0) return 0;
+  if (start && hits >= misses) return 0.95;
+  if (hits >= 2 && misses === 0) return 0.85;
+  return hits > misses ? 0.6 : 0.2;
+});

@@ -1,23 +1,35 @@
 import t from 'tap';
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import type { Container, Head } from '../../lib/formatter/api.js';
+import type { Container } from '../../lib/formatter/api.js';
 import { totalsOf as count } from '../../lib/formatter/check.js';
-import {
-  byTitle,
-  driveHandler,
-  expectChunkIndependence,
-  expectFixtureFolder,
-  expectFormatErrors,
-  expectManifestTotals,
-  formatterFixtures,
-  headOf,
-} from '../../test/helpers/formatter-fixtures.js';
+import { byTitle, childrenFirst, driveHandler, formatterChecks } from '../../test/helpers/formatter-fixtures.js';
+import { formatterFixtures, headOf } from '../../test/helpers/formatter-fixtures.js';
 import { golang } from './index.js';
-import { goHandler, seconds, type GoEvent } from './parse.js';
+import { goHandler, type GoEvent } from './parse.js';
 
 const fx = formatterFixtures(golang, import.meta.url);
-const { dir: FIXTURES, run } = fx;
+const failing = fx.read('go-junit-report__101-fail.gojson.txt');
+
+formatterChecks(fx, {
+  fixtureScore: 0.9,
+  eachFixture: (t, { containers, producers }, name) => {
+    t.same(producers, ['go-test'], `${name}: producer set once`);
+    // Children are emitted before their parents, and every parent is emitted.
+    t.ok(childrenFirst(containers), `${name}: children before parents, every parent emitted`);
+  },
+  chunks: { eachInChunksOf: 7 },
+  rejects: [['truncated inside the last event', failing.subarray(0, failing.lastIndexOf('{"Time"') + 40)]],
+});
+
+t.test('a stream cut at a line end is complete as far as it goes: the open test is errored', async (t) => {
+  const atLine = failing.subarray(0, failing.indexOf('\n', failing.indexOf('"Test":"TestTwo"')) + 1);
+  t.same(count((await run(atLine, 'go.json')).containers), { tests: 2, passed: 0, failed: 1, errored: 1, skipped: 0 });
+});
+
+t.test('sniff: a head cut inside the second line', async (t) => {
+  const text = '{"Time":"2024-01-01T00:00:00Z","Action":"run","Package":"m","Test":"TestA"}\n{"Time":"2024-01-01T0';
+  t.ok(golang.sniff(headOf(text, 'r.json')) >= 0.9);
+});
+const { run } = fx;
 
 /** Drives the state machine with events, as the JSON lines would. */
 function drive(events: GoEvent[], maxTextChars = 1000): Container[] {
@@ -35,147 +47,6 @@ const ev = (Action: string, Test?: string, extra: Partial<GoEvent> = {}): GoEven
   ...extra,
 });
 const out = (Test: string | undefined, Output: string): GoEvent => ev('output', Test, { Output });
-const head = (text: string, fileName = 'r.json'): Head => headOf(text, fileName);
-
-t.test('fixture folder: every file listed, byte-identical to its manifest hash, and in the README', async (t) =>
-  expectFixtureFolder(t, fx),
-);
-
-t.test('every fixture gives the manifest counts', async (t) =>
-  expectManifestTotals(t, fx, ({ containers, producers }, name) => {
-    t.same(producers, ['go-test'], `${name}: producer set once`);
-    // Children are emitted before their parents, and every parent is emitted.
-    const seen = new Set<number>();
-    for (const c of containers) {
-      for (const other of containers)
-        if (other.parentId === c.id) t.ok(seen.has(other.id), `${name}: child ${other.title} before ${c.title}`);
-      seen.add(c.id);
-    }
-    for (const c of containers)
-      if (c.parentId !== null) t.ok(seen.has(c.parentId), `${name}: parent of ${c.title} emitted`);
-  }),
-);
-
-t.test('sniff: every fixture votes above the match threshold', async (t) => {
-  for (const f of fx.manifest) t.ok(golang.sniff(fx.head(f.path)) >= 0.9, f.path);
-});
-
-t.test('sniff: other formats score below the match threshold', async (t) => {
-  const others: [string, string, string][] = [
-    [
-      'JUnit',
-      'r.xml',
-      '<?xml version="1.0" encoding="UTF-8"?>\n<testsuite name="a.B" time="0.041" tests="9"><testcase name="x"/>',
-    ],
-    [
-      'NUnit 3',
-      'r.xml',
-      '<?xml version="1.0" encoding="utf-8" standalone="no"?>\n<test-run id="0" runstate="Runnable" testcasecount="9" result="Failed">',
-    ],
-    [
-      'TRX',
-      'r.trx',
-      '<?xml version="1.0" encoding="UTF-8"?>\n<TestRun id="37bd" xmlns="http://microsoft.com/schemas/VisualStudio/TeamTest/2010"><Times creation="2017-09-11T07:32:55.5710479+00:00"/>',
-    ],
-    [
-      'Dart JSON reporter',
-      'r.json',
-      '{"protocolVersion":"0.1.1","runnerVersion":"1.15.4","pid":7504,"type":"start","time":0}\n{"suite":{"id":0,"platform":"vm","path":"test\\\\main_test.dart"},"type":"suite","time":0}\n{"test":{"id":1,"name":"loading test","suiteID":0,"groupIDs":[]},"type":"testStart","time":1}\n',
-    ],
-    [
-      'Cucumber Messages',
-      'r.ndjson',
-      '{"meta":{"protocolVersion":"22.0.0","implementation":{"name":"cucumber-js"}}}\n{"source":{"uri":"a.feature","data":"Feature: x","mediaType":"text/x.cucumber.gherkin+plain"}}\n{"testCaseStarted":{"id":"1","testCaseId":"2","attempt":0}}\n',
-    ],
-    [
-      'Cucumber JSON',
-      'r.json',
-      '[{"keyword":"Feature","uri":"a.feature","id":"a","elements":[{"type":"scenario","steps":[]}]}]',
-    ],
-    ['Cucumber JSON, empty', 'r.json', '[\n]'],
-    [
-      'Jest JSON',
-      'r.json',
-      '{"numFailedTestSuites":1,"numFailedTests":7,"numPassedTestSuites":5,"numTotalTests":15,"testResults":[]}',
-    ],
-    [
-      'mocha JSON',
-      'r.json',
-      '{\n  "stats": {\n    "suites": 0,\n    "tests": 0\n  },\n  "tests": [],\n  "pending": [],\n  "failures": [],\n  "passes": []\n}',
-    ],
-    [
-      'CTRF',
-      'r.json',
-      '{\n\t"results": {\n\t\t"tool": {\n\t\t\t"name": "jest"\n\t\t},\n\t\t"summary": {"tests": 1},\n\t\t"tests": []\n\t}\n}',
-    ],
-    ['Allure result', 'x-result.json', '{"uuid":"1","historyId":"2","status":"passed","start":1,"stop":2,"labels":[]}'],
-    [
-      'Playwright JSON',
-      'r.json',
-      '{\n  "config": {\n    "rootDir": "/project"\n  },\n  "suites": [],\n  "errors": []\n}',
-    ],
-    ['RSpec JSON', 'r.json', '{\n  "version": "3.13.0",\n  "examples": []\n}'],
-    ['TAP', 'r.tap', 'TAP version 13\n1..2\nok 1 - passes\nnot ok 2 - fails\n'],
-    ['go test plain text', 'r.txt', '=== RUN   TestA\n--- PASS: TestA (0.00s)\nPASS\nok  \texample.com/m\t0.002s\n'],
-    ['JSON line with a non-Go Action', 'r.json', '{"Action":"deploy","Package":"x"}\n'],
-    ['JSON line with Action but nothing Go', 'r.json', '{"Action":"run"}\n'],
-    ['empty', 'r.json', ''],
-  ];
-  for (const [name, file, text] of others) t.ok(golang.sniff(head(text, file)) < 0.5, name);
-});
-
-t.test('sniff: Go streams in their real shapes, and never throws', async (t) => {
-  const positive: [string, string][] = [
-    [
-      'go 1.24 build events first',
-      '{"ImportPath":"m/broken [m/broken.test]","Action":"build-output","Output":"# m/broken\\n"}\n{"ImportPath":"m/broken [m/broken.test]","Action":"build-fail"}\n',
-    ],
-    [
-      'go downloading lines before the events',
-      'go: downloading github.com/x/y v1.2.3\n{"Time":"2024-01-01T00:00:00Z","Action":"start","Package":"m"}\n',
-    ],
-    [
-      'cached result without Time',
-      '{"Action":"output","Package":"m","Output":"ok  \\tm\\t(cached)\\n"}\n{"Action":"pass","Package":"m","Elapsed":0}\n',
-    ],
-  ];
-  for (const [name, text] of positive) t.ok(golang.sniff(head(text)) >= 0.8, name);
-  t.ok(
-    golang.sniff(
-      head(
-        '{"Time":"2024-01-01T00:00:00Z","Action":"run","Package":"m","Test":"TestA"}\n{"Time":"2024-01-01T0',
-        'r.json',
-      ),
-    ) >= 0.9,
-    'a head cut inside the second line',
-  );
-  const broken = { ...head('{"Action":"run"}'), text: null } as unknown as Head;
-  t.equal(golang.sniff(broken), 0, 'a malformed head scores 0 instead of throwing');
-});
-
-t.test('chunk boundaries do not change the containers', async (t) =>
-  expectChunkIndependence(t, fx, { eachInChunksOf: 7 }),
-);
-
-t.test('empty, truncated and foreign input reject with FormatError', async (t) => {
-  const bytes = readFileSync(path.join(FIXTURES, 'go-junit-report__101-fail.gojson.txt'));
-  const cut = bytes.subarray(0, bytes.lastIndexOf('{"Time"') + 40);
-  await expectFormatErrors(t, fx, 'go.json', [
-    ['empty', Buffer.alloc(0)],
-    ['whitespace only', Buffer.from('  \n\n')],
-    ['plain text', Buffer.from('=== RUN   TestA\n--- PASS: TestA (0.00s)\nok  \tm\t0.1s\n')],
-    ['JSON lines without Action', Buffer.from('{"type":"start","time":0}\n{"type":"done","time":1}\n')],
-    ['a pretty-printed JSON document', Buffer.from('{\n  "Action": "run",\n  "Package": "m"\n}\n')],
-    ['truncated inside the last event', cut],
-  ]);
-  // Cut at a line end, the stream is complete as far as it goes: the open test is errored.
-  const atLine = bytes.subarray(0, bytes.indexOf('\n', bytes.indexOf('"Test":"TestTwo"')) + 1);
-  t.same(
-    count((await run(atLine, 'go.json')).containers),
-    { tests: 2, passed: 0, failed: 1, errored: 1, skipped: 0 },
-    'cut at a line end',
-  );
-});
 
 t.test('non-JSON lines are skipped, not fatal', async (t) => {
   const text = [
@@ -414,18 +285,4 @@ t.test('state machine: a package run with very many tests is emitted as it goes'
   t.ok(emittedBeforeEnd >= 10_000, 'ended tests are not all held until the package ends');
   t.same(count(out), { tests: 10_050, passed: 10_049, failed: 1, errored: 0, skipped: 0 });
   t.equal(out[out.length - 1]!.type, 'suite');
-});
-
-t.test('Elapsed seconds to milliseconds', async (t) => {
-  const cases: [unknown, number | null][] = [
-    [0, 0],
-    [0.06, 60],
-    [1.2650000000000001, 1265],
-    [1.7e-5, 0.017],
-    [-1, null],
-    ['1', null],
-    [undefined, null],
-    [Number.NaN, null],
-  ];
-  for (const [raw, want] of cases) t.equal(seconds(raw), want, String(raw));
 });

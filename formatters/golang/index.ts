@@ -2,13 +2,8 @@
  * Go `go test -json` / `go tool test2json` event streams (also gotestsum `--jsonfile`). See
  * README.md beside this file.
  */
-import {
-  FormatError,
-  forEachLine,
-  type ContainerSink,
-  type Formatter,
-  type ParseContext,
-} from '../../lib/formatter/api.js';
+import { forEachLine, FormatError } from '../../lib/formatter/api.js';
+import type { ContainerSink, Formatter, ParseContext } from '../../lib/formatter/api.js';
 import { assertEvents, goHandler, type GoEvent } from './parse.js';
 import { sniff } from './sniff.js';
 

@@ -5,19 +5,10 @@
  * test stays until the end of the file, because `gotestsum --rerun-fails` appends the reruns as a
  * later run of the same package. Everything else is emitted as soon as its package run ends.
  */
-import {
-  FormatError,
-  TextBuffer,
-  parseTimestamp,
-  type Attempt,
-  type Container,
-  type ContainerStatus,
-  type FailureInfo,
-  type Instant,
-  type ParseContext,
-  type Property,
-  asString as str,
-} from '../../lib/formatter/api.js';
+import { asString as str, erroredTest, FormatError, newContainer, parseTimestamp } from '../../lib/formatter/api.js';
+import { secondsToMs as seconds, TextBuffer, textOrNull, worseOf, worstStatus } from '../../lib/formatter/api.js';
+import type { Attempt, Container, ContainerStatus, Emit, FailureInfo } from '../../lib/formatter/api.js';
+import type { HandlerContext, Instant, Property } from '../../lib/formatter/api.js';
 
 /** One line of `go test -json`; every field is optional in practice (cached results have no Time). */
 export interface GoEvent {
@@ -37,8 +28,6 @@ export interface GoEvent {
   /** Go 1.26+ `artifacts` events: the test's artifact directory. */
   Path?: unknown;
 }
-
-export type GoContext = Pick<ParseContext, 'fileName' | 'nextId' | 'limits' | 'setProducer'>;
 
 export interface GoHandler {
   event(e: GoEvent): void;
@@ -66,7 +55,8 @@ const TRAILER =
   /^(?:PASS|FAIL|ok|# .*|exit status \d+|FAIL\t\S+.*|ok\s+\t?\S+.*|coverage: .*|testing: warning: no tests to run)$/;
 
 const NO_RESULT =
-  'The test started but has no pass, fail or skip event: its package crashed, timed out or exited while it ran, or the file ends early.';
+  'The test started but has no pass, fail or skip event: its package crashed, timed out or exited while it ran, or ' +
+  'the file ends early.';
 const NO_RESULT_BENCH =
   'The benchmark has no pass, fail or skip event (Go 1.20+ writes none for benchmarks that pass).';
 
@@ -114,7 +104,7 @@ interface PackageState {
   properties: Property[];
 }
 
-export function goHandler(ctx: GoContext, emit: (container: Container) => void): GoHandler {
+export function goHandler(ctx: HandlerContext, emit: Emit): GoHandler {
   const limit = ctx.limits.maxTextChars;
   const packages = new Map<string, PackageState>();
   const tests = new Map<string, TestState>();
@@ -198,21 +188,19 @@ export function goHandler(ctx: GoContext, emit: (container: Container) => void):
     const status = t.run.status ?? 'errored';
     const text = textOrNull(t.run.text);
     const failure = failureOf(t, t.run);
-    const container: Container = {
+    const container = newContainer({
       id: t.id,
       parentId: t.parentId,
       type: 'test',
       title: t.title,
       status,
       durationMs: t.run.durationMs,
-      startedAt: t.startedAt ? t.startedAt.iso : null,
+      startedAt: t.startedAt,
       failure,
       // A failure already carries the output as its stack.
-      output: text !== null && (status === 'passed' || status === 'skipped') ? { stdout: text, stderr: null } : null,
+      stdout: status === 'passed' || status === 'skipped' ? text : null,
       properties: t.properties,
-      attachmentRefs: [],
-    };
-    if (t.startedAt?.naive) container.startedAtNaive = true;
+    });
     if (t.earlier.length > 0) {
       container.attempts = [...t.earlier, { status, durationMs: t.run.durationMs, failure }];
       container.flaky = status === 'passed' && t.earlier.some((a) => a.status === 'failed' || a.status === 'errored');
@@ -275,24 +263,9 @@ export function goHandler(ctx: GoContext, emit: (container: Container) => void):
     const stack = [buildText, runText].filter((s) => s !== null).join('\n') || null;
     pkg.synthetic = true;
     pkg.seen.add('errored');
-    emit({
-      id: ctx.nextId(),
-      parentId: pkg.id,
-      type: 'test',
-      title: pkg.name,
-      status: 'errored',
-      durationMs: null,
-      startedAt: null,
-      failure: {
-        message,
-        type: buildFailed ? 'build failure' : /^panic: /m.test(runText ?? '') ? 'panic' : null,
-        stack,
-      },
-      output: null,
-      properties: [],
-      attachmentRefs: [],
-      meta: { synthetic: 'package-failure' },
-    });
+    const type = buildFailed ? 'build failure' : /^panic: /m.test(runText ?? '') ? 'panic' : null;
+    const [failure, meta] = [{ message, type, stack }, { synthetic: 'package-failure' }];
+    emit(erroredTest({ id: ctx.nextId(), parentId: pkg.id, title: pkg.name, failure, meta }));
   };
 
   const failureOf = (t: TestState, run: Run): FailureInfo | null => {
@@ -455,58 +428,31 @@ function suiteOf(pkg: PackageState): Container {
         : pkg.result === 'skip'
           ? 'skipped'
           : null;
-  const worst = worstOf(pkg.seen);
-  const status =
-    fromResult === null
-      ? (worst ?? 'unknown')
-      : worst !== null && RANK.indexOf(worst) < RANK.indexOf(fromResult)
-        ? worst
-        : fromResult;
-  const stdout = textOrNull(pkg.stdout);
-  const container: Container = {
-    id: pkg.id,
+  // The package's own result, unless a test in it did worse.
+  const status = worseOf(worstStatus(pkg.seen), fromResult) ?? 'unknown';
+  const { id, durationMs, startedAt, properties } = pkg;
+  const title = pkg.name || '(no package)';
+  return newContainer({
+    id,
     parentId: null,
     type: 'suite',
-    title: pkg.name || '(no package)',
+    title,
     status,
-    durationMs: pkg.durationMs,
-    startedAt: pkg.startedAt ? pkg.startedAt.iso : null,
-    failure: null,
-    output: stdout === null ? null : { stdout, stderr: null },
-    properties: pkg.properties,
-    attachmentRefs: [],
-  };
-  if (pkg.startedAt?.naive) container.startedAtNaive = true;
-  return container;
-}
-
-const RANK: readonly ContainerStatus[] = ['errored', 'failed', 'passed', 'skipped', 'pending', 'unknown'];
-
-function worstOf(seen: Set<ContainerStatus>): ContainerStatus | null {
-  for (const s of RANK) if (seen.has(s)) return s;
-  return null;
+    durationMs,
+    startedAt,
+    stdout: textOrNull(pkg.stdout),
+    properties,
+  });
 }
 
 function keyOf(pkg: string, test: string): string {
   return `${pkg}\u0000${test}`;
 }
 
-/** test2json `Elapsed` seconds → milliseconds; absent or nonsense → null. */
-export function seconds(v: unknown): number | null {
-  if (typeof v !== 'number' || !Number.isFinite(v) || v < 0) return null;
-  return Math.round(v * 1_000_000) / 1000;
-}
-
 function addProperty(into: Property[], e: GoEvent): void {
   const name = str(e.Key);
   if (name === null || into.length >= MAX_PROPERTIES) return;
   into.push({ name, value: str(e.Value) ?? '' });
-}
-
-function textOrNull(buffer: TextBuffer | null): string | null {
-  if (buffer === null || buffer.empty) return null;
-  const value = buffer.value();
-  return value.trim() === '' ? null : value;
 }
 
 /**
@@ -525,6 +471,7 @@ function firstMeaningfulLine(text: string | null, packageOutput = false): string
 export function assertEvents(count: number): void {
   if (count === 0)
     throw new FormatError(
-      'The file holds no go test -json event (a JSON line with an "Action"); send the output of `go test -json` or `go tool test2json`',
+      'The file holds no go test -json event (a JSON line with an "Action"); send the output of `go test -json` or ' +
+        '`go tool test2json`',
     );
 }

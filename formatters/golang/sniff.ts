@@ -4,7 +4,7 @@
  * own text (`go: downloading …`, build errors), so the first lines are searched, not byte 0.
  * Cucumber Messages and Dart's reporter are NDJSON too, but use camelCase keys (`type`, `meta`).
  */
-import type { Head } from '../../lib/formatter/api.js';
+import { parseJsonObject, safeSniff } from '../../lib/formatter/api.js';
 
 const ACTIONS = new Set([
   'start',
@@ -24,47 +24,34 @@ const ACTIONS = new Set([
 /** Lines looked at; a stream whose first event comes later is not recognised. */
 const MAX_LINES = 64;
 
-export function sniff(head: Head): number {
-  try {
-    if (head.kind === 'xml' || head.kind === 'binary') return 0;
-    const lines = head.text.split('\n', MAX_LINES + 1);
-    // The last piece of an incomplete head may be a cut-off line.
-    if (!head.complete && lines.length > 1) lines.pop();
-    let nonJsonBefore = 0;
-    let jsonBefore = 0;
-    for (const raw of lines.slice(0, MAX_LINES)) {
-      const line = raw.trim();
-      if (line === '') continue;
-      if (!line.startsWith('{')) {
-        nonJsonBefore++;
-        continue;
-      }
-      const e = parse(line);
-      if (e === null) {
-        jsonBefore++;
-        continue;
-      }
-      if (isEvent(e)) {
-        // Another JSON format first means a different stream that happens to mention Action.
-        if (jsonBefore > 0) return 0.2;
-        return nonJsonBefore === 0 ? 0.95 : 0.85;
-      }
-      jsonBefore++;
+export const sniff = safeSniff((head) => {
+  if (head.kind === 'xml' || head.kind === 'binary') return 0;
+  const lines = head.text.split('\n', MAX_LINES + 1);
+  // The last piece of an incomplete head may be a cut-off line.
+  if (!head.complete && lines.length > 1) lines.pop();
+  let nonJsonBefore = 0;
+  let jsonBefore = 0;
+  for (const raw of lines.slice(0, MAX_LINES)) {
+    const line = raw.trim();
+    if (line === '') continue;
+    if (!line.startsWith('{')) {
+      nonJsonBefore++;
+      continue;
     }
-    return 0;
-  } catch {
-    return 0;
+    const e = parseJsonObject(line);
+    if (e === null) {
+      jsonBefore++;
+      continue;
+    }
+    if (isEvent(e)) {
+      // Another JSON format first means a different stream that happens to mention Action.
+      if (jsonBefore > 0) return 0.2;
+      return nonJsonBefore === 0 ? 0.95 : 0.85;
+    }
+    jsonBefore++;
   }
-}
-
-function parse(line: string): Record<string, unknown> | null {
-  try {
-    const v: unknown = JSON.parse(line);
-    return v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
-  } catch {
-    return null;
-  }
-}
+  return 0;
+});
 
 function isEvent(e: Record<string, unknown>): boolean {
   if (typeof e['Action'] !== 'string' || !ACTIONS.has(e['Action'])) return false;

@@ -1,14 +1,11 @@
 import t from 'tap';
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { totalsOf as count } from '../../lib/formatter/check.js';
 import { readHead } from '../../lib/formatter/head.js';
 import { formatterFixtures, jsonReportChecks } from '../../test/helpers/formatter-fixtures.js';
 import { jest as formatter } from './index.js';
 
-const KEY = 'jest';
 const fx = formatterFixtures(formatter, import.meta.url);
-const { dir: FIXTURES, run } = fx;
+const { run } = fx;
 const parseText = async (text: string, maxTextChars = 100_000) =>
   (await run(Buffer.from(text), 'r.json', 65536, maxTextChars)).containers;
 
@@ -53,7 +50,8 @@ t.test('state machine: statuses, describe suites, file suites', async (t) => {
           assertion('ok', ['A', 'B'], 'passed', { duration: 12, location: { line: 4, column: 5 } }),
           assertion('bad', ['A'], 'failed', {
             failureMessages: [
-              '\u001b[31mError: expect(received).toBe(expected)\n\nExpected: 2\u001b[39m\n    at Object.<anonymous> (/p/a.test.ts:9:5)\n    at run (node_modules/x.js:1:1)',
+              '\u001b[31mError: expect(received).toBe(expected)\n\nExpected: 2\u001b[39m\n    at Object.<anonymous> ' +
+                '(/p/a.test.ts:9:5)\n    at run (node_modules/x.js:1:1)',
             ],
           }),
           assertion('skip', [], 'pending'),
@@ -72,7 +70,8 @@ t.test('state machine: statuses, describe suites, file suites', async (t) => {
     message: 'expect(received).toBe(expected)\n\nExpected: 2',
     type: 'Error',
     stack:
-      'Error: expect(received).toBe(expected)\n\nExpected: 2\n    at Object.<anonymous> (/p/a.test.ts:9:5)\n    at run (node_modules/x.js:1:1)',
+      'Error: expect(received).toBe(expected)\n\nExpected: 2\n    at Object.<anonymous> (/p/a.test.ts:9:5)\n    at ' +
+      'run (node_modules/x.js:1:1)',
   });
   t.match(byTitle, {
     skip: { status: 'skipped' },
@@ -97,7 +96,8 @@ t.test('state machine: statuses, describe suites, file suites', async (t) => {
 
 t.test('state machine: a file that failed to run is one errored test (rule 4)', async (t) => {
   const message =
-    "  \u001b[1m● \u001b[22mTest suite failed to run\n\n    Cannot find module 'x' from 'a.test.ts'\n\n      at Resolver.resolveModule (node_modules/jest-resolve/build/index.js:191:17)";
+    "  \u001b[1m● \u001b[22mTest suite failed to run\n\n    Cannot find module 'x' from 'a.test.ts'\n\n      at " +
+    'Resolver.resolveModule (node_modules/jest-resolve/build/index.js:191:17)';
   const out = await parseText(
     report(file('/p/broken.test.ts', [], { status: 'failed', message }), file('/p/empty.test.ts', [])),
   );
@@ -188,7 +188,8 @@ t.test('state machine: retried tests, Vitest, key order, capped text', async (t)
 
   // Jest before 25 wrote `assertionResults` first and `name` last: the file is still named right.
   const order = await parseText(
-    '{"numTotalTests":1,"testResults":[{"assertionResults":[{"status":"passed","title":"t","ancestorTitles":["d"]}],"endTime":2,"message":"","name":"/p/late-name.test.ts","startTime":1,"status":"passed"}]}',
+    '{"numTotalTests":1,"testResults":[{"assertionResults":[{"status":"passed","title":"t","ancestorTitles":["d"]}],' +
+      '"endTime":2,"message":"","name":"/p/late-name.test.ts","startTime":1,"status":"passed"}]}',
   );
   t.match(order[order.length - 1], { type: 'suite', title: '/p/late-name.test.ts' });
   t.equal(order[0]!.parentId, order[1]!.id);
@@ -202,10 +203,7 @@ t.test('state machine: retried tests, Vitest, key order, capped text', async (t)
 });
 
 t.test('an npm banner and console output before the report are skipped', async (t) => {
-  const body = readFileSync(path.join(FIXTURES, 'jest-editor-support__with-ancestors-and-each.json'), 'utf8').replace(
-    /\n\s*/g,
-    '',
-  );
+  const body = fx.read('jest-editor-support__with-ancestors-and-each.json').toString('utf8').replace(/\n\s*/g, '');
   const noisy = `\n> app@1.0.0 test\n> jest --json\n\nconsole.log\n  {\n    a: 1\n  }\n${body}\n`;
   const { head } = readHead(Buffer.from(noisy), 'out.txt', true);
   t.equal(head.kind, 'text');
@@ -217,12 +215,12 @@ t.test('an npm banner and console output before the report are skipped', async (
 });
 
 t.test('UTF-16 LE with a BOM (Windows PowerShell `>` redirection) reads the same', async (t) => {
-  const bytes = readFileSync(path.join(FIXTURES, 'jest-editor-support__with-ancestors-and-each.json'));
+  const bytes = fx.read('jest-editor-support__with-ancestors-and-each.json');
   const utf16 = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(bytes.toString('utf8'), 'utf16le')]);
   const { head, containers } = await run(utf16, 'r.json', 7);
   t.ok(formatter.sniff(head) >= 0.8);
   t.same(count(containers), { tests: 7, passed: 5, failed: 2, errored: 0, skipped: 0 });
 });
 
-// The fixture folder, the manifest counts, the sniff votes, chunk boundaries and bad input: as for every JSON report format.
-jsonReportChecks(t, fx, KEY);
+// Fixture folder, manifest counts, sniff votes, chunk boundaries, bad input: as for every JSON report format.
+jsonReportChecks(fx);

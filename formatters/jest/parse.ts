@@ -3,27 +3,13 @@
  * `testResults[]` entry (one test file) is walked, not taken whole; its `assertionResults[]` come
  * one at a time. Held per file: its scalars, its describe suites and a capped `message`.
  */
-import {
-  FormatError,
-  TextBuffer,
-  fromEpochMs,
-  type Attempt,
-  type Container,
-  type ContainerStatus,
-  type FailureInfo,
-  type JsonHandler,
-  type ParseContext,
-  worstStatus,
-  asString as str,
-} from '../../lib/formatter/api.js';
-import { failureFromMessages, stripAnsi } from './failure.js';
-
-export type JestContext = Pick<ParseContext, 'fileName' | 'nextId' | 'limits' | 'setProducer'>;
-
-export interface JestHandler extends JsonHandler {
-  /** Call after the last event: rejects a file that was no Jest report. */
-  end(): void;
-}
+import { stripVTControlCharacters } from 'node:util';
+import { asNonNegative as num, asString as str, capText as cap, erroredTest } from '../../lib/formatter/api.js';
+import { FormatError, fromEpochMs, isRecord as isObject, newContainer } from '../../lib/formatter/api.js';
+import { suiteStatus as worst, TextBuffer } from '../../lib/formatter/api.js';
+import type { Attempt, ContainerStatus, Emit, FailureInfo, HandlerContext } from '../../lib/formatter/api.js';
+import type { JsonMachine } from '../../lib/formatter/api.js';
+import { failureFromMessages } from './failure.js';
 
 interface Describe {
   id: number;
@@ -57,7 +43,7 @@ const STATUS: Record<string, ContainerStatus> = {
   todo: 'pending',
 };
 
-export function jestHandler(ctx: JestContext, emit: (container: Container) => void): JestHandler {
+export function jestHandler(ctx: HandlerContext, emit: Emit): JsonMachine {
   const limit = ctx.limits.maxTextChars;
   let rootSeen = false;
   let resultsSeen = false;
@@ -111,21 +97,17 @@ export function jestHandler(ctx: JestContext, emit: (container: Container) => vo
     }
     const invocations = raw['invocations'];
     if (typeof invocations === 'number' && invocations > 1) meta['invocations'] = String(invocations);
-    const started = fromEpochMs(num(raw['startAt']));
-    const container: Container = {
+    const container = newContainer({
       id: ctx.nextId(),
       parentId: describe?.id ?? f.id,
       type: 'test',
       title: str(raw['title']) ?? fullName ?? '(untitled)',
       status,
       durationMs: num(raw['duration']),
-      startedAt: started ? started.iso : null,
+      startedAt: fromEpochMs(num(raw['startAt'])),
       failure: status === 'failed' || messages.length > 0 ? failureFromMessages(messages, limit) : null,
-      output: null,
-      properties: [],
-      attachmentRefs: [],
       meta,
-    };
+    });
     // jest.retryTimes: one result with the failures of the earlier runs in `retryReasons`.
     const reasons = Array.isArray(raw['retryReasons'])
       ? raw['retryReasons'].filter((m): m is string => typeof m === 'string')
@@ -147,22 +129,10 @@ export function jestHandler(ctx: JestContext, emit: (container: Container) => vo
     // Counting rule 4: a test file that failed to run (syntax error, missing module) has no
     // assertion results; it is one errored test.
     if (f.assertions === 0 && (f.status === 'failed' || f.execError !== null)) {
-      const message = f.message.empty ? null : stripAnsi(f.message.value());
+      const message = f.message.empty ? null : stripVTControlCharacters(f.message.value());
       const failure = f.execError ?? (message === null ? null : failureFromMessages([message], limit));
-      emit({
-        id: ctx.nextId(),
-        parentId: f.id,
-        type: 'test',
-        title: 'Test suite failed to run',
-        status: 'errored',
-        durationMs: null,
-        startedAt: null,
-        failure,
-        output: null,
-        properties: [],
-        attachmentRefs: [],
-        meta: { synthetic: 'file-error' },
-      });
+      const [title, meta] = ['Test suite failed to run', { synthetic: 'file-error' }];
+      emit(erroredTest({ id: ctx.nextId(), parentId: f.id, title, failure, meta }));
       f.seen.add('errored');
     }
     // Deepest describe first, so every suite follows its children.
@@ -171,7 +141,7 @@ export function jestHandler(ctx: JestContext, emit: (container: Container) => vo
     for (const d of describes) {
       const status = worst(d.seen);
       (byId.get(d.parentId) ?? f).seen.add(status);
-      emit(suite(d.id, d.parentId, d.title, status, null, null));
+      emit(newContainer({ id: d.id, parentId: d.parentId, type: 'suite', title: d.title, status }));
     }
     const started = fromEpochMs(f.startTime);
     const ended = fromEpochMs(f.endTime);
@@ -184,10 +154,21 @@ export function jestHandler(ctx: JestContext, emit: (container: Container) => vo
       failure = f.execError ?? failureFromMessages([f.message.value()], limit);
       status = 'errored';
     }
-    const container = suite(f.id, null, f.name ?? '(unnamed test file)', status, duration, started?.iso ?? null);
-    container.failure = failure;
-    if (f.name !== null) container.meta = { file: f.name };
-    emit(container);
+    const title = f.name ?? '(unnamed test file)';
+    const meta = f.name !== null ? { file: f.name } : undefined;
+    emit(
+      newContainer({
+        id: f.id,
+        parentId: null,
+        type: 'suite',
+        title,
+        status,
+        durationMs: duration,
+        startedAt: started?.iso,
+        failure,
+        meta,
+      }),
+    );
   };
 
   return {
@@ -252,9 +233,9 @@ export function jestHandler(ctx: JestContext, emit: (container: Container) => vo
             const stack = str(v['stack']);
             const type = str(v['type']) ?? str(v['name']);
             file.execError = {
-              message: message === null ? null : cap(stripAnsi(message), limit),
+              message: message === null ? null : cap(stripVTControlCharacters(message), limit),
               type,
-              stack: stack === null ? null : cap(stripAnsi(stack), limit),
+              stack: stack === null ? null : cap(stripVTControlCharacters(stack), limit),
             };
           }
           return;
@@ -277,49 +258,9 @@ export function jestHandler(ctx: JestContext, emit: (container: Container) => vo
   };
 }
 
-function suite(
-  id: number,
-  parentId: number | null,
-  title: string,
-  status: ContainerStatus,
-  durationMs: number | null,
-  startedAt: string | null,
-): Container {
-  return {
-    id,
-    parentId,
-    type: 'suite',
-    title,
-    status,
-    durationMs,
-    startedAt,
-    failure: null,
-    output: null,
-    properties: [],
-    attachmentRefs: [],
-  };
-}
-
 function notJest(why: string): FormatError {
   return new FormatError(
-    `This is not a Jest/Vitest JSON report (${why}); send the output of \`jest --json\` or \`vitest --reporter=json\`, or choose the formatter for its format`,
+    `This is not a Jest/Vitest JSON report (${why}); send the output of \`jest --json\` or \`vitest ` +
+      `--reporter=json\`, or choose the formatter for its format`,
   );
-}
-
-function cap(text: string, limit: number): string {
-  const b = new TextBuffer(limit);
-  b.append(text);
-  return b.value();
-}
-
-function worst(seen: Set<ContainerStatus>): ContainerStatus {
-  return worstStatus(seen) ?? 'passed';
-}
-
-function num(v: unknown): number | null {
-  return typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : null;
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }

@@ -1,164 +1,26 @@
 import t from 'tap';
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import type { Container, Head } from '../../lib/formatter/api.js';
+import type { Container } from '../../lib/formatter/api.js';
 import { totalsOf as count } from '../../lib/formatter/check.js';
-import {
-  driveHandler,
-  expectChunkIndependence,
-  expectFixtureFolder,
-  expectFormatErrors,
-  expectManifestTotals,
-  feedXml,
-  formatterFixtures,
-  headOf,
-  type XmlEvent,
-} from '../../test/helpers/formatter-fixtures.js';
+import { driveHandler, feedXml, formatterChecks, formatterFixtures } from '../../test/helpers/formatter-fixtures.js';
+import type { XmlEvent } from '../../test/helpers/formatter-fixtures.js';
 import { junit } from './index.js';
 import { junitHandler } from './parse.js';
 import { parseSeconds } from './values.js';
 import { parseTimestamp } from '../../lib/formatter/api.js';
 
 const fx = formatterFixtures(junit, import.meta.url);
-const { dir: FIXTURES, run } = fx;
+
+formatterChecks(fx, {
+  // With a small text limit, every fixture also in 7-byte chunks.
+  chunks: { eachInChunksOf: 7 },
+});
+const { run } = fx;
 
 type Event = XmlEvent;
 
 function drive(events: Event[], maxTextChars = 1000): Container[] {
   return driveHandler(junitHandler, 'x.xml', maxTextChars, (h) => feedXml(h, events)).out;
 }
-
-const head = (text: string, fileName = 'r.xml'): Head => headOf(text, fileName);
-
-t.test('fixture folder: every file listed, byte-identical to its manifest hash, and in the README', async (t) =>
-  expectFixtureFolder(t, fx),
-);
-
-t.test('every fixture gives the manifest counts', async (t) => expectManifestTotals(t, fx));
-
-t.test('producer guesses', async (t) => {
-  const cases: [string, string | undefined][] = [
-    ['action-junit-report__TEST-action.surefire.report.email.EmailAddressTest.xml', 'surefire'],
-    ['xunit-plugin__junit-testcase5-input.xml', 'surefire'],
-    ['dorny__jest-junit.xml', 'jest-junit'],
-    ['dorny__python-xunit-pytest.xml', 'pytest'],
-    ['action-junit-report__python-report_flaky.xml', 'pytest'],
-    ['go-junit-report__001-report.xml', 'go-junit-report'],
-    ['xunit-plugin__googletest-testcase4-input.xml', 'googletest'],
-    ['dorny__phpunit.xml', 'phpunit'],
-    ['action-junit-report__catch2-report.xml', 'catch2'],
-    ['action-junit-report__nextest-basic.xml', 'cargo-nextest'],
-    ['action-junit-report__mocha-mocha.xml', 'mocha-junit-reporter'],
-    ['action-junit-report__cunit-testFailure.xml', undefined],
-  ];
-  for (const [file, want] of cases) {
-    const { producers } = await run(readFileSync(path.join(FIXTURES, file)), file);
-    t.ok(producers.length <= 1, `${file}: set at most once`);
-    t.equal(producers[0], want, file);
-  }
-});
-
-t.test('sniff: every fixture votes above the match threshold', async (t) => {
-  for (const f of fx.manifest) t.ok(junit.sniff(fx.head(f.path)) > 0.5, f.path);
-});
-
-t.test('sniff: other formats score 0', async (t) => {
-  const others: [string, string, string][] = [
-    [
-      'NUnit 3',
-      'r.xml',
-      '<?xml version="1.0" encoding="utf-8" standalone="no"?>\n<test-run id="0" runstate="Runnable" testcasecount="3" result="Failed" total="3"><command-line><![CDATA[nunit3-console x.dll]]></command-line><test-suite type="Assembly" id="0-1005" name="x.dll"><test-case id="0-1001" name="A" result="Passed"/>',
-    ],
-    [
-      'NUnit 3 bare suite',
-      'r.xml',
-      '<test-suite type="Assembly" id="0-1005" name="x.dll" runstate="Runnable" testcasecount="1"><test-case id="0-1001"/>',
-    ],
-    [
-      'NUnit 2',
-      'r.xml',
-      '<?xml version="1.0" encoding="utf-8" standalone="no"?>\n<!--This file represents the results of running a test suite-->\n<test-results name="x.dll" total="4" errors="0" failures="1" not-run="0" inconclusive="0" ignored="0" skipped="0" invalid="0" date="2011-04-01" time="11:26:18"><environment nunit-version="2.5.8.0"/><culture-info current-culture="en-US"/><test-suite type="Assembly" name="x.dll">',
-    ],
-    [
-      'xUnit v2',
-      'r.xml',
-      '<?xml version="1.0" encoding="utf-8"?>\n<assemblies timestamp="07/31/2018 19:28:00"><assembly name="x.dll" test-framework="xUnit.net 2.4.0.4049" total="2"><errors /><collection total="2" name="Test collection"><test name="A" result="Pass"/>',
-    ],
-    [
-      'xUnit v1',
-      'r.xml',
-      '<assembly name="x.dll" run-date="2013-01-01" run-time="10:00:00" total="1"><class name="C" total="1" passed="1"><test name="A" result="Pass"/>',
-    ],
-    [
-      'TRX',
-      'r.trx',
-      '\ufeff<?xml version="1.0" encoding="utf-8"?>\n<TestRun id="a1" name="run" runUser="u" xmlns="http://microsoft.com/schemas/VisualStudio/TeamTest/2010"><Times creation="2020-01-01T00:00:00.0000000+00:00"/><Results><UnitTestResult testName="A" outcome="Passed"/>',
-    ],
-    [
-      'TestNG',
-      'testng-results.xml',
-      '<?xml version="1.0" encoding="UTF-8"?>\n<testng-results ignored="0" total="2" passed="1" failed="1" skipped="0"><reporter-output></reporter-output><suite name="Suite" started-at="2020-01-01T00:00:00 UTC"><test name="T"><class name="C"><test-method status="PASS" name="a"/>',
-    ],
-    [
-      'Robot',
-      'output.xml',
-      '<?xml version="1.0" encoding="UTF-8"?>\n<robot generator="Robot 6.1 (Python 3.11.4 on linux)" generated="20230101 12:00:00.000" rpa="false" schemaversion="4"><suite id="s1" name="Tests" source="/t"><test id="s1-t1" name="A"><status status="PASS"/>',
-    ],
-    [
-      'Allure 1',
-      'x-testsuite.xml',
-      '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<ns2:test-suite xmlns:ns2="urn:model.allure.qatools.yandex.ru" start="1412949538848" stop="1412949560045" version="1.4.4-SNAPSHOT"><name>my.company.AppTest</name><test-cases><test-case start="1412949539730" stop="1412949539730" status="passed"><name>a</name>',
-    ],
-    [
-      'Open Test Reporting',
-      'events.xml',
-      '<?xml version="1.0" encoding="UTF-8"?>\n<e:events xmlns="https://schemas.opentest4j.org/reporting/core/0.1.0" xmlns:e="https://schemas.opentest4j.org/reporting/events/0.1.0"><e:started id="1" name="JUnit Jupiter" time="2023-01-01T00:00:00Z"/>',
-    ],
-    [
-      'mochawesome JSON',
-      'r.json',
-      '{"stats":{"suites":1,"tests":1,"passes":1},"results":[{"uuid":"x","suites":[]}],"meta":{"mocha":{"version":"10"}}}',
-    ],
-    [
-      'Cucumber JSON',
-      'r.json',
-      '[{"keyword":"Feature","uri":"a.feature","id":"a","elements":[{"type":"scenario","steps":[]}]}]',
-    ],
-    [
-      'Go test2json',
-      'r.json',
-      '{"Time":"2022-01-01T00:00:00Z","Action":"run","Package":"p","Test":"TestA"}\n{"Time":"2022-01-01T00:00:01Z","Action":"pass","Package":"p","Test":"TestA","Elapsed":1}\n',
-    ],
-    ['TAP', 'r.tap', 'TAP version 13\n1..2\nok 1 - passes\nnot ok 2 - fails\n  ---\n  message: x\n  ...\n'],
-    ['empty', 'r.xml', ''],
-    ['plain text mentioning testsuite', 'r.txt', 'testsuite testcase <testsuite> are XML words\n'],
-  ];
-  for (const [name, file, text] of others) t.equal(junit.sniff(head(text, file)), 0, name);
-});
-
-t.test('sniff: JUnit roots, namespaces, and never throws', async (t) => {
-  const positive: [string, string][] = [
-    ['bare testsuites', '<testsuites/>'],
-    [
-      'surefire root with xsi',
-      '<?xml version="1.0"?>\n<testsuite xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xsi:noNamespaceSchemaLocation="https://maven.apache.org/surefire/maven-surefire-plugin/xsd/surefire-test-report-3.0.xsd" version="3.0" name="a.B" time="0.1" tests="1">',
-    ],
-    ['default namespace', '<testsuite xmlns="urn:some:junit" name="x"><testcase name="a"/></testsuite>'],
-    ['BOM and comment before root', '\ufeff<!-- generated --><testsuites name="jest tests" tests="1">'],
-  ];
-  for (const [name, text] of positive) t.ok(junit.sniff(head(text)) >= 0.8, name);
-  t.ok(
-    junit.sniff(head('<x:testsuite xmlns:x="urn:other"><x:testcase/>')) < 0.5,
-    'prefixed root is somebody else’s vocabulary',
-  );
-  const broken = { ...head('<testsuite>'), rootAttributes: null } as unknown as Head;
-  t.equal(junit.sniff(broken), 0, 'a malformed head scores 0 instead of throwing');
-});
-
-// With a small text limit, every fixture also in 7-byte chunks.
-t.test('chunk boundaries do not change the containers', async (t) =>
-  expectChunkIndependence(t, fx, { eachInChunksOf: 7 }),
-);
 
 t.test('state machine: Surefire flaky and rerun testcases', async (t) => {
   const out = drive([
@@ -453,10 +315,7 @@ t.test('time and timestamp values', async (t) => {
 });
 
 t.test('a fixture container in full: timestamp read as UTC, naive flag, meta', async (t) => {
-  const { containers } = await run(
-    readFileSync(path.join(FIXTURES, 'dorny__python-xunit-unittest.xml')),
-    'dorny__python-xunit-unittest.xml',
-  );
+  const { containers } = await run(fx.read('dorny__python-xunit-unittest.xml'), 'dorny__python-xunit-unittest.xml');
   t.match(containers[0], {
     type: 'test',
     title: 'test_always_pass',
@@ -475,23 +334,11 @@ t.test('a fixture container in full: timestamp read as UTC, naive flag, meta', a
   });
 });
 
-t.test('empty, truncated and foreign input reject with FormatError', async (t) => {
-  const bytes = readFileSync(path.join(FIXTURES, 'dorny__jest-junit.xml'));
-  await expectFormatErrors(t, fx, 'x.xml', [
-    ['empty', Buffer.alloc(0)],
-    ['whitespace only', Buffer.from('  \n')],
-    ['prolog only', Buffer.from('<?xml version="1.0" encoding="UTF-8"?>\n')],
-    ['truncated in the middle', bytes.subarray(0, Math.floor(bytes.length / 2))],
-    ['truncated in a tag', Buffer.from('<testsuites><testsuite name="a"><testca')],
-    ['NUnit 3 root', Buffer.from('<test-run id="0"><test-suite/></test-run>')],
-    ['JSON', Buffer.from('{"stats":{}}')],
-  ]);
-});
-
 t.test('character references to control characters are kept readable, not fatal', async (t) => {
   // Surefire escapes ESC from ANSI colours as &#27;; parseXml rewrites such references to U+FFFD.
   const surefire = Buffer.from(
-    '<testsuite name="s"><testcase name="a"><system-out>&#27;[31mred&#x1B;[0m &#65;</system-out></testcase></testsuite>',
+    '<testsuite name="s"><testcase name="a"><system-out>&#27;[31mred&#x1B;[0m &#65;</system-out></testcase></' +
+      'testsuite>',
   );
   const escaped = await run(surefire, 'TEST-s.xml');
   t.equal(escaped.containers[0]!.output!.stdout, '\uFFFD[31mred\uFFFD[0m A');

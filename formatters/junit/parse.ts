@@ -3,32 +3,14 @@
  * elements (the suites and the test being read, with their capped text), never the tree, so a test
  * can drive it with an array of events and memory stays flat whatever the file size.
  */
-import {
-  FormatError,
-  TextBuffer,
-  parseTimestamp,
-  type Instant,
-  type Attempt,
-  type Container,
-  type ContainerStatus,
-  type FailureInfo,
-  type OpenedContainer,
-  type ParseContext,
-  type Property,
-  type XmlHandler,
-  worstStatus,
-  textOrNull,
-  trimmedOrNull,
-  localName,
-} from '../../lib/formatter/api.js';
+import { ElementStack, erroredTest, fileTitle, localName, lowerWord, newContainer } from '../../lib/formatter/api.js';
+import { noRootError, parseTimestamp, Stack, suiteStatus, TextBuffer, trimmedOrNull } from '../../lib/formatter/api.js';
+import { unclosedRootError, wrongRootError } from '../../lib/formatter/api.js';
+import type { Attempt, Container, ContainerStatus, Emit, FailureInfo } from '../../lib/formatter/api.js';
+import type { HandlerContext, Instant, OpenedContainer, Property, XmlMachine } from '../../lib/formatter/api.js';
 import { MarkerScanner, attachmentProperty } from './attachments.js';
-import {
-  producerFromCase,
-  producerFromProperty,
-  producerFromRetry,
-  producerFromRoot,
-  producerFromSuite,
-} from './producer.js';
+import { producerFromCase, producerFromProperty, producerFromRetry, producerFromRoot } from './producer.js';
+import { producerFromSuite } from './producer.js';
 import { parseSeconds } from './values.js';
 
 type Attrs = Record<string, string>;
@@ -63,7 +45,7 @@ interface Open {
   stdout: TextBuffer | null;
   stderr: TextBuffer | null;
   properties: Property[];
-  refs: string[];
+  attachmentRefs: string[];
   outcomes: Partial<Record<OutcomeName, Outcome>>;
   retries: Retry[];
   /** A `status`/`result` attribute says the test did not run (gtest, CTest, Catch2 …). */
@@ -95,21 +77,14 @@ const SKIP_STATUS = new Set(['skipped', 'notrun', 'disabled', 'skip', 'ignored']
 const SKIP_RESULT = new Set(['skipped', 'suppressed']);
 const IGNORED: Frame = { kind: 'ignored' };
 
-export interface JunitHandler extends XmlHandler {
-  /** Call after the last event: rejects a file that had no root element at all. */
-  end(): void;
-}
-
-export type JunitContext = Pick<ParseContext, 'fileName' | 'nextId' | 'limits' | 'setProducer'>;
-
 export function junitHandler(
-  ctx: JunitContext,
-  emit: (container: Container) => void,
+  ctx: HandlerContext,
+  emit: Emit,
   opened?: (container: OpenedContainer) => void,
-): JunitHandler {
+): XmlMachine {
   const limit = ctx.limits.maxTextChars;
-  const frames: Frame[] = [];
-  const containers: Open[] = [];
+  const frames = new ElementStack<Frame>(IGNORED);
+  const containers = new Stack<Open>();
   let rootSeen = false;
   let producer: string | null = null;
 
@@ -120,7 +95,7 @@ export function junitHandler(
   };
 
   const openContainer = (type: 'suite' | 'test', a: Attrs): Open => {
-    const parent = containers[containers.length - 1] ?? null;
+    const parent = containers.top ?? null;
     if (type === 'test' && parent) parent.testChildren++;
     const startedAt = parseTimestamp(a['timestamp']);
     const open: Open = {
@@ -137,11 +112,11 @@ export function junitHandler(
       stdout: null,
       stderr: null,
       properties: [],
-      refs: [],
+      attachmentRefs: [],
       outcomes: {},
       retries: [],
       skippedByAttribute:
-        type === 'test' && (SKIP_STATUS.has(lower(a['status'])) || SKIP_RESULT.has(lower(a['result']))),
+        type === 'test' && (SKIP_STATUS.has(lowerWord(a['status'])) || SKIP_RESULT.has(lowerWord(a['result']))),
       testChildren: 0,
       seen: new Set(),
     };
@@ -156,12 +131,12 @@ export function junitHandler(
   };
 
   const addRef = (open: Open, ref: string): void => {
-    if (!open.refs.includes(ref)) open.refs.push(ref);
+    if (!open.attachmentRefs.includes(ref)) open.attachmentRefs.push(ref);
   };
 
   const finish = (open: Open): void => {
     containers.pop();
-    const parent = containers[containers.length - 1];
+    const parent = containers.top;
     const container = open.type === 'test' ? finishTest(open) : finishSuite(open);
     parent?.seen.add(container.status);
     emit(container);
@@ -197,22 +172,9 @@ export function junitHandler(
     if (own && open.testChildren === 0) {
       // Counting rule 4: a suite that failed outside any test (class did not load, setup crashed)
       // is one errored test; Jenkins shows the same as a synthetic `<init>` case.
-      const synthetic: Container = {
-        id: ctx.nextId(),
-        parentId: open.id,
-        type: 'test',
-        title: open.title,
-        status: 'errored',
-        durationMs: null,
-        startedAt: null,
-        failure,
-        output: null,
-        properties: [],
-        attachmentRefs: [],
-        meta: { synthetic: 'suite-error' },
-      };
       open.seen.add('errored');
-      emit(synthetic);
+      const meta = { synthetic: 'suite-error' };
+      emit(erroredTest({ id: ctx.nextId(), parentId: open.id, title: open.title, failure, meta }));
       failure = null;
     }
     return base(open, own ? 'errored' : suiteStatus(open.seen), failure);
@@ -266,11 +228,8 @@ export function junitHandler(
     open(rawName, a) {
       const name = localName(rawName);
       if (!rootSeen) {
-        if (name !== 'testsuites' && name !== 'testsuite') {
-          throw new FormatError(
-            `The root element is <${rawName}>, not <testsuites> or <testsuite>: this is not a JUnit XML file; choose the formatter for its format or let Tally detect it`,
-          );
-        }
+        if (name !== 'testsuites' && name !== 'testsuite')
+          throw wrongRootError(`<${rawName}>`, '<testsuites> or <testsuite>: this is not a JUnit XML file');
         rootSeen = true;
         guess(producerFromRoot(name, a));
       }
@@ -283,16 +242,16 @@ export function junitHandler(
         openContainer('test', a);
         return;
       }
-      const top = frames[frames.length - 1];
+      const top = frames.top;
       if (name === 'testsuites' && top === undefined) {
         frames.push({ kind: 'root' });
         return;
       }
-      frames.push(top ? openChild(top, name, a) : IGNORED);
+      frames.open((top) => openChild(top, name, a));
     },
 
     text(t) {
-      const top = frames[frames.length - 1];
+      const top = frames.top;
       if (!top) return;
       switch (top.kind) {
         case 'output':
@@ -336,16 +295,8 @@ export function junitHandler(
     },
 
     end() {
-      if (!rootSeen)
-        throw new FormatError(
-          'The file has no XML root element (it is empty or holds only a prolog); send a JUnit XML report',
-        );
-      if (frames.length > 0)
-        throw new FormatError(
-          'The file ends before its root element is closed; the report looks truncated',
-          null,
-          null,
-        );
+      if (!rootSeen) throw noRootError('a JUnit XML report');
+      if (frames.depth > 0) throw unclosedRootError();
     },
   };
 }
@@ -365,7 +316,7 @@ function pick(a: Attrs, keys: readonly string[]): Record<string, string> {
 function suiteTitle(a: Attrs, topLevel: boolean, fileName: string): string {
   if (a['name']) return a['name'];
   // Nameless suites (Nette Tester, container-structure-test) are named after the file, as Jenkins does.
-  if (topLevel) return fileName.split(/[\\/]/).pop() || '(unnamed suite)';
+  if (topLevel) return fileTitle(fileName, '(unnamed suite)');
   return '(unnamed suite)';
 }
 
@@ -415,31 +366,5 @@ function retryAttempt(r: Retry): Attempt {
 }
 
 function base(open: Open, status: ContainerStatus, failure: FailureInfo | null): Container {
-  const stdout = open.stdout ? textOrNull(open.stdout) : null;
-  const stderr = open.stderr ? textOrNull(open.stderr) : null;
-  const container: Container = {
-    id: open.id,
-    parentId: open.parentId,
-    type: open.type,
-    title: open.title,
-    status,
-    durationMs: open.durationMs,
-    startedAt: open.startedAt ? open.startedAt.iso : null,
-    failure,
-    output: stdout === null && stderr === null ? null : { stdout, stderr },
-    properties: open.properties,
-    attachmentRefs: open.refs,
-  };
-  if (open.startedAt?.naive) container.startedAtNaive = true;
-  if (Object.keys(open.meta).length > 0) container.meta = open.meta;
-  return container;
-}
-
-/** Worst child first; a suite with no tests at all has nothing that failed. */
-function suiteStatus(seen: Set<ContainerStatus>): ContainerStatus {
-  return worstStatus(seen) ?? 'passed';
-}
-
-function lower(v: string | undefined): string {
-  return v === undefined ? '' : v.trim().toLowerCase();
+  return newContainer({ ...open, status, failure });
 }

@@ -1,15 +1,12 @@
 import t from 'tap';
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { FormatError } from '../../lib/formatter/api.js';
 import { totalsOf as count } from '../../lib/formatter/check.js';
 import { readHead } from '../../lib/formatter/head.js';
 import { failure, formatterFixtures, jsonReportChecks } from '../../test/helpers/formatter-fixtures.js';
 import { mocha as formatter } from './index.js';
 
-const KEY = 'mocha';
 const fx = formatterFixtures(formatter, import.meta.url);
-const { dir: FIXTURES, run } = fx;
+const { run } = fx;
 const parseText = async (text: string, maxTextChars = 100_000) =>
   (await run(Buffer.from(text), 'r.json', 65536, maxTextChars)).containers;
 
@@ -22,7 +19,8 @@ function report(
   for (const key of order) {
     if (key === 'stats')
       parts.push(
-        `"stats":{"suites":1,"tests":0,"passes":0,"pending":0,"failures":0,"start":"2024-05-01T10:00:00.000Z","end":"2024-05-01T10:00:01.000Z","duration":1000}`,
+        `"stats":{"suites":1,"tests":0,"passes":0,"pending":0,"failures":0,"start":"2024-05-01T10:00:00.000Z",` +
+          `"end":"2024-05-01T10:00:01.000Z","duration":1000}`,
       );
     else parts.push(`${JSON.stringify(key)}:${JSON.stringify(sections[key as 'tests'] ?? [])}`);
   }
@@ -149,7 +147,8 @@ t.test('state machine: suites from file and describe path, dates, retries, old M
   t.notOk(file!.startedAtNaive);
   // Old Mocha wrote only title, fullTitle and duration: no file, no err.
   const old = await parseText(
-    '{"stats":{"tests":2},"tests":[{"title":"a","fullTitle":"S a","duration":1},{"title":"b","fullTitle":"b","duration":0}],"pending":[],"failures":[],"passes":[]}',
+    '{"stats":{"tests":2},"tests":[{"title":"a","fullTitle":"S a","duration":1},{"title":"b","fullTitle":"b",' +
+      '"duration":0}],"pending":[],"failures":[],"passes":[]}',
   );
   t.same(count(old), { tests: 2, passed: 2, failed: 0, errored: 0, skipped: 0 });
   t.match(old, [
@@ -162,8 +161,9 @@ t.test('state machine: suites from file and describe path, dates, retries, old M
 });
 
 t.test('an npm banner and console output before the report are skipped', async (t) => {
-  const body = readFileSync(path.join(FIXTURES, 'dorny__mocha-json.json'), 'utf8');
-  const noisy = `\n> reports@1.0.0 test\n> mocha --reporter json\n\n{ a: 1 }\n{\n  nested: true\n}\nconsole output\n${body}`;
+  const body = fx.read('dorny__mocha-json.json').toString('utf8');
+  const noisy =
+    `\n> reports@1.0.0 test\n> mocha --reporter json\n\n{ a: 1 }\n{\n  nested: true\n}\nconsole ` + `output\n${body}`;
   const { head } = readHead(Buffer.from(noisy), 'out.txt', true);
   t.equal(head.kind, 'text');
   t.ok(formatter.sniff(head) >= 0.5, 'the vote finds the report after the banner');
@@ -179,12 +179,12 @@ t.test('an npm banner and console output before the report are skipped', async (
 });
 
 t.test('UTF-16 LE with a BOM (Windows PowerShell `>` redirection) reads the same', async (t) => {
-  const bytes = readFileSync(path.join(FIXTURES, 'dorny__mocha-json.json'));
+  const bytes = fx.read('dorny__mocha-json.json');
   const utf16 = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(bytes.toString('utf8'), 'utf16le')]);
   const { head, containers } = await run(utf16, 'r.json', 7);
   t.ok(formatter.sniff(head) >= 0.8);
   t.same(count(containers), { tests: 6, passed: 1, failed: 4, errored: 0, skipped: 1 });
 });
 
-// The fixture folder, the manifest counts, the sniff votes, chunk boundaries and bad input: as for every JSON report format.
-jsonReportChecks(t, fx, KEY);
+// Fixture folder, manifest counts, sniff votes, chunk boundaries, bad input: as for every JSON report format.
+jsonReportChecks(fx);

@@ -4,27 +4,11 @@
  * once `pending[]` has been read, and a hook failure only once `tests[]` has been read, so this
  * machine keeps a little per test (see "Memory" in README.md) and never the entries themselves.
  */
-import {
-  FormatError,
-  TextBuffer,
-  parseTimestamp,
-  type Container,
-  type ContainerStatus,
-  type FailureInfo,
-  type Instant,
-  type JsonHandler,
-  type JsonPath,
-  type ParseContext,
-  worstStatus,
-  asString as str,
-} from '../../lib/formatter/api.js';
-
-export type MochaContext = Pick<ParseContext, 'fileName' | 'nextId' | 'limits' | 'setProducer'>;
-
-export interface MochaHandler extends JsonHandler {
-  /** Call after the last event: emits what waited for `pending[]` and the suites. */
-  end(): void;
-}
+import { asNonNegative as num, asString as str, capText as cap, FormatError } from '../../lib/formatter/api.js';
+import { isRecord as isObject, newContainer, ownCopy as own, parseTimestamp } from '../../lib/formatter/api.js';
+import { splitErrorName, suiteStatus as worst } from '../../lib/formatter/api.js';
+import type { ContainerStatus, Emit, FailureInfo, HandlerContext, Instant } from '../../lib/formatter/api.js';
+import type { JsonMachine, JsonPath } from '../../lib/formatter/api.js';
 
 /** One `tests[]`/`failures[]` entry, reduced to what a container needs. */
 interface Entry {
@@ -53,7 +37,7 @@ interface Suite {
 
 const SECTIONS = new Set(['tests', 'pending', 'failures', 'passes']);
 
-export function mochaHandler(ctx: MochaContext, emit: (container: Container) => void): MochaHandler {
+export function mochaHandler(ctx: HandlerContext, emit: Emit): JsonMachine {
   const limit = ctx.limits.maxTextChars;
   let rootSeen = false;
   let start: Instant | null = null;
@@ -108,20 +92,18 @@ export function mochaHandler(ctx: MochaContext, emit: (container: Container) => 
     if (entry.file !== null) meta['file'] = entry.file;
     if (entry.currentRetry > 0) meta['currentRetry'] = String(entry.currentRetry);
     if (synthetic) meta['synthetic'] = synthetic;
-    const container: Container = {
+    const failure = status === 'failed' || status === 'errored' ? entry.failure : null;
+    const { title, durationMs } = entry;
+    const container = newContainer({
       id,
       parentId: parent?.id ?? null,
       type: 'test',
-      title: entry.title,
+      title,
       status,
-      durationMs: entry.durationMs,
-      startedAt: null,
-      failure: status === 'failed' || status === 'errored' ? entry.failure : null,
-      output: null,
-      properties: [],
-      attachmentRefs: [],
+      durationMs,
+      failure,
       meta,
-    };
+    });
     // Mocha reports only the last run of a retried test; a pass after `currentRetry` retries
     // means earlier runs failed, though the file does not keep them.
     if (status === 'passed' && entry.currentRetry > 0) container.flaky = true;
@@ -231,23 +213,10 @@ export function mochaHandler(ctx: MochaContext, emit: (container: Container) => 
       for (const s of ordered) {
         const status = worst(s.seen);
         if (s.parentId !== null) byId.get(s.parentId)?.seen.add(status);
-        const container: Container = {
-          id: s.id,
-          parentId: s.parentId,
-          type: 'suite',
-          title: s.title,
-          status,
-          durationMs: null,
-          // Mocha writes one time for the whole run: it dates the top-level suites.
-          startedAt: s.parentId === null && start ? start.iso : null,
-          failure: null,
-          output: null,
-          properties: [],
-          attachmentRefs: [],
-        };
-        if (s.parentId === null && start?.naive) container.startedAtNaive = true;
-        if (s.file !== null) container.meta = { file: s.file };
-        emit(container);
+        // Mocha writes one time for the whole run: it dates the top-level suites.
+        const startedAt = s.parentId === null ? start : null;
+        const meta = s.file !== null ? { file: s.file } : undefined;
+        emit(newContainer({ id: s.id, parentId: s.parentId, type: 'suite', title: s.title, status, startedAt, meta }));
       }
       suites.clear();
     },
@@ -256,7 +225,8 @@ export function mochaHandler(ctx: MochaContext, emit: (container: Container) => 
 
 function notMocha(why: string): FormatError {
   return new FormatError(
-    `This is not a Mocha JSON report (${why}); send the output of \`mocha --reporter json\` or choose the formatter for its format`,
+    `This is not a Mocha JSON report (${why}); send the output of \`mocha --reporter json\` or choose the formatter ` +
+      `for its format`,
   );
 }
 
@@ -287,7 +257,10 @@ class EntryKeys {
   }
 }
 
-/** `fullTitle` is the describe titles and the test title joined by spaces; the describe part is what precedes the title. */
+/**
+ * `fullTitle` is the describe titles and the test title joined by spaces; the describe part is what
+ * precedes the title.
+ */
 function describePath(e: Entry): string {
   if (e.fullTitle === e.title) return '';
   if (e.title !== '' && e.fullTitle.endsWith(` ${e.title}`)) return e.fullTitle.slice(0, -(e.title.length + 1)).trim();
@@ -307,7 +280,7 @@ function readEntry(raw: unknown, limit: number, files: EntryKeys): Entry | null 
     title,
     fullTitle,
     file: file === null ? null : files.intern(file),
-    durationMs: typeof duration === 'number' && Number.isFinite(duration) && duration >= 0 ? duration : null,
+    durationMs: num(duration),
     currentRetry: typeof retry === 'number' && Number.isFinite(retry) ? retry : 0,
     failure: readErr(raw['err'], limit),
   };
@@ -318,35 +291,7 @@ function readErr(err: unknown, limit: number): FailureInfo | null {
   if (!isObject(err) || Object.keys(err).length === 0) return null;
   const message = str(err['message']);
   const stack = str(err['stack']);
-  const type = str(err['name']) ?? str(err['code']) ?? errorType(stack ?? message);
+  // `AssertionError [ERR_ASSERTION]: …` → `AssertionError`, when the error has no name of its own.
+  const type = str(err['name']) ?? str(err['code']) ?? splitErrorName(stack ?? message ?? '').type;
   return { message: cap(message, limit), type, stack: cap(stack, limit) };
-}
-
-/** `AssertionError [ERR_ASSERTION]: …` → `AssertionError`; `Error: …` → `Error`. */
-function errorType(text: string | null): string | null {
-  if (text === null) return null;
-  return /^((?:[A-Za-z_$][\w$.]*)?(?:Error|Exception))(?: \[[^\]\n]*\])?:/.exec(text)?.[1] ?? null;
-}
-
-function cap(text: string | null, limit: number): string | null {
-  if (text === null) return null;
-  const b = new TextBuffer(limit);
-  b.append(text);
-  return b.value();
-}
-
-function worst(seen: Set<ContainerStatus>): ContainerStatus {
-  return worstStatus(seen) ?? 'passed';
-}
-
-/**
- * A copy of a string that the parser may have cut from its input chunk: V8 keeps such a slice's
- * whole chunk alive, and this machine keeps some strings until the end of the file.
- */
-function own(s: string): string {
-  return (' ' + s).slice(1);
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }

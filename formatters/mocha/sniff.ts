@@ -3,7 +3,7 @@
  * arrays `tests`/`pending`/`failures`/`passes` and a `stats` of eight counters; mochawesome adds
  * `results` or a `suites` tree, and `passPercent`, `testsRegistered`, `other`… to `stats`.
  */
-import type { Head } from '../../lib/formatter/api.js';
+import { flatObjectText, safeSniff } from '../../lib/formatter/api.js';
 
 const FOREIGN_KEYS = [
   'results',
@@ -21,27 +21,15 @@ const SECTIONS = ['tests', 'pending', 'failures', 'passes'];
 /** The reporter's own layout: `{` alone on a line, then `"stats": {` (JSON.stringify with 2 spaces). */
 const AFTER_PREAMBLE = /(?:^|\n)\{\s*"stats"\s*:\s*\{\s*"suites"\s*:\s*\d+\s*,\s*"tests"\s*:\s*\d+\s*,\s*"passes"\s*:/;
 
-export function sniff(head: Head): number {
-  try {
-    if (head.kind === 'text')
-      return AFTER_PREAMBLE.test(head.text) && !MOCHAWESOME_STATS.test(statsText(head.text)) ? 0.75 : 0;
-    if (head.kind !== 'json') return 0;
-    const keys = head.topLevelKeys;
-    if (!keys.includes('stats') || FOREIGN_KEYS.some((k) => keys.includes(k))) return 0;
-    if (MOCHAWESOME_STATS.test(statsText(head.text))) return 0;
-    const sections = SECTIONS.filter((k) => keys.includes(k)).length;
-    if (!keys.includes('tests')) return sections > 0 ? 0.3 : 0;
-    // A big `tests` array pushes the other sections out of the head; `stats` + `tests` is enough.
-    return sections >= 3 ? 0.95 : 0.85;
-  } catch {
-    return 0;
-  }
-}
-
-/** The text of the `stats` object, as far as the head holds it. */
-function statsText(text: string): string {
-  const at = text.indexOf('"stats"');
-  if (at < 0) return '';
-  const end = text.indexOf('}', at);
-  return text.slice(at, end < 0 ? undefined : end);
-}
+export const sniff = safeSniff((head) => {
+  if (head.kind === 'text')
+    return AFTER_PREAMBLE.test(head.text) && !MOCHAWESOME_STATS.test(flatObjectText(head.text, 'stats')) ? 0.75 : 0;
+  if (head.kind !== 'json') return 0;
+  const keys = head.topLevelKeys;
+  if (!keys.includes('stats') || FOREIGN_KEYS.some((k) => keys.includes(k))) return 0;
+  if (MOCHAWESOME_STATS.test(flatObjectText(head.text, 'stats'))) return 0;
+  const sections = SECTIONS.filter((k) => keys.includes(k)).length;
+  if (!keys.includes('tests')) return sections > 0 ? 0.3 : 0;
+  // A big `tests` array pushes the other sections out of the head; `stats` + `tests` is enough.
+  return sections >= 3 ? 0.95 : 0.85;
+});

@@ -3,7 +3,8 @@
  * string, a `{ title, value }` object or an array of those. Cypress setups put screenshot and
  * video paths there; anything else is kept as a property.
  */
-import { TextBuffer, type Property } from '../../lib/formatter/api.js';
+import { capText as cap } from '../../lib/formatter/api.js';
+import type { Property } from '../../lib/formatter/api.js';
 
 export function readContext(raw: unknown, limit: number): { properties: Property[]; refs: string[] } {
   const properties: Property[] = [];
@@ -47,10 +48,4 @@ export function attachmentRef(value: string): string | null {
   if (!/\.[A-Za-z0-9]{1,8}$/.test(path)) return null;
   if (/[\\/]/.test(path) || !/\s/.test(path)) return path;
   return null;
-}
-
-function cap(text: string, limit: number): string {
-  const b = new TextBuffer(limit);
-  b.append(text);
-  return b.value();
 }

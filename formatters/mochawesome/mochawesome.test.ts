@@ -3,16 +3,18 @@ import { totalsOf as count } from '../../lib/formatter/check.js';
 import { formatterFixtures, jsonReportChecks } from '../../test/helpers/formatter-fixtures.js';
 import { mochawesome as formatter } from './index.js';
 
-const KEY = 'mochawesome';
 const fx = formatterFixtures(formatter, import.meta.url);
 const { run } = fx;
 const parseText = async (text: string, maxTextChars = 100_000) =>
   (await run(Buffer.from(text), 'r.json', 65536, maxTextChars)).containers;
 
 const STATS =
-  '"stats":{"suites":1,"tests":2,"passes":1,"pending":0,"failures":1,"start":"2024-05-01T10:00:00.000Z","end":"2024-05-01T10:00:01.000Z","duration":1000,"testsRegistered":2,"passPercent":50,"pendingPercent":0,"other":0,"hasOther":false,"skipped":0,"hasSkipped":false}';
+  '"stats":{"suites":1,"tests":2,"passes":1,"pending":0,"failures":1,"start":"2024-05-01T10:00:00.000Z",' +
+  '"end":"2024-05-01T10:00:01.000Z","duration":1000,"testsRegistered":2,"passPercent":50,"pendingPercent":0,' +
+  '"other":0,"hasOther":false,"skipped":0,"hasSkipped":false}';
 const META =
-  '"meta":{"mocha":{"version":"10.2.0"},"mochawesome":{"options":{},"version":"7.1.3"},"marge":{"options":{},"version":"6.2.0"}}';
+  '"meta":{"mocha":{"version":"10.2.0"},"mochawesome":{"options":{},"version":"7.1.3"},"marge":{"options":{},' +
+  '"version":"6.2.0"}}';
 const test = (title: string, extra: Record<string, unknown>) => ({
   title,
   fullTitle: `S ${title}`,
@@ -186,7 +188,8 @@ t.test('older shapes: a single `suites` tree, copies in allTests, and `results: 
   });
   const copies = JSON.stringify([test('a', { state: 'passed', pass: true })]);
   const old = await parseText(
-    `{${STATS},"suites":${JSON.stringify(tree)},"allTests":${copies},"allPasses":${copies},"allFailures":[],"allPending":[],"copyrightYear":2017}`,
+    `{${STATS},"suites":${JSON.stringify(tree)},"allTests":${copies},"allPasses":${copies},"allFailures":[],` +
+      `"allPending":[],"copyrightYear":2017}`,
   );
   t.same(
     count(old),
@@ -202,5 +205,5 @@ t.test('older shapes: a single `suites` tree, copies in allTests, and `results: 
   t.same(none, [], 'nothing ran: no containers, no error');
 });
 
-// The fixture folder, the manifest counts, the sniff votes, chunk boundaries and bad input: as for every JSON report format.
-jsonReportChecks(t, fx, KEY);
+// Fixture folder, manifest counts, sniff votes, chunk boundaries, bad input: as for every JSON report format.
+jsonReportChecks(fx);

@@ -3,29 +3,12 @@
  * the suite trees (`results[]`, or the single `suites` object of mochawesome < 4) and takes one
  * test or hook object at a time; it keeps only the open suites, never the tree.
  */
-import {
-  FormatError,
-  TextBuffer,
-  parseTimestamp,
-  type Container,
-  type ContainerStatus,
-  type FailureInfo,
-  type Instant,
-  type JsonHandler,
-  type JsonPath,
-  type ParseContext,
-  type Property,
-  worstStatus,
-  asString as str,
-} from '../../lib/formatter/api.js';
+import { asNonNegative as num, asString as str, capText as cap, fileTitle } from '../../lib/formatter/api.js';
+import { FormatError, isRecord as isObject, newContainer, parseTimestamp } from '../../lib/formatter/api.js';
+import { splitErrorName, Stack, suiteStatus as worst } from '../../lib/formatter/api.js';
+import type { ContainerStatus, Emit, FailureInfo, HandlerContext, Instant } from '../../lib/formatter/api.js';
+import type { JsonMachine, JsonPath, Property } from '../../lib/formatter/api.js';
 import { readContext } from './context.js';
-
-export type MochawesomeContext = Pick<ParseContext, 'fileName' | 'nextId' | 'limits' | 'setProducer'>;
-
-export interface MochawesomeHandler extends JsonHandler {
-  /** Call after the last event: rejects a file that was no mochawesome report. */
-  end(): void;
-}
 
 interface OpenSuite {
   id: number;
@@ -41,16 +24,16 @@ interface OpenSuite {
 
 const ENTRY_LISTS = new Set(['tests', 'beforeHooks', 'afterHooks']);
 
-export function mochawesomeHandler(ctx: MochawesomeContext, emit: (container: Container) => void): MochawesomeHandler {
+export function mochawesomeHandler(ctx: HandlerContext, emit: Emit): JsonMachine {
   const limit = ctx.limits.maxTextChars;
-  const stack: OpenSuite[] = [];
+  const stack = new Stack<OpenSuite>();
   let rootSeen = false;
   let treeSeen = false;
   let statsSeen = false;
   let start: Instant | null = null;
 
   const isSuite = (path: JsonPath): boolean => {
-    const top = stack[stack.length - 1];
+    const top = stack.top;
     if (!top)
       return (
         (path.length === 2 && path[0] === 'results' && typeof path[1] === 'number') ||
@@ -60,7 +43,7 @@ export function mochawesomeHandler(ctx: MochawesomeContext, emit: (container: Co
   };
 
   const openSuite = (path: JsonPath): void => {
-    const parent = stack[stack.length - 1] ?? null;
+    const parent = stack.top ?? null;
     treeSeen = true;
     stack.push({
       id: ctx.nextId(),
@@ -77,30 +60,20 @@ export function mochawesomeHandler(ctx: MochawesomeContext, emit: (container: Co
   const closeSuite = (): void => {
     const s = stack.pop()!;
     const status = worst(s.seen);
-    stack[stack.length - 1]?.seen.add(status);
+    stack.top?.seen.add(status);
     // A spec file's root suite has an empty title; the file names it.
     const title =
-      s.title || s.file || s.fullFile || (s.parentId === null ? baseName(ctx.fileName) : '(untitled suite)');
+      s.title ||
+      s.file ||
+      s.fullFile ||
+      (s.parentId === null ? fileTitle(ctx.fileName, ctx.fileName) : '(untitled suite)');
     const meta: Record<string, string> = {};
     if (s.file) meta['file'] = s.file;
     if (s.fullFile) meta['fullFile'] = s.fullFile;
-    const container: Container = {
-      id: s.id,
-      parentId: s.parentId,
-      type: 'suite',
-      title,
-      status,
-      durationMs: s.durationMs,
-      // mochawesome dates only the run (`stats.start`): it dates the top-level suites.
-      startedAt: s.parentId === null && start ? start.iso : null,
-      failure: null,
-      output: null,
-      properties: [],
-      attachmentRefs: [],
-    };
-    if (s.parentId === null && start?.naive) container.startedAtNaive = true;
-    if (Object.keys(meta).length > 0) container.meta = meta;
-    emit(container);
+    // mochawesome dates only the run (`stats.start`): it dates the top-level suites.
+    const startedAt = s.parentId === null ? start : null;
+    const { id, parentId, durationMs } = s;
+    emit(newContainer({ id, parentId, type: 'suite', title, status, durationMs, startedAt, meta }));
   };
 
   const onEntry = (suite: OpenSuite, list: string, raw: unknown): void => {
@@ -132,20 +105,18 @@ export function mochawesomeHandler(ctx: MochawesomeContext, emit: (container: Co
     if (hook && status === 'errored') meta['synthetic'] = 'hook';
     const uuid = str(raw['uuid']);
     if (uuid !== null) meta['uuid'] = uuid;
-    const container: Container = {
+    const container = newContainer({
       id: ctx.nextId(),
       parentId: suite.id,
       type: hook && status !== 'errored' ? 'hook' : 'test',
       title: str(raw['title']) ?? fullTitle ?? '(untitled)',
       status,
       durationMs: num(raw['duration']),
-      startedAt: null,
       failure,
-      output: null,
       properties,
       attachmentRefs: refs,
       meta,
-    };
+    });
     if (container.type === 'test') suite.seen.add(status);
     emit(container);
   };
@@ -162,7 +133,7 @@ export function mochawesomeHandler(ctx: MochawesomeContext, emit: (container: Co
         openSuite(path);
         return false;
       }
-      const top = stack[stack.length - 1];
+      const top = stack.top;
       // One test or hook at a time, whole: its `err` and `context` belong to it.
       return (
         kind === 'object' &&
@@ -179,7 +150,7 @@ export function mochawesomeHandler(ctx: MochawesomeContext, emit: (container: Co
         if (path[1] === 'start' && typeof v === 'string') start = parseTimestamp(v);
         return;
       }
-      const top = stack[stack.length - 1];
+      const top = stack.top;
       if (!top) return;
       if (path.length === top.depth + 2 && ENTRY_LISTS.has(path[top.depth] as string)) {
         onEntry(top, path[top.depth] as string, v);
@@ -203,7 +174,7 @@ export function mochawesomeHandler(ctx: MochawesomeContext, emit: (container: Co
     },
 
     close(path, kind) {
-      const top = stack[stack.length - 1];
+      const top = stack.top;
       if (top && kind === 'object' && path.length === top.depth) closeSuite();
     },
 
@@ -217,7 +188,8 @@ export function mochawesomeHandler(ctx: MochawesomeContext, emit: (container: Co
 
 function notMochawesome(why: string): FormatError {
   return new FormatError(
-    `This is not a mochawesome JSON report (${why}); send mochawesome's .json output or choose the formatter for its format`,
+    `This is not a mochawesome JSON report (${why}); send mochawesome's .json output or choose the formatter for ` +
+      `its format`,
   );
 }
 
@@ -229,37 +201,12 @@ function readErr(err: unknown, limit: number, properties: Property[]): FailureIn
   const message = str(err['message']) ?? str(err['_message']) ?? messageFromStack(stack);
   const diff = str(err['diff']);
   if (diff) properties.push({ name: 'diff', value: cap(diff, limit)! });
-  const type =
-    /^((?:[A-Za-z_$][\w$.]*)?(?:Error|Exception))(?: \[[^\]\n]*\])?:/.exec(stack ?? message ?? '')?.[1] ?? null;
+  const type = splitErrorName(stack ?? message ?? '').type;
   return { message: cap(message, limit), type, stack: cap(stack, limit) };
 }
 
 /** `ReferenceError: a is not defined\n    at …` → `a is not defined`. */
 function messageFromStack(stack: string | null): string | null {
   if (stack === null) return null;
-  const head = stack.split(/\n\s+at /)[0]!.trim();
-  return head.replace(/^(?:[A-Za-z_$][\w$.]*)?(?:Error|Exception)(?: \[[^\]\n]*\])?:\s*/, '') || null;
-}
-
-function cap(text: string | null, limit: number): string | null {
-  if (text === null) return null;
-  const b = new TextBuffer(limit);
-  b.append(text);
-  return b.value();
-}
-
-function worst(seen: Set<ContainerStatus>): ContainerStatus {
-  return worstStatus(seen) ?? 'passed';
-}
-
-function baseName(name: string): string {
-  return name.split(/[\\/]/).pop() || name;
-}
-
-function num(v: unknown): number | null {
-  return typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : null;
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
+  return splitErrorName(stack.split(/\n\s+at /)[0]!.trim()).message || null;
 }

@@ -3,36 +3,24 @@
  * array of suite trees) or, before version 4, a single `suites` object with `allTests`/
  * `copyrightYear`, and its `stats` carries `passPercent`, `testsRegistered`, `other`….
  */
-import { jsonValueStart, type Head } from '../../lib/formatter/api.js';
+import { flatObjectText, jsonValueStart, safeSniff } from '../../lib/formatter/api.js';
 
 const FOREIGN_KEYS = ['testResults', 'config', 'tests', 'passes', 'failures', 'examples', 'uuid', 'reportFormat'];
 const OWN_STATS = /"(?:passPercent|pendingPercent|testsRegistered|hasOther|hasSkipped|other)"\s*:/;
 
-export function sniff(head: Head): number {
-  try {
-    if (head.kind !== 'json') return 0;
-    const keys = head.topLevelKeys;
-    if (!keys.includes('stats') || FOREIGN_KEYS.some((k) => keys.includes(k))) return 0;
-    const tree =
-      (keys.includes('results') && jsonValueStart(head.text, 'results') === '[') ||
-      (keys.includes('suites') && jsonValueStart(head.text, 'suites') === '{');
-    const legacy = keys.includes('allTests') || keys.includes('copyrightYear');
-    const meta = keys.includes('meta') && /"(?:mochawesome|marge)"\s*:/.test(head.text);
-    const stats = statsText(head.text);
-    const ownStats = OWN_STATS.test(stats);
-    const mochaStats = /"tests"\s*:/.test(stats) && /"passes"\s*:/.test(stats);
-    if (!tree) return ownStats && (meta || legacy) ? 0.6 : 0;
-    if (ownStats || meta || legacy) return 0.95;
-    return mochaStats ? 0.7 : 0;
-  } catch {
-    return 0;
-  }
-}
-
-/** The text of the (flat) `stats` object, as far as the head holds it. */
-function statsText(text: string): string {
-  const at = text.indexOf('"stats"');
-  if (at < 0) return '';
-  const end = text.indexOf('}', at);
-  return text.slice(at, end < 0 ? undefined : end);
-}
+export const sniff = safeSniff((head) => {
+  if (head.kind !== 'json') return 0;
+  const keys = head.topLevelKeys;
+  if (!keys.includes('stats') || FOREIGN_KEYS.some((k) => keys.includes(k))) return 0;
+  const tree =
+    (keys.includes('results') && jsonValueStart(head.text, 'results') === '[') ||
+    (keys.includes('suites') && jsonValueStart(head.text, 'suites') === '{');
+  const legacy = keys.includes('allTests') || keys.includes('copyrightYear');
+  const meta = keys.includes('meta') && /"(?:mochawesome|marge)"\s*:/.test(head.text);
+  const stats = flatObjectText(head.text, 'stats');
+  const ownStats = OWN_STATS.test(stats);
+  const mochaStats = /"tests"\s*:/.test(stats) && /"passes"\s*:/.test(stats);
+  if (!tree) return ownStats && (meta || legacy) ? 0.6 : 0;
+  if (ownStats || meta || legacy) return 0.95;
+  return mochaStats ? 0.7 : 0;
+});

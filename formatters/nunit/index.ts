@@ -2,15 +2,10 @@
  * NUnit result XML: NUnit 3/4 `TestResult.xml` (`<test-run>`, or a bare `<test-suite>`), NUnit 2.x
  * `<test-results>` (also Pester and NUnit 3's `format=nunit2`) and Unity's variant. See README.md.
  */
-import { parseXml, type ContainerSink, type Formatter, type ParseContext } from '../../lib/formatter/api.js';
+import { xmlParse } from '../../lib/formatter/api.js';
+import type { Formatter } from '../../lib/formatter/api.js';
 import { nunitHandler } from './parse.js';
 import { sniff } from './sniff.js';
-
-async function parse(input: AsyncIterable<string>, out: ContainerSink, ctx: ParseContext): Promise<void> {
-  const handler = nunitHandler(ctx, (container) => out.emit(container));
-  await parseXml(input, out, handler);
-  handler.end();
-}
 
 export const nunit = {
   key: 'nunit',
@@ -18,5 +13,5 @@ export const nunit = {
   extensions: ['.xml'],
   mediaTypes: ['application/xml', 'text/xml'],
   sniff,
-  parse,
+  parse: xmlParse(nunitHandler),
 } satisfies Formatter;

@@ -1,120 +1,35 @@
 import t from 'tap';
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import type { Container, Head } from '../../lib/formatter/api.js';
+import type { Container } from '../../lib/formatter/api.js';
 import { totalsOf as count } from '../../lib/formatter/check.js';
-import {
-  driveHandler,
-  expectChunkIndependence,
-  expectFixtureFolder,
-  expectFormatErrors,
-  expectManifestTotals,
-  feedXml,
-  formatterFixtures,
-  headOf,
-  neighbourHeads,
-  type XmlEvent,
-} from '../../test/helpers/formatter-fixtures.js';
+import { driveHandler, feedXml, formatterChecks, formatterFixtures } from '../../test/helpers/formatter-fixtures.js';
+import type { XmlEvent } from '../../test/helpers/formatter-fixtures.js';
 import { nunit } from './index.js';
 import { nunit2Status, nunit3Status, nunitHandler } from './parse.js';
 import { parseSeconds } from './values.js';
 
 const fx = formatterFixtures(nunit, import.meta.url);
-const { dir: FIXTURES, run } = fx;
+
+formatterChecks(fx, {
+  fixtureScore: 0.9,
+  // With a small text limit, every fixture also in 7-byte chunks.
+  chunks: { eachInChunksOf: 7 },
+});
+
+t.test('producer: Pester names the NUnit 2.5 schema on its root', async (t) => {
+  const xsi = 'http://www.w3.org/2001/XMLSchema-instance';
+  const attrs = { 'xmlns:xsi': xsi, 'xsi:noNamespaceSchemaLocation': 'nunit_schema_2.5.xsd', name: 'Pester' };
+  t.same(
+    drive([
+      ['open', 'test-results', attrs],
+      ['close', 'test-results'],
+    ]).producers,
+    ['pester'],
+  );
+});
 
 function drive(events: XmlEvent[], maxTextChars = 1000): { out: Container[]; producers: string[] } {
   return driveHandler(nunitHandler, 'TestResult.xml', maxTextChars, (h) => feedXml(h, events));
 }
-
-const head = (text: string, fileName = 'r.xml'): Head => headOf(text, fileName);
-
-t.test('fixture folder: every file listed, byte-identical to its manifest hash, and in the README', async (t) =>
-  expectFixtureFolder(t, fx),
-);
-
-t.test('every fixture gives the manifest counts', async (t) => expectManifestTotals(t, fx));
-
-t.test('producer', async (t) => {
-  const cases: [string, string][] = [
-    ['dorny__dotnet-nunit.xml', 'nunit'],
-    ['xunit-plugin__nunit-testcase8-input.xml', 'nunit'],
-    ['xunit-plugin__nunit3-testcase5-input.xml', 'unity'],
-  ];
-  for (const [file, want] of cases) {
-    const { producers } = await run(readFileSync(path.join(FIXTURES, file)), file);
-    t.same(producers, [want], file);
-  }
-  const pester = drive([
-    [
-      'open',
-      'test-results',
-      {
-        'xmlns:xsi': 'http://www.w3.org/2001/XMLSchema-instance',
-        'xsi:noNamespaceSchemaLocation': 'nunit_schema_2.5.xsd',
-        name: 'Pester',
-      },
-    ],
-    ['close', 'test-results'],
-  ]);
-  t.same(pester.producers, ['pester']);
-});
-
-t.test('sniff: every fixture votes mine', async (t) => {
-  for (const f of fx.manifest) t.ok(nunit.sniff(fx.head(f.path)) >= 0.9, f.path);
-});
-
-/** The start of a real file of every other format in the shared fixture set, and near misses. */
-const OTHERS: [string, string, string][] = [
-  ...neighbourHeads('nunit'),
-  ['empty', 'r.xml', ''],
-  ['plain text naming NUnit elements', 'notes.txt', 'test-run test-results <test-suite> are NUnit words\n'],
-];
-
-t.test('sniff: other formats score below the match threshold', async (t) => {
-  for (const [name, file, text] of OTHERS) t.ok(nunit.sniff(head(text, file)) < 0.5, name);
-  const broken = { ...head('<test-run>'), rootAttributes: null } as unknown as Head;
-  t.equal(nunit.sniff(broken), 0, 'a malformed head scores 0 instead of throwing');
-});
-
-t.test('sniff: NUnit roots', async (t) => {
-  const positive: [string, string][] = [
-    [
-      'NUnit 3 test-run',
-      '\ufeff<?xml version="1.0" encoding="utf-8" standalone="no"?>\n<test-run id="2" testcasecount="19" result="Failed(Child)" total="19">',
-    ],
-    [
-      'NUnit 3 bare suite',
-      '<test-suite type="Assembly" id="0-1005" name="x.dll" runstate="Runnable" testcasecount="1"><test-case id="0-1001"/>',
-    ],
-    [
-      'NUnit 2 (Pester)',
-      '<?xml version="1.0" encoding="utf-8" standalone="no"?>\n<test-results xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xsi:noNamespaceSchemaLocation="nunit_schema_2.5.xsd" name="Pester" total="2" errors="0" failures="1" not-run="0" inconclusive="0" ignored="0" skipped="0" invalid="0" date="2024-01-01" time="10:00:00"><environment user="u"/>',
-    ],
-  ];
-  for (const [name, text] of positive) t.ok(nunit.sniff(head(text)) >= 0.9, name);
-});
-
-// With a small text limit, every fixture also in 7-byte chunks.
-t.test('chunk boundaries do not change the containers', async (t) =>
-  expectChunkIndependence(t, fx, { eachInChunksOf: 7 }),
-);
-
-t.test('empty, truncated and foreign input reject with FormatError', async (t) => {
-  const bytes = readFileSync(path.join(FIXTURES, 'dorny__dotnet-nunit.xml'));
-  await expectFormatErrors(t, fx, 'x.xml', [
-    ['empty', Buffer.alloc(0)],
-    ['whitespace only', Buffer.from('  \n')],
-    ['prolog only', Buffer.from('<?xml version="1.0" encoding="utf-8"?>\n')],
-    ['truncated in the middle', bytes.subarray(0, Math.floor(bytes.length / 2))],
-    ['truncated in a tag', Buffer.from('<test-run id="0"><test-suite type="Assembly"><test-ca')],
-    [
-      'Allure 1 root',
-      Buffer.from('<ns2:test-suite xmlns:ns2="urn:model.allure.qatools.yandex.ru"><name>a</name></ns2:test-suite>'),
-    ],
-    ['JUnit root', Buffer.from('<testsuites><testsuite name="a"/></testsuites>')],
-    ['JSON', Buffer.from('{"stats":{}}')],
-  ]);
-});
 
 t.test('status tables', async (t) => {
   const v3: [string | undefined, string | undefined, string][] = [

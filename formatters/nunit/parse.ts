@@ -3,22 +3,11 @@
  * SAX events in, containers out, in closing order. It keeps only the open suites and the open test
  * with their capped text, never the tree, so a test can drive it with an array of events.
  */
-import {
-  FormatError,
-  TextBuffer,
-  parseTimestamp,
-  type Container,
-  type ContainerStatus,
-  type FailureInfo,
-  type Instant,
-  type ParseContext,
-  type Property,
-  type XmlHandler,
-  worstStatus,
-  textOrNull,
-  trimmedOrNull,
-  localName,
-} from '../../lib/formatter/api.js';
+import { ElementStack, erroredTest, localName, lowerWord as lower, newContainer } from '../../lib/formatter/api.js';
+import { noRootError, parseTimestamp, Stack, TextBuffer, trimmedOrNull } from '../../lib/formatter/api.js';
+import { unclosedRootError, worstStatus, wrongRootError } from '../../lib/formatter/api.js';
+import type { Container, ContainerStatus, Emit, FailureInfo, HandlerContext } from '../../lib/formatter/api.js';
+import type { Instant, Property, XmlMachine } from '../../lib/formatter/api.js';
 import { baseName, parseSeconds } from './values.js';
 
 type Attrs = Record<string, string>;
@@ -43,7 +32,7 @@ interface Open {
   startedAt: Instant | null;
   meta: Record<string, string>;
   properties: Property[];
-  refs: string[];
+  attachmentRefs: string[];
   failureMessage: TextBuffer | null;
   failureStack: TextBuffer | null;
   reason: TextBuffer | null;
@@ -72,24 +61,17 @@ const ERROR_LABELS = new Set(['error', 'invalid', 'cancelled']);
 /** An attachment path longer than this is not a path; it keeps memory small. */
 const MAX_PATH = 4096;
 
-export interface NunitHandler extends XmlHandler {
-  /** Call after the last event: rejects a file without a root element or cut off before its end. */
-  end(): void;
-}
-
-export type NunitContext = Pick<ParseContext, 'fileName' | 'nextId' | 'limits' | 'setProducer'>;
-
-export function nunitHandler(ctx: NunitContext, emit: (container: Container) => void): NunitHandler {
+export function nunitHandler(ctx: HandlerContext, emit: Emit): XmlMachine {
   const limit = ctx.limits.maxTextChars;
-  const frames: Frame[] = [];
-  const containers: Open[] = [];
+  const frames = new ElementStack<Frame>(IGNORED);
+  const containers = new Stack<Open>();
   let dialect: Dialect | null = null;
   /** `test-run/@start-time` or NUnit 2's `date` + `time`: the start of top-level suites that lack one. */
   let runStart: Instant | null = null;
   let producer = 'nunit';
 
   const openContainer = (type: 'suite' | 'test', a: Attrs): void => {
-    const parent = containers[containers.length - 1] ?? null;
+    const parent = containers.top ?? null;
     const name = a['name'] || a['fullname'] || '';
     const meta: Record<string, string> = {};
     let title = name || (type === 'suite' ? '(unnamed suite)' : '(unnamed test)');
@@ -120,7 +102,7 @@ export function nunitHandler(ctx: NunitContext, emit: (container: Container) => 
       startedAt,
       meta,
       properties: [],
-      refs: [],
+      attachmentRefs: [],
       failureMessage: null,
       failureStack: null,
       reason: null,
@@ -137,7 +119,7 @@ export function nunitHandler(ctx: NunitContext, emit: (container: Container) => 
 
   const finish = (open: Open): void => {
     containers.pop();
-    const parent = containers[containers.length - 1];
+    const parent = containers.top;
     const container = open.type === 'test' ? finishTest(open) : finishSuite(open);
     if (parent) {
       parent.seen.add(container.status);
@@ -158,26 +140,14 @@ export function nunitHandler(ctx: NunitContext, emit: (container: Container) => 
     if (ownFailure && open.testDescendants === 0) {
       // Counting rule 4: the fixture or assembly failed outside any test (OneTimeSetUp, a type that
       // does not load) and wrote no test-case, so that failure is one errored test.
-      emit({
-        id: ctx.nextId(),
-        parentId: open.id,
-        type: 'test',
-        title: open.title,
-        status: 'errored',
-        durationMs: null,
-        startedAt: null,
-        failure,
-        output: null,
-        properties: [],
-        attachmentRefs: [],
-        meta: { synthetic: 'suite-error' },
-      });
+      const meta = { synthetic: 'suite-error' };
+      emit(erroredTest({ id: ctx.nextId(), parentId: open.id, title: open.title, failure, meta }));
       open.testDescendants++;
       open.seen.add('errored');
       failure = null;
     }
     if (ownFailure) open.seen.add(own);
-    const status = worst(open.seen) ?? (own === 'unknown' ? 'passed' : own);
+    const status = worstStatus(open.seen) ?? (own === 'unknown' ? 'passed' : own);
     if (failure === null && status === 'skipped') failure = reasonInfo(open);
     return base(open, status, failure);
   };
@@ -264,23 +234,21 @@ export function nunitHandler(ctx: NunitContext, emit: (container: Container) => 
     open(rawName, a) {
       const name = localName(rawName);
       if (dialect === null) {
-        if (!openRoot(rawName, name, a)) {
-          throw new FormatError(
-            `The root element is <${rawName}>, not NUnit's <test-run>, <test-results> or <test-suite>: this is not an NUnit result file; choose the formatter for its format or let Tally detect it`,
+        if (!openRoot(rawName, name, a))
+          throw wrongRootError(
+            `<${rawName}>`,
+            "NUnit's <test-run>, <test-results> or <test-suite>: this is not an NUnit result file",
           );
-        }
         if (name !== 'test-suite') return;
       }
       // Counting rule: every <test-case> counts wherever it sits (NUnit 2 wraps children in <results>).
       if (name === 'test-suite') return openContainer('suite', a);
       if (name === 'test-case') return openContainer('test', a);
-      const top = frames[frames.length - 1];
-      frames.push(top ? childOf(top, name, a) : IGNORED);
+      frames.open((top) => childOf(top, name, a));
     },
 
     text(t) {
-      const top = frames[frames.length - 1];
-      if (top?.kind === 'text') top.buffer.append(t);
+      frames.text(t);
     },
 
     close() {
@@ -289,17 +257,14 @@ export function nunitHandler(ctx: NunitContext, emit: (container: Container) => 
       if (frame.kind === 'container') finish(frame.open);
       else if (frame.kind === 'attachment' && frame.path) {
         const ref = frame.path.value().trim();
-        if (ref && !frame.path.truncated && !frame.owner.refs.includes(ref)) frame.owner.refs.push(ref);
+        if (ref && !frame.path.truncated && !frame.owner.attachmentRefs.includes(ref))
+          frame.owner.attachmentRefs.push(ref);
       }
     },
 
     end() {
-      if (dialect === null)
-        throw new FormatError(
-          'The file has no XML root element (it is empty or holds only a prolog); send an NUnit result file',
-        );
-      if (frames.length > 0)
-        throw new FormatError('The file ends before its root element is closed; the report looks truncated');
+      if (dialect === null) throw noRootError('an NUnit result file');
+      if (frames.depth > 0) throw unclosedRootError();
       ctx.setProducer(producer);
     },
   };
@@ -373,31 +338,6 @@ function reasonInfo(open: Open): FailureInfo | null {
 }
 
 function base(open: Open, status: ContainerStatus, failure: FailureInfo | null): Container {
-  const stdout = open.output ? textOrNull(open.output) : null;
-  const container: Container = {
-    id: open.id,
-    parentId: open.parentId,
-    type: open.type,
-    title: open.title,
-    status,
-    durationMs: open.durationMs,
-    startedAt: open.startedAt ? open.startedAt.iso : null,
-    failure,
-    // NUnit 3 merges stdout and stderr into one <output>.
-    output: stdout === null ? null : { stdout, stderr: null },
-    properties: open.properties,
-    attachmentRefs: open.refs,
-  };
-  if (open.startedAt?.naive) container.startedAtNaive = true;
-  if (Object.keys(open.meta).length > 0) container.meta = open.meta;
-  return container;
-}
-
-/** Worst child first; null when the suite has no children at all. */
-function worst(seen: Set<ContainerStatus>): ContainerStatus | null {
-  return worstStatus(seen);
-}
-
-function lower(v: string | undefined): string {
-  return v === undefined ? '' : v.trim().toLowerCase();
+  // NUnit 3 merges stdout and stderr into one <output>.
+  return newContainer({ ...open, status, failure, stdout: open.output });
 }

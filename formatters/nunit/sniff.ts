@@ -3,6 +3,7 @@
  * bare `test-suite` for NUnit 3 fragments), attributes and first children confirm. Allure 1 writes a
  * `test-suite` root too, always in its own namespace, so a namespaced root is never ours.
  */
+import { prefixedRoot, safeSniff } from '../../lib/formatter/api.js';
 import type { Head } from '../../lib/formatter/api.js';
 
 const NUNIT3_ATTRIBUTES = ['testcasecount', 'engine-version', 'runstate', 'clr-version', 'start-time', 'inconclusive'];
@@ -35,45 +36,30 @@ const SUITE_CHILDREN = new Set([
 /** First children of an Allure 1 `test-suite`. */
 const ALLURE1_CHILDREN = new Set(['name', 'title', 'test-cases', 'labels', 'description']);
 
-export function sniff(head: Head): number {
-  try {
-    if (head.kind !== 'xml' || head.rootElement === null) return 0;
-    const a = head.rootAttributes;
-    const has = (names: string[]): boolean => names.some((n) => n in a);
-    const child = (names: Set<string>): boolean => head.childElements.some((c) => names.has(c));
-    switch (head.rootElement) {
-      case 'test-run':
-        if (foreign(head)) return 0.1;
-        return has(NUNIT3_ATTRIBUTES) || child(NUNIT3_CHILDREN) ? 0.95 : 0.75;
-      case 'test-results':
-        if (foreign(head)) return 0.1;
-        return has(NUNIT2_ATTRIBUTES) || child(NUNIT2_CHILDREN) ? 0.95 : 0.7;
-      case 'test-suite':
-        if (foreign(head) || child(ALLURE1_CHILDREN)) return 0;
-        // A bare suite is NUnit 3's format for a single assembly run; without NUnit's attributes or
-        // children it is some other vocabulary's word.
-        return has(SUITE_ATTRIBUTES) || ('type' in a && child(SUITE_CHILDREN)) ? 0.9 : 0.3;
-    }
-    return 0;
-  } catch {
-    return 0;
+export const sniff = safeSniff((head) => {
+  if (head.kind !== 'xml' || head.rootElement === null) return 0;
+  const a = head.rootAttributes;
+  const has = (names: string[]): boolean => names.some((n) => n in a);
+  const child = (names: Set<string>): boolean => head.childElements.some((c) => names.has(c));
+  switch (head.rootElement) {
+    case 'test-run':
+      if (foreign(head)) return 0.1;
+      return has(NUNIT3_ATTRIBUTES) || child(NUNIT3_CHILDREN) ? 0.95 : 0.75;
+    case 'test-results':
+      if (foreign(head)) return 0.1;
+      return has(NUNIT2_ATTRIBUTES) || child(NUNIT2_CHILDREN) ? 0.95 : 0.7;
+    case 'test-suite':
+      if (foreign(head) || child(ALLURE1_CHILDREN)) return 0;
+      // A bare suite is NUnit 3's format for a single assembly run; without NUnit's attributes or
+      // children it is some other vocabulary's word.
+      return has(SUITE_ATTRIBUTES) || ('type' in a && child(SUITE_CHILDREN)) ? 0.9 : 0.3;
   }
-}
+  return 0;
+});
 
 /** NUnit writes no namespace: a prefixed root, a default namespace or an Allure URN means somebody else. */
 function foreign(head: Head): boolean {
   if ('xmlns' in head.rootAttributes) return true;
   if (Object.values(head.rootAttributes).some((v) => /allure/i.test(v))) return true;
-  return prefixedRoot(head.text);
-}
-
-/** The raw name of the first element after the prolog carries a namespace prefix. */
-function prefixedRoot(text: string): boolean {
-  const body = text
-    .slice(0, 8192)
-    .replace(/<\?[\s\S]*?\?>/g, '')
-    .replace(/<!--[\s\S]*?-->/g, '')
-    .replace(/<!DOCTYPE[^[>]*(\[[\s\S]*?\])?\s*>/i, '');
-  const m = /<([A-Za-z_][\w.:-]*)/.exec(body);
-  return m !== null && m[1]!.includes(':');
+  return prefixedRoot(head);
 }

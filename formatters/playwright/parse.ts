@@ -3,28 +3,11 @@
  * suite tree is walked (files, then describe blocks); each spec is taken whole, one at a time, and
  * gives one test per project (`specs[].tests[]`), whose `results[]` are its attempts.
  */
-import {
-  FormatError,
-  TextBuffer,
-  parseTimestamp,
-  type Attempt,
-  type Container,
-  type ContainerStatus,
-  type FailureInfo,
-  type JsonHandler,
-  type JsonPath,
-  type ParseContext,
-  type Property,
-  worstStatus,
-  asString as str,
-} from '../../lib/formatter/api.js';
-
-export type PlaywrightContext = Pick<ParseContext, 'fileName' | 'nextId' | 'limits' | 'setProducer'>;
-
-export interface PlaywrightHandler extends JsonHandler {
-  /** Call after the last event: rejects a file that was no Playwright report. */
-  end(): void;
-}
+import { asNonNegative as num, asString as str, capText as cap, erroredTest } from '../../lib/formatter/api.js';
+import { errorFailure, FormatError, isRecord as isObject, newContainer } from '../../lib/formatter/api.js';
+import { parseTimestamp, Stack, suiteStatus as worst, TextBuffer } from '../../lib/formatter/api.js';
+import type { Attempt, Container, ContainerStatus, Emit, FailureInfo } from '../../lib/formatter/api.js';
+import type { HandlerContext, Instant, JsonMachine, JsonPath, Property } from '../../lib/formatter/api.js';
 
 interface OpenSuite {
   id: number;
@@ -48,15 +31,15 @@ const ATTEMPT: Record<string, ContainerStatus> = {
   interrupted: 'unknown',
 };
 
-export function playwrightHandler(ctx: PlaywrightContext, emit: (container: Container) => void): PlaywrightHandler {
+export function playwrightHandler(ctx: HandlerContext, emit: Emit): JsonMachine {
   const limit = ctx.limits.maxTextChars;
-  const stack: OpenSuite[] = [];
+  const stack = new Stack<OpenSuite>();
   let rootSeen = false;
   let suitesSeen = false;
   let runErrors = 0;
 
   const isSuite = (path: JsonPath): boolean => {
-    const top = stack[stack.length - 1];
+    const top = stack.top;
     const base = top ? top.depth : 0;
     return path.length === base + 2 && path[base] === 'suites' && typeof path[base + 1] === 'number';
   };
@@ -64,7 +47,7 @@ export function playwrightHandler(ctx: PlaywrightContext, emit: (container: Cont
   const closeSuite = (): void => {
     const s = stack.pop()!;
     const status = worst(s.seen);
-    const parent = stack[stack.length - 1];
+    const parent = stack.top;
     if (parent) {
       parent.seen.add(status);
       if (s.startedAt && (!parent.startedAt || s.startedAt < parent.startedAt)) parent.startedAt = s.startedAt;
@@ -72,21 +55,8 @@ export function playwrightHandler(ctx: PlaywrightContext, emit: (container: Cont
     const meta: Record<string, string> = {};
     if (s.file) meta['file'] = s.file;
     if (s.line !== null) meta['line'] = String(s.line);
-    const container: Container = {
-      id: s.id,
-      parentId: s.parentId,
-      type: 'suite',
-      title: s.title || s.file || '(untitled suite)',
-      status,
-      durationMs: null,
-      startedAt: s.startedAt,
-      failure: null,
-      output: null,
-      properties: [],
-      attachmentRefs: [],
-    };
-    if (Object.keys(meta).length > 0) container.meta = meta;
-    emit(container);
+    const title = s.title || s.file || '(untitled suite)';
+    emit(newContainer({ id: s.id, parentId: s.parentId, type: 'suite', title, status, startedAt: s.startedAt, meta }));
   };
 
   const onSpec = (suite: OpenSuite, spec: unknown): void => {
@@ -117,20 +87,8 @@ export function playwrightHandler(ctx: PlaywrightContext, emit: (container: Cont
       if (typeof location['line'] === 'number') meta['line'] = String(location['line']);
     }
     // Counting rule 4: an error outside any test (global setup, a file that failed to load) is one errored test.
-    emit({
-      id: ctx.nextId(),
-      parentId: null,
-      type: 'test',
-      title: firstLine || `Error outside any test #${runErrors}`,
-      status: 'errored',
-      durationMs: null,
-      startedAt: null,
-      failure,
-      output: null,
-      properties: [],
-      attachmentRefs: [],
-      meta,
-    });
+    const title = firstLine || `Error outside any test #${runErrors}`;
+    emit(erroredTest({ id: ctx.nextId(), parentId: null, title, failure, meta }));
   };
 
   return {
@@ -143,7 +101,7 @@ export function playwrightHandler(ctx: PlaywrightContext, emit: (container: Cont
       }
       if (path.length === 1 && path[0] === 'suites' && kind === 'array') suitesSeen = true;
       if (kind === 'object' && isSuite(path)) {
-        const parent = stack[stack.length - 1] ?? null;
+        const parent = stack.top ?? null;
         stack.push({
           id: ctx.nextId(),
           parentId: parent?.id ?? null,
@@ -156,14 +114,14 @@ export function playwrightHandler(ctx: PlaywrightContext, emit: (container: Cont
         });
         return false;
       }
-      const top = stack[stack.length - 1];
+      const top = stack.top;
       // A spec whole: its title may follow its tests, and its tests are what is kept of it.
       if (top && kind === 'object' && path.length === top.depth + 2 && path[top.depth] === 'specs') return true;
       return !top && kind === 'object' && path.length === 2 && path[0] === 'errors';
     },
 
     value(path, v) {
-      const top = stack[stack.length - 1];
+      const top = stack.top;
       if (!top) {
         if (path.length === 2 && path[0] === 'errors') onRunError(v);
         return;
@@ -187,7 +145,7 @@ export function playwrightHandler(ctx: PlaywrightContext, emit: (container: Cont
     },
 
     close(path, kind) {
-      const top = stack[stack.length - 1];
+      const top = stack.top;
       if (top && kind === 'object' && path.length === top.depth) closeSuite();
     },
 
@@ -237,8 +195,7 @@ function readTest(
   const stdout = new TextBuffer(limit);
   const stderr = new TextBuffer(limit);
   const refs: string[] = [];
-  let startedAt: string | null = null;
-  let startedNaive = false;
+  let startedAt: Instant | null = null;
   for (const r of results) {
     appendOutput(stdout, r['stdout']);
     appendOutput(stderr, r['stderr']);
@@ -250,10 +207,7 @@ function readTest(
       }
     }
     const t = parseTimestamp(str(r['startTime']) ?? undefined);
-    if (t && (startedAt === null || t.iso < startedAt)) {
-      startedAt = t.iso;
-      startedNaive = t.naive;
-    }
+    if (t && (startedAt === null || t.iso < startedAt.iso)) startedAt = t;
   }
 
   const properties: Property[] = [];
@@ -278,7 +232,7 @@ function readTest(
   if (specId) meta['specId'] = specId;
   if (expectedStatus && expectedStatus !== 'passed') meta['expectedStatus'] = expectedStatus;
 
-  const container: Container = {
+  const container = newContainer({
     id,
     parentId,
     type: 'test',
@@ -288,15 +242,12 @@ function readTest(
     durationMs: last?.durationMs ?? null,
     startedAt,
     failure,
-    output:
-      stdout.empty && stderr.empty
-        ? null
-        : { stdout: stdout.empty ? null : stdout.value(), stderr: stderr.empty ? null : stderr.value() },
+    stdout: stdout.empty ? null : stdout.value(),
+    stderr: stderr.empty ? null : stderr.value(),
     properties,
     attachmentRefs: refs,
     meta,
-  };
-  if (startedNaive) container.startedAtNaive = true;
+  });
   if (attempts.length > 1) {
     container.attempts = attempts;
     // Flaky: a failed attempt before the one that passed (Playwright's own `flaky`).
@@ -319,14 +270,7 @@ function readError(r: Record<string, unknown>, limit: number): FailureInfo | nul
         ? r
         : null;
   if (!e) return null;
-  const message = str(e['message']);
-  const stack = str(e['stack']);
-  if (message === null && stack === null) return null;
-  const clean = (t: string | null): string | null => (t === null ? null : cap(stripAnsi(t), limit));
-  const type =
-    /^((?:[A-Za-z_$][\w$.]*)?(?:Error|Exception))(?: \[[^\]\n]*\])?:/.exec(stripAnsi(stack ?? message ?? ''))?.[1] ??
-    null;
-  return { message: clean(message), type, stack: clean(stack) };
+  return errorFailure(str(e['message']), str(e['stack']), limit);
 }
 
 /** stdout/stderr entries are `{ text }` or `{ buffer }` (base64 of bytes that were not text). */
@@ -342,30 +286,7 @@ function appendOutput(into: TextBuffer, entries: unknown): void {
 
 function notPlaywright(why: string): FormatError {
   return new FormatError(
-    `This is not a Playwright JSON report (${why}); send the output of Playwright's \`json\` reporter or choose the formatter for its format`,
+    `This is not a Playwright JSON report (${why}); send the output of Playwright's \`json\` reporter or choose the ` +
+      `formatter for its format`,
   );
-}
-
-function stripAnsi(text: string): string {
-  // The escape character is the point of this pattern.
-  // eslint-disable-next-line no-control-regex
-  return text.replace(/\u001b\[[0-9;?]*[ -/]*[@-~]/g, '');
-}
-
-function cap(text: string, limit: number): string {
-  const b = new TextBuffer(limit);
-  b.append(text);
-  return b.value();
-}
-
-function worst(seen: Set<ContainerStatus>): ContainerStatus {
-  return worstStatus(seen) ?? 'passed';
-}
-
-function num(v: unknown): number | null {
-  return typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : null;
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }

@@ -3,14 +3,14 @@ import { totalsOf as count } from '../../lib/formatter/check.js';
 import { formatterFixtures, jsonReportChecks } from '../../test/helpers/formatter-fixtures.js';
 import { playwright as formatter } from './index.js';
 
-const KEY = 'playwright';
 const fx = formatterFixtures(formatter, import.meta.url);
 const { run } = fx;
 const parseText = async (text: string, maxTextChars = 100_000) =>
   (await run(Buffer.from(text), 'r.json', 65536, maxTextChars)).containers;
 
 const CONFIG =
-  '"config":{"rootDir":"/p/tests","projects":[{"outputDir":"/p/test-results","retries":2,"id":"chromium","name":"chromium","testDir":"/p/tests","timeout":30000}],"version":"1.40.0","workers":2}';
+  '"config":{"rootDir":"/p/tests","projects":[{"outputDir":"/p/test-results","retries":2,"id":"chromium",' +
+  '"name":"chromium","testDir":"/p/tests","timeout":30000}],"version":"1.40.0","workers":2}';
 const result = (status: string, extra: Record<string, unknown> = {}) => ({
   workerIndex: 0,
   status,
@@ -45,7 +45,9 @@ const spec = (title: string, tests: unknown[], extra: Record<string, unknown> = 
   ...extra,
 });
 const report = (suites: unknown[], errors: unknown[] = []) =>
-  `{${CONFIG},"suites":${JSON.stringify(suites)},"errors":${JSON.stringify(errors)},"stats":{"startTime":"2024-05-01T09:59:59.000Z","duration":5,"expected":1,"unexpected":0,"flaky":0,"skipped":0}}`;
+  `{${CONFIG},"suites":${JSON.stringify(suites)},"errors":${JSON.stringify(errors)},` +
+  `"stats":{"startTime":"2024-05-01T09:59:59.000Z","duration":5,"expected":1,"unexpected":0,"flaky":0,` +
+  `"skipped":0}}`;
 const failedError = {
   message: '\u001b[31mexpect(received).toBe(expected)\u001b[39m',
   stack: 'Error: expect(received).toBe(expected)\n    at /p/tests/a.spec.ts:4:9',
@@ -220,5 +222,5 @@ t.test('state machine: errors outside tests (rule 4), attachments, output', asyn
   t.match(second, { title: 'Error outside any test #2', status: 'errored' });
 });
 
-// The fixture folder, the manifest counts, the sniff votes, chunk boundaries and bad input: as for every JSON report format.
-jsonReportChecks(t, fx, KEY);
+// Fixture folder, manifest counts, sniff votes, chunk boundaries, bad input: as for every JSON report format.
+jsonReportChecks(fx);

@@ -1,15 +1,10 @@
 /**
  * Robot Framework `output.xml`, RF 2.x to 7 (also merged by Rebot). See README.md beside this file.
  */
-import { parseXml, type ContainerSink, type Formatter, type ParseContext } from '../../lib/formatter/api.js';
+import { xmlParse } from '../../lib/formatter/api.js';
+import type { Formatter } from '../../lib/formatter/api.js';
 import { robotHandler } from './parse.js';
 import { sniff } from './sniff.js';
-
-async function parse(input: AsyncIterable<string>, out: ContainerSink, ctx: ParseContext): Promise<void> {
-  const handler = robotHandler(ctx, (container) => out.emit(container));
-  await parseXml(input, out, handler);
-  handler.end();
-}
 
 export const robot = {
   key: 'robot',
@@ -17,5 +12,5 @@ export const robot = {
   extensions: ['.xml'],
   mediaTypes: ['application/xml', 'text/xml'],
   sniff,
-  parse,
+  parse: xmlParse(robotHandler),
 } satisfies Formatter;

@@ -10,17 +10,10 @@
  * failed and skipped tests (their status cannot change), steps and hooks. Keywords nested below a
  * test's own body items are read for their messages only.
  */
-import {
-  FormatError,
-  TextBuffer,
-  type Container,
-  type ContainerStatus,
-  type FailureInfo,
-  type ParseContext,
-  type Property,
-  type XmlHandler,
-  localName,
-} from '../../lib/formatter/api.js';
+import { ElementStack, fileTitle, localName, newContainer, noRootError, Stack } from '../../lib/formatter/api.js';
+import { TextBuffer, unclosedRootError, wrongRootError } from '../../lib/formatter/api.js';
+import type { Container, ContainerStatus, Emit, FailureInfo, HandlerContext } from '../../lib/formatter/api.js';
+import type { Property, XmlMachine } from '../../lib/formatter/api.js';
 import { HtmlRefScanner, screenshotNames } from './attachments.js';
 import { robotStatus, robotTiming, type Timing } from './values.js';
 
@@ -100,17 +93,10 @@ const PLAIN_SCAN_CHARS = 4096;
 const MAX_REFS_PER_SCOPE = 1000;
 const MAX_TAG_CHARS = 1000;
 
-export interface RobotHandler extends XmlHandler {
-  /** Call after the last event: rejects a file without a root or with unclosed elements. */
-  end(): void;
-}
-
-export type RobotContext = Pick<ParseContext, 'fileName' | 'nextId' | 'limits' | 'setProducer'>;
-
-export function robotHandler(ctx: RobotContext, emit: (container: Container) => void): RobotHandler {
+export function robotHandler(ctx: HandlerContext, emit: Emit): XmlMachine {
   const limit = ctx.limits.maxTextChars;
-  const frames: Frame[] = [];
-  const scopes: Scope[] = [];
+  const frames = new ElementStack<Frame>(IGNORED);
+  const scopes = new Stack<Scope>();
   /** PASS tests (and the suites above them) waiting for every ancestor's teardown. */
   const held: Container[] = [];
   /** The open step or hook; items never nest (deeper keywords are read as plain body). */
@@ -118,7 +104,7 @@ export function robotHandler(ctx: RobotContext, emit: (container: Container) => 
   let rootSeen = false;
 
   const openScope = (kind: 'suite' | 'test', a: Attrs): Scope => {
-    const parent = scopes[scopes.length - 1] ?? null;
+    const parent = scopes.top ?? null;
     const meta: Record<string, string> = {};
     if (a['id']) meta['id'] = a['id'];
     if (kind === 'suite' && a['source']) meta['source'] = a['source'];
@@ -129,9 +115,7 @@ export function robotHandler(ctx: RobotContext, emit: (container: Container) => 
       parentId: parent ? parent.id : null,
       title:
         a['name'] ||
-        (kind === 'suite' && parent === null
-          ? ctx.fileName.split(/[\\/]/).pop() || '(unnamed suite)'
-          : `(unnamed ${kind})`),
+        (kind === 'suite' && parent === null ? fileTitle(ctx.fileName, '(unnamed suite)') : `(unnamed ${kind})`),
       meta,
       properties: [],
       refs: [],
@@ -171,7 +155,7 @@ export function robotHandler(ctx: RobotContext, emit: (container: Container) => 
         }
       }
     }
-    if (scopes.length === 0) {
+    if (scopes.depth === 0) {
       for (const h of held) emit(h);
       held.length = 0;
       emit(c);
@@ -185,22 +169,8 @@ export function robotHandler(ctx: RobotContext, emit: (container: Container) => 
     const message =
       (status ? messageOf(status) : null) ??
       (item.failMessage && !item.failMessage.empty ? item.failMessage.value().trim() : null);
-    const c: Container = {
-      id: item.id,
-      parentId: item.parentId,
-      type: item.type,
-      title: item.title,
-      status: value,
-      durationMs: status?.timing.durationMs ?? null,
-      startedAt: status?.timing.startedAt?.iso ?? null,
-      failure: value === 'passed' || message === null ? null : { message, type: null, stack: null },
-      output: null,
-      properties: [],
-      attachmentRefs: [],
-    };
-    if (status?.timing.startedAt?.naive) c.startedAtNaive = true;
     if (item.teardownOf && value === 'failed') item.teardownOf.teardownFailure = message ?? '';
-    emit(c);
+    emit(statusContainer(item, status, message));
   };
 
   const openItem = (parent: Scope, type: 'step' | 'hook', name: string, a: Attrs): Frame => {
@@ -225,7 +195,7 @@ export function robotHandler(ctx: RobotContext, emit: (container: Container) => 
   });
 
   const openMsg = (a: Attrs): Frame => {
-    const scope = scopes[scopes.length - 1];
+    const scope = scopes.top;
     if (!scope) return IGNORED;
     const html = a['html'] === 'true' || a['html'] === 'yes';
     let fail: TextBuffer | null = null;
@@ -281,22 +251,21 @@ export function robotHandler(ctx: RobotContext, emit: (container: Container) => 
     open(rawName, a) {
       const name = localName(rawName);
       if (!rootSeen) {
-        if (name !== 'robot') {
-          throw new FormatError(
-            `The root element is <${rawName}>, not <robot>: this is not a Robot Framework output.xml file (Robot's --xunit output is JUnit XML); choose the formatter for its format or let Tally detect it`,
+        if (name !== 'robot')
+          throw wrongRootError(
+            `<${rawName}>`,
+            "<robot>: this is not a Robot Framework output.xml file (Robot's --xunit output is JUnit XML)",
           );
-        }
         rootSeen = true;
         ctx.setProducer(/^\s*rebot\b/i.test(a['generator'] ?? '') ? 'rebot' : 'robotframework');
         frames.push({ kind: 'root' });
         return;
       }
-      const top = frames[frames.length - 1];
-      frames.push(top ? openChild(top, name, a) : IGNORED);
+      frames.open((top) => openChild(top, name, a));
     },
 
     text(t) {
-      const top = frames[frames.length - 1];
+      const top = frames.top;
       if (!top) return;
       switch (top.kind) {
         case 'status':
@@ -346,38 +315,31 @@ export function robotHandler(ctx: RobotContext, emit: (container: Container) => 
     },
 
     end() {
-      if (!rootSeen)
-        throw new FormatError(
-          'The file has no XML root element (it is empty or holds only a prolog); send a Robot Framework output.xml file',
-        );
-      if (frames.length > 0)
-        throw new FormatError(
-          'The file ends before its root element is closed; the output looks truncated (Robot writes output.xml as it runs: was the run killed?)',
-        );
+      if (!rootSeen) throw noRootError('a Robot Framework output.xml file');
+      if (frames.depth > 0)
+        throw unclosedRootError('the output looks truncated (Robot writes output.xml as it runs: was the run killed?)');
     },
   };
 }
 
 function scopeContainer(scope: Scope, type: 'suite' | 'test'): Container {
+  const { properties, refs, meta } = scope;
   const status = scope.status;
+  return statusContainer({ ...scope, type }, status, status ? messageOf(status) : null, properties, refs, meta);
+}
+
+/** A suite, test, step or hook from its `<status>`: its message is the failure (Robot writes no stacks). */
+function statusContainer(
+  of: Pick<Container, 'id' | 'parentId' | 'type' | 'title'>,
+  status: Status | null,
+  message: string | null,
+  properties: Property[] = [],
+  attachmentRefs: string[] = [],
+  meta?: Record<string, string>,
+): Container {
   const value = status?.value ?? 'unknown';
-  const message = status ? messageOf(status) : null;
-  const c: Container = {
-    id: scope.id,
-    parentId: scope.parentId,
-    type,
-    title: scope.title,
-    status: value,
-    durationMs: status?.timing.durationMs ?? null,
-    startedAt: status?.timing.startedAt?.iso ?? null,
-    failure: value === 'passed' || message === null ? null : { message, type: null, stack: null },
-    output: null,
-    properties: scope.properties,
-    attachmentRefs: scope.refs,
-  };
-  if (status?.timing.startedAt?.naive) c.startedAtNaive = true;
-  if (Object.keys(scope.meta).length > 0) c.meta = scope.meta;
-  return c;
+  const failure = value === 'passed' || message === null ? null : { message, type: null, stack: null };
+  return newContainer({ ...of, status: value, ...status?.timing, failure, properties, attachmentRefs, meta });
 }
 
 /** The status text is the failure or skip message; Robot writes no stack traces there. */

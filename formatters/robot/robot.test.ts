@@ -1,36 +1,36 @@
 import t from 'tap';
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import type { Container, Head } from '../../lib/formatter/api.js';
+import type { Container } from '../../lib/formatter/api.js';
 import { totalsOf as count } from '../../lib/formatter/check.js';
-import {
-  childrenFirst,
-  driveHandler,
-  expectChunkIndependence,
-  expectFixtureFolder,
-  expectFormatErrors,
-  expectManifestTotals,
-  feedXml,
-  formatterFixtures,
-  headOf,
-  otherFormatHeads,
-  type XmlEvent,
-} from '../../test/helpers/formatter-fixtures.js';
+import { childrenFirst, driveHandler, feedXml, formatterChecks } from '../../test/helpers/formatter-fixtures.js';
+import { formatterFixtures, headOf } from '../../test/helpers/formatter-fixtures.js';
+import type { XmlEvent } from '../../test/helpers/formatter-fixtures.js';
 import { robot } from './index.js';
 import { robotHandler } from './parse.js';
 import { HtmlRefScanner, fileRef, screenshotNames } from './attachments.js';
 import { robotTiming } from './values.js';
 
 const fx = formatterFixtures(robot, import.meta.url);
-const { dir: FIXTURES, run } = fx;
+
+formatterChecks(fx, {
+  fixtureScore: 0.9,
+  eachFixture: (t, { containers, producers }, name) => {
+    t.ok(childrenFirst(containers), `${name}: children before parents`);
+    t.equal(producers.length, 1, `${name}: producer set once`);
+  },
+  chunks: { asJson: true, eachInChunksOf: 7 },
+});
+
+t.test('sniff: exact votes without a generator', async (t) => {
+  t.equal(robot.sniff(headOf('<robot><suite id="s1" name="x">')), 0.85, 'no generator, first child <suite>');
+  t.equal(robot.sniff(headOf('<robot><arm joints="6"/></robot>')), 0.3, 'some other <robot> vocabulary');
+});
+const { run } = fx;
 
 type Event = XmlEvent;
 
 function drive(events: Event[], maxTextChars = 1000): Container[] {
   return driveHandler(robotHandler, 'output.xml', maxTextChars, (h) => feedXml(h, events)).out;
 }
-
-const head = (text: string, fileName = 'r.xml'): Head => headOf(text, fileName);
 
 const status = (value: string, text = '', attrs: Record<string, string> = {}): Event[] => [
   ['open', 'status', { status: value, ...attrs }],
@@ -52,66 +52,9 @@ const msg = (text: string, attrs: Record<string, string> = {}): Event[] =>
   el('msg', { level: 'INFO', ...attrs }, [['text', text]]);
 const robotFile = (body: Event[]): Event[] => el('robot', { generator: 'Robot 6.1 (Python 3.11 on linux)' }, body);
 
-t.test('fixture folder: every file listed, byte-identical to its manifest hash, and in the README', async (t) =>
-  expectFixtureFolder(t, fx),
-);
-
-t.test('every fixture gives the manifest counts', async (t) => {
-  await expectManifestTotals(t, fx, ({ containers, producers }, name) => {
-    t.ok(childrenFirst(containers), `${name}: children before parents`);
-    t.equal(producers.length, 1, `${name}: producer set once`);
-  });
-  const { producers } = await run(
-    readFileSync(path.join(FIXTURES, 'robot-plugin__low_failure_output.xml')),
-    'output.xml',
-  );
-  t.same(producers, ['rebot'], 'Rebot-merged output');
-});
-
-t.test('sniff: every fixture votes for Robot', async (t) => {
-  for (const f of fx.manifest) t.ok(robot.sniff(fx.head(f.path)) >= 0.9, f.path);
-});
-
-t.test('sniff: every other format scores below the match threshold', async (t) => {
-  for (const [name, text] of otherFormatHeads('robot'))
-    t.ok(robot.sniff(head(text, name.split('/').pop())) < 0.5, name);
-  const more: [string, string, number][] = [
-    [
-      'Robot --xunit output (JUnit)',
-      '<?xml version="1.0" encoding="UTF-8"?>\n<testsuite name="Tests" tests="1" errors="0" failures="0" skipped="0" time="0.01" timestamp="2024-01-01T00:00:00.000"><testcase classname="Tests" name="A" time="0.001"/>',
-      0,
-    ],
-    ['some other <robot> vocabulary', '<robot><arm joints="6"/></robot>', 0.3],
-    ['empty', '', 0],
-    ['JSON', '{"robot":{}}', 0],
-  ];
-  for (const [name, text, want] of more) t.equal(robot.sniff(head(text)), want, name);
-  t.equal(robot.sniff(head('<robot><suite id="s1" name="x">')), 0.85, 'no generator, first child <suite>');
-  const broken = { ...head('<robot>'), rootAttributes: null } as unknown as Head;
-  t.equal(robot.sniff(broken), 0, 'a malformed head scores 0 instead of throwing');
-});
-
-// In JSON text for the largest fixture, with a small text limit; every fixture also in 7-byte chunks.
-t.test('chunk boundaries do not change the containers', async (t) =>
-  expectChunkIndependence(t, fx, { asJson: true, eachInChunksOf: 7 }),
-);
-
-t.test('empty, truncated and foreign input reject with FormatError', async (t) => {
-  const bytes = readFileSync(path.join(FIXTURES, 'robot-plugin__blue_skip.xml'));
-  await expectFormatErrors(t, fx, 'output.xml', [
-    ['empty', Buffer.alloc(0)],
-    ['whitespace only', Buffer.from('\n\n')],
-    ['prolog only', Buffer.from('<?xml version="1.0" encoding="UTF-8"?>\n')],
-    ['truncated in the middle (a killed run)', bytes.subarray(0, Math.floor(bytes.length / 2))],
-    ['truncated in a tag', Buffer.from('<robot generator="Robot 7.0"><suite id="s1" name="A"><test id="s1-t1" na')],
-    ['JUnit root', Buffer.from('<testsuite name="a"><testcase name="b"/></testsuite>')],
-    ['JSON', Buffer.from('{"suite":{}}')],
-  ]);
-});
-
 t.test('the generated RF 7 file: nested teardown failure, screenshots, steps and hooks', async (t) => {
   const file = 'tally-generated__rf7-nested-teardown-screenshots.xml';
-  const { containers } = await run(readFileSync(path.join(FIXTURES, file)), file);
+  const { containers } = await run(fx.read(file), file);
   const get = (title: string): Container => containers.find((c) => c.title === title)!;
   t.match(get('Passes With Screenshot'), {
     type: 'test',
@@ -308,12 +251,14 @@ t.test('attachments: HTML messages, plain screenshot names, what is not a file',
               'Nested',
               {},
               msg(
-                '</td></tr><tr><td colspan="3"><a href="selenium-screenshot-7.png"><img src="selenium-screenshot-7.png" width="800px"></a>',
+                '</td></tr><tr><td colspan="3"><a href="selenium-screenshot-7.png"><img ' +
+                  'src="selenium-screenshot-7.png" width="800px"></a>',
                 { html: 'yes' },
               ),
             ),
             ...msg(
-              '<a href="https://example.com/x.png">remote</a><img src="data:image/png;base64,AAAA"><a href="log.html#s1">log</a><a href="details">no extension</a>',
+              '<a href="https://example.com/x.png">remote</a><img src="data:image/png;base64,AAAA"><a ' +
+                'href="log.html#s1">log</a><a href="details">no extension</a>',
               { html: 'true' },
             ),
             ...msg("<img src='file:///C:/work/out/shot%201.png'>", { html: 'true' }),

@@ -2,16 +2,12 @@
  * The Robot Framework vote: root `<robot>`. Robot and Rebot name themselves in `generator`; without
  * it, a first child `<suite>` is the evidence. (`--xunit` output is JUnit XML: not ours.)
  */
-import type { Head } from '../../lib/formatter/api.js';
+import { safeSniff } from '../../lib/formatter/api.js';
 
-export function sniff(head: Head): number {
-  try {
-    if (head.kind !== 'xml' || head.rootElement !== 'robot') return 0;
-    if (/^\s*(robot|rebot)\b/i.test(head.rootAttributes['generator'] ?? '')) return 0.95;
-    if (head.childElements[0] === 'suite') return 0.85;
-    // A bare <robot> of some other vocabulary is possible; <robot/> alone is not enough.
-    return 0.3;
-  } catch {
-    return 0;
-  }
-}
+export const sniff = safeSniff((head) => {
+  if (head.kind !== 'xml' || head.rootElement !== 'robot') return 0;
+  if (/^\s*(robot|rebot)\b/i.test(head.rootAttributes['generator'] ?? '')) return 0.95;
+  if (head.childElements[0] === 'suite') return 0.85;
+  // A bare <robot> of some other vocabulary is possible; <robot/> alone is not enough.
+  return 0.3;
+});

@@ -1,5 +1,6 @@
 /** Robot Framework attribute values: statuses and the two generations of time attributes. */
-import { parseTimestamp, type ContainerStatus, type Instant } from '../../lib/formatter/api.js';
+import { parseTimestamp } from '../../lib/formatter/api.js';
+import type { ContainerStatus, Instant } from '../../lib/formatter/api.js';
 
 export function robotStatus(raw: string | undefined): ContainerStatus {
   switch ((raw ?? '').trim().toUpperCase()) {

@@ -1,15 +1,10 @@
 /**
  * RSpec's JSON formatter (`rspec --format json`). See README.md beside this file.
  */
-import { parseJson, type ContainerSink, type Formatter, type ParseContext } from '../../lib/formatter/api.js';
+import { jsonParse } from '../../lib/formatter/api.js';
+import type { Formatter } from '../../lib/formatter/api.js';
 import { rspecHandler } from './parse.js';
 import { sniff } from './sniff.js';
-
-async function parse(input: AsyncIterable<string>, out: ContainerSink, ctx: ParseContext): Promise<void> {
-  const handler = rspecHandler(ctx, (container) => out.emit(container));
-  await parseJson(input, out, handler);
-  handler.end();
-}
 
 export const rspec = {
   key: 'rspec',
@@ -17,5 +12,5 @@ export const rspec = {
   extensions: ['.json'],
   mediaTypes: ['application/json'],
   sniff,
-  parse,
+  parse: jsonParse(rspecHandler),
 } satisfies Formatter;

@@ -4,28 +4,11 @@
  * per spec file (its suite stays open until the end: with `--order random` a file's examples need
  * not be adjacent) and the run's root suite, which carries errors outside of examples.
  */
-import {
-  FormatError,
-  TextBuffer,
-  type Container,
-  type ContainerStatus,
-  type FailureInfo,
-  type JsonHandler,
-  type JsonPath,
-  type ParseContext,
-  type Property,
-  worstStatus,
-  asString as str,
-  asNumber as num,
-  asRecord as record,
-} from '../../lib/formatter/api.js';
-
-export type RspecContext = Pick<ParseContext, 'fileName' | 'nextId' | 'limits' | 'setProducer'>;
-
-export interface RspecHandler extends JsonHandler {
-  /** Call after the last event: emits the file suites and rejects JSON that is not an RSpec report. */
-  end(): void;
-}
+import { asNumber as num, asRecord as record, asString as str, capText as cap } from '../../lib/formatter/api.js';
+import { fileTitle, FormatError, newContainer, secondsToMs as seconds } from '../../lib/formatter/api.js';
+import { suiteStatus as worst } from '../../lib/formatter/api.js';
+import type { ContainerStatus, Emit, FailureInfo, HandlerContext, JsonMachine } from '../../lib/formatter/api.js';
+import type { JsonPath, Property } from '../../lib/formatter/api.js';
 
 interface FileSuite {
   id: number;
@@ -41,7 +24,7 @@ const STATUS = new Map<string, ContainerStatus>([
 /** Run facts kept as properties of the root suite. */
 const SCALAR_PROPERTIES = new Set(['version', 'seed', 'summary_line']);
 
-export function rspecHandler(ctx: RspecContext, emit: (container: Container) => void): RspecHandler {
+export function rspecHandler(ctx: HandlerContext, emit: Emit): JsonMachine {
   const limit = ctx.limits.maxTextChars;
   const suites = new Map<string, FileSuite>();
   const properties: Property[] = [];
@@ -72,20 +55,12 @@ export function rspecHandler(ctx: RspecContext, emit: (container: Container) => 
     }
     if (status === 'unknown' && rawStatus) meta['status'] = rawStatus;
     suite.seen.add(status);
-    emit({
-      id: ctx.nextId(),
-      parentId: suite.id,
-      type: 'test',
-      title: str(e['full_description']) || str(e['description']) || str(e['id']) || '(unnamed example)',
-      status,
-      durationMs: seconds(e['run_time']),
-      startedAt: null,
-      failure: status === 'skipped' ? pendingInfo(e, limit) : exceptionInfo(record(e['exception']), limit),
-      output: null,
-      properties: [],
-      attachmentRefs: [],
-      meta,
-    });
+    const title = str(e['full_description']) || str(e['description']) || str(e['id']) || '(unnamed example)';
+    const failure = status === 'skipped' ? pendingInfo(e, limit) : exceptionInfo(record(e['exception']), limit);
+    const durationMs = seconds(e['run_time']);
+    emit(
+      newContainer({ id: ctx.nextId(), parentId: suite.id, type: 'test', title, status, durationMs, failure, meta }),
+    );
   };
 
   return {
@@ -126,7 +101,16 @@ export function rspecHandler(ctx: RspecContext, emit: (container: Container) => 
       for (const suite of suites.values()) {
         const status = worst(suite.seen);
         seen.add(status);
-        emit(container(suite.id, rootId, suite.title, status, null, [], { file: suite.title }));
+        emit(
+          newContainer({
+            id: suite.id,
+            parentId: rootId,
+            type: 'suite',
+            title: suite.title,
+            status,
+            meta: { file: suite.title },
+          }),
+        );
       }
       // The counting rules count only examples[]: errors outside of examples (a spec file that
       // did not load) make the run errored without adding a test.
@@ -141,8 +125,18 @@ export function rspecHandler(ctx: RspecContext, emit: (container: Container) => 
         meta['errorsOutsideOfExamples'] = String(Math.max(outsideErrors, loadErrors.length));
         seen.add('errored');
       }
+      const title = fileTitle(ctx.fileName, 'RSpec');
       emit(
-        container(rootId, null, ctx.fileName.split(/[\\/]/).pop() || 'RSpec', worst(seen), failure, properties, meta),
+        newContainer({
+          id: rootId,
+          parentId: null,
+          type: 'suite',
+          title,
+          status: worst(seen),
+          failure,
+          properties,
+          meta,
+        }),
       );
     },
   };
@@ -157,32 +151,6 @@ const META: [string, string][] = [
 
 function isExample(path: JsonPath): boolean {
   return path.length === 2 && path[0] === 'examples' && typeof path[1] === 'number';
-}
-
-function container(
-  id: number,
-  parentId: number | null,
-  title: string,
-  status: ContainerStatus,
-  failure: FailureInfo | null,
-  properties: Property[],
-  meta: Record<string, string>,
-): Container {
-  const c: Container = {
-    id,
-    parentId,
-    type: 'suite',
-    title,
-    status,
-    durationMs: null,
-    startedAt: null,
-    failure,
-    output: null,
-    properties,
-    attachmentRefs: [],
-  };
-  if (Object.keys(meta).length > 0) c.meta = meta;
-  return c;
 }
 
 function exceptionInfo(x: Record<string, unknown> | null, limit: number): FailureInfo | null {
@@ -202,18 +170,4 @@ function exceptionInfo(x: Record<string, unknown> | null, limit: number): Failur
 function pendingInfo(e: Record<string, unknown>, limit: number): FailureInfo | null {
   const reason = str(e['pending_message']);
   return reason ? { message: cap(reason, limit), type: null, stack: null } : null;
-}
-
-function worst(seen: Set<ContainerStatus>): ContainerStatus {
-  return worstStatus(seen) ?? 'passed';
-}
-
-function seconds(v: unknown): number | null {
-  return typeof v === 'number' && Number.isFinite(v) && v >= 0 ? Math.round(v * 1e6) / 1e3 : null;
-}
-
-function cap(text: string, limit: number): string {
-  const b = new TextBuffer(limit);
-  b.append(text);
-  return b.value();
 }

@@ -1,25 +1,17 @@
 import t from 'tap';
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import type { Container, Head } from '../../lib/formatter/api.js';
+import type { Container } from '../../lib/formatter/api.js';
 import { totalsOf as count } from '../../lib/formatter/check.js';
-import {
-  driveHandler,
-  expectChunkIndependence,
-  expectFixtureFolder,
-  expectFormatErrors,
-  expectManifestTotals,
-  foreignHeads,
-  formatterFixtures,
-  headOf,
-} from '../../test/helpers/formatter-fixtures.js';
+import { driveHandler, formatterChecks, formatterFixtures } from '../../test/helpers/formatter-fixtures.js';
 import { rspec } from './index.js';
 import { rspecHandler } from './parse.js';
 
 const fx = formatterFixtures(rspec, import.meta.url);
-const { dir: FIXTURES, run } = fx;
 
-const head = (text: string, fileName = 'r.json'): Head => headOf(text, fileName);
+formatterChecks(fx, {
+  fixtureScore: 0.9,
+  eachFixture: (t, { producers }, name) => t.same(producers, ['rspec'], `${name}: producer`),
+});
+const { run } = fx;
 
 type Event =
   | ['open', (string | number)[], 'object' | 'array']
@@ -49,19 +41,8 @@ function report(examples: unknown[], rest: [string, unknown][] = []): Event[] {
   ];
 }
 
-t.test('fixture folder: every file listed, byte-identical to its manifest hash, and in the README', async (t) =>
-  expectFixtureFolder(t, fx),
-);
-
-t.test('every fixture gives the manifest counts', async (t) =>
-  expectManifestTotals(t, fx, ({ producers }, name) => t.same(producers, ['rspec'], `${name}: producer`)),
-);
-
 t.test('a fixture in full: hierarchy, failure, pending reason, meta', async (t) => {
-  const { containers } = await run(
-    readFileSync(path.join(FIXTURES, 'dorny__rspec-json.json')),
-    'dorny__rspec-json.json',
-  );
+  const { containers } = await run(fx.read('dorny__rspec-json.json'), 'dorny__rspec-json.json');
   const [passed, failed, pending, file, root] = containers;
   t.equal(containers.length, 5);
   t.match(root, { type: 'suite', parentId: null, title: 'dorny__rspec-json.json', status: 'failed', failure: null });
@@ -98,58 +79,6 @@ t.test('a fixture in full: hierarchy, failure, pending reason, meta', async (t) 
     durationMs: 0.023,
     failure: { message: 'Temporarily skipped with xit', type: null, stack: null },
   });
-});
-
-t.test('sniff: every fixture votes above the match threshold', async (t) => {
-  for (const f of fx.manifest) t.ok(rspec.sniff(fx.head(f.path)) >= 0.9, f.path);
-});
-
-t.test('sniff: other formats stay below the match threshold', async (t) => {
-  for (const [format, file, text] of foreignHeads('rspec-json'))
-    t.ok(rspec.sniff(head(text, file)) < 0.5, `${format}: ${file}`);
-  const others: [string, string][] = [
-    ['empty', ''],
-    ['empty object', '{}'],
-    ['array of examples', '[{"examples":[]}]'],
-    ['some other examples key', '{"name":"x","examples":[{"input":1,"output":2}]}'],
-    ['plain text', 'examples: 3, failures: 0'],
-  ];
-  for (const [name, text] of others) t.ok(rspec.sniff(head(text)) < 0.5, name);
-});
-
-t.test('sniff: RSpec variants, and never throws', async (t) => {
-  const positive: [string, string][] = [
-    [
-      'no examples ran',
-      '{"version":"3.12.0","examples":[],"summary":{"duration":0.0001,"example_count":0,"failure_count":0,"pending_count":0,"errors_outside_of_examples_count":1},"summary_line":"0 examples, 0 failures, 1 error occurred outside of examples"}',
-    ],
-    [
-      'messages and seed first',
-      '{"version":"3.12.2","messages":["Run options: include {:focus=>true}"],"seed":1234,"examples":[{"id":"./spec/a_spec.rb[1:1]","description":"works","full_description":"A works","status":"passed"',
-    ],
-    [
-      'minified, cut inside the head',
-      '{"version":"3.9.1","examples":[{"id":"./spec/a_spec.rb[1:1]","description":"works","full_description":"A works","status":"pass',
-    ],
-  ];
-  for (const [name, text] of positive) t.ok(rspec.sniff(head(text)) >= 0.5, name);
-  const broken = { ...head('{"examples":[]}'), topLevelKeys: null } as unknown as Head;
-  t.equal(rspec.sniff(broken), 0, 'a malformed head scores 0 instead of throwing');
-});
-
-t.test('chunk boundaries do not change the containers', async (t) => expectChunkIndependence(t, fx));
-
-t.test('empty, truncated and foreign input reject with FormatError', async (t) => {
-  const bytes = readFileSync(path.join(FIXTURES, 'dorny__rspec-json.json'));
-  await expectFormatErrors(t, fx, 'x.json', [
-    ['empty', Buffer.alloc(0)],
-    ['whitespace only', Buffer.from('  \n')],
-    ['truncated in the middle', bytes.subarray(0, Math.floor(bytes.length / 2))],
-    ['truncated after the examples', Buffer.from('{"version":"3.13.0","examples":[]')],
-    ['an array', Buffer.from('[{"examples":[]}]')],
-    ['an object without examples', Buffer.from('{"stats":{"tests":1},"tests":[]}')],
-    ['not JSON', Buffer.from('3 examples, 1 failure')],
-  ]);
 });
 
 t.test('state machine: status table', async (t) => {
@@ -204,7 +133,8 @@ t.test('state machine: random order keeps one suite per spec file', async (t) =>
 
 t.test('state machine: errors outside of examples make the run errored without adding a test', async (t) => {
   const load =
-    '\nAn error occurred while loading ./spec/broken_spec.rb.\nFailure/Error: require "nope"\n\nLoadError:\n  cannot load such file -- nope';
+    '\nAn error occurred while loading ./spec/broken_spec.rb.\nFailure/Error: require "nope"\n\nLoadError:\n  ' +
+    'cannot load such file -- nope';
   const out = drive([
     ['open', [], 'object'],
     ['value', ['version'], '3.12.0'],

@@ -2,7 +2,8 @@
  * TAP 12/13/14 (Test Anything Protocol): node-tap, node:test, tape, Perl Test::More/Test2, pytest-tap,
  * bats, libtap, pgTAP … See README.md beside this file.
  */
-import { forEachLine, type ContainerSink, type Formatter, type ParseContext } from '../../lib/formatter/api.js';
+import { forEachLine } from '../../lib/formatter/api.js';
+import type { ContainerSink, Formatter, ParseContext } from '../../lib/formatter/api.js';
 import { tapHandler } from './parse.js';
 import { sniff } from './sniff.js';
 

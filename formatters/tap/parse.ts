@@ -6,19 +6,11 @@
  * the summary's id is reserved when its first child appears. Only the open levels, the last test
  * point and its YAML block are kept.
  */
-import {
-  FormatError,
-  TextBuffer,
-  type Container,
-  type ContainerStatus,
-  type FailureInfo,
-  type ParseContext,
-  type Property,
-  worstStatus,
-} from '../../lib/formatter/api.js';
+import { capText as cap, fileTitle, FormatError, newContainer, TextBuffer } from '../../lib/formatter/api.js';
+import { truncationMarker, worstStatus as worst } from '../../lib/formatter/api.js';
+import type { Container, ContainerStatus, Emit, FailureInfo, HandlerContext } from '../../lib/formatter/api.js';
+import type { Property } from '../../lib/formatter/api.js';
 import { readYaml, type YamlEntry } from './yaml.js';
-
-export type TapContext = Pick<ParseContext, 'fileName' | 'nextId' | 'limits' | 'setProducer'>;
 
 export interface TapHandler {
   line(text: string, lineNumber: number): void;
@@ -76,7 +68,7 @@ const TIME = /(^|\s)#\s*time=([\d.]+)(ms|s)?\s*$/i;
 // YAML keys that become the failure or the duration rather than properties.
 const CONSUMED = new Set(['message', 'stack', 'duration_ms']);
 
-export function tapHandler(ctx: TapContext, emit: (container: Container) => void): TapHandler {
+export function tapHandler(ctx: HandlerContext, emit: Emit): TapHandler {
   const limit = ctx.limits.maxTextChars;
   const rootId = ctx.nextId();
   const stdout = new TextBuffer(limit);
@@ -138,20 +130,9 @@ export function tapHandler(ctx: TapContext, emit: (container: Container) => void
     const parent = parentAt(k - 1);
     const status = worst(level.pendingSeen) ?? 'unknown';
     if (parent.level >= 0) levels[parent.level]!.pendingSeen.add(status);
-    emit({
-      id: level.pendingId,
-      parentId: parent.id,
-      type: 'suite',
-      title: headers.get(level.indent) ?? headers.get(level.indent + 4) ?? '(subtest without a summary line)',
-      status,
-      durationMs: null,
-      startedAt: null,
-      failure: null,
-      output: null,
-      properties: [],
-      attachmentRefs: [],
-      meta: { incomplete: 'no summary test point' },
-    });
+    const title = headers.get(level.indent) ?? headers.get(level.indent + 4) ?? '(subtest without a summary line)';
+    const meta = { incomplete: 'no summary test point' };
+    emit(newContainer({ id: level.pendingId, parentId: parent.id, type: 'suite', title, status, meta }));
     level.pendingId = null;
     level.pendingSeen = new Set();
   };
@@ -286,8 +267,7 @@ export function tapHandler(ctx: TapContext, emit: (container: Container) => void
             let kept = raw.slice(0, limit - yaml.chars);
             yaml.chars += kept.length + 1;
             // Marked where it is cut, so the value read from it shows the cut.
-            if (kept.length < raw.length || yaml.chars >= limit)
-              kept += ` [… truncated by Tally at ${limit} characters]`;
+            if (kept.length < raw.length || yaml.chars >= limit) kept += ` ${truncationMarker(limit)}`;
             yaml.lines.push(kept);
           }
           return;
@@ -361,12 +341,14 @@ export function tapHandler(ctx: TapContext, emit: (container: Container) => void
           );
         if (levels.some((l) => l.pendingId !== null || l.braced !== null)) {
           throw new FormatError(
-            'The TAP stream ends inside a subtest (indented test points whose summary test point never came): the file looks truncated',
+            'The TAP stream ends inside a subtest (indented test points whose summary test point never came): the ' +
+              'file looks truncated',
           );
         }
         if (!tapSeen)
           throw new FormatError(
-            'The file holds no TAP: no `TAP version` line, plan (`1..N`) or test point (`ok`/`not ok`); send TAP output or choose the formatter for its format',
+            'The file holds no TAP: no `TAP version` line, plan (`1..N`) or test point (`ok`/`not ok`); send TAP ' +
+              'output or choose the formatter for its format',
           );
       }
       closeAll();
@@ -388,21 +370,9 @@ export function tapHandler(ctx: TapContext, emit: (container: Container) => void
       if (version !== null) meta['tapVersion'] = version;
       if (plan !== null) meta['plan'] = `1..${plan.count}`;
       if (plan?.reason) meta['planReason'] = plan.reason;
-      const root: Container = {
-        id: rootId,
-        parentId: null,
-        type: 'suite',
-        title: ctx.fileName.split(/[\\/]/).pop() || 'TAP',
-        status,
-        durationMs: null,
-        startedAt: null,
-        failure,
-        output: out !== null && out.trim() !== '' ? { stdout: out, stderr: null } : null,
-        properties: [],
-        attachmentRefs: [],
-      };
-      if (Object.keys(meta).length > 0) root.meta = meta;
-      emit(root);
+      const title = fileTitle(ctx.fileName, 'TAP');
+      const output = out !== null && out.trim() !== '' ? out : null;
+      emit(newContainer({ id: rootId, parentId: null, type: 'suite', title, status, failure, stdout: output, meta }));
     },
   };
 }
@@ -493,29 +463,9 @@ function pointContainer(p: Point, status: ContainerStatus, limit: number): Conta
   if (p.directive === 'todo' && p.reason) meta['todo'] = cap(p.reason, 1000);
   const location = get('location');
   if (location !== null) meta['location'] = cap(location, 1000);
-  const container: Container = {
-    id: p.id,
-    parentId: p.parentId,
-    type: p.counted ? 'test' : 'step',
-    title: p.title,
-    status,
-    durationMs: p.durationMs,
-    startedAt: null,
-    failure,
-    output: null,
-    properties,
-    attachmentRefs: [],
-  };
-  if (Object.keys(meta).length > 0) container.meta = meta;
-  return container;
-}
-
-function worst(seen: Set<ContainerStatus>): ContainerStatus | null {
-  return worstStatus(seen);
-}
-
-function cap(text: string, limit: number): string {
-  return text.length > limit ? `${text.slice(0, limit)}\n[… truncated by Tally at ${limit} characters]` : text;
+  const { id, parentId, title, durationMs } = p;
+  const type = p.counted ? 'test' : 'step';
+  return newContainer({ id, parentId, type, title, status, durationMs, failure, properties, meta });
 }
 
 function dedentText(lines: string[]): string | null {

@@ -1,24 +1,14 @@
 import t from 'tap';
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import { FormatError, isCountedTest, type Container, type Head } from '../../lib/formatter/api.js';
+import { FormatError, isCountedTest, type Container } from '../../lib/formatter/api.js';
 import { totalsOf as count } from '../../lib/formatter/check.js';
-import {
-  byTitle,
-  driveHandler,
-  expectChunkIndependence,
-  expectFixtureFolder,
-  expectFormatErrors,
-  expectManifestTotals,
-  formatterFixtures,
-  headOf,
-} from '../../test/helpers/formatter-fixtures.js';
+import { byTitle, driveHandler, formatterChecks, formatterFixtures } from '../../test/helpers/formatter-fixtures.js';
 import { tap } from './index.js';
 import { parsePoint, statusOf, tapHandler } from './parse.js';
 import { readYaml } from './yaml.js';
 
 const fx = formatterFixtures(tap, import.meta.url);
-const { dir: FIXTURES, run } = fx;
+const nodeTest = fx.read('tapjs__node-test-mjs.tap').toString('utf8');
+const { run } = fx;
 
 /** Drives the state machine line by line. */
 function drive(text: string, maxTextChars = 1000): Container[] {
@@ -26,8 +16,6 @@ function drive(text: string, maxTextChars = 1000): Container[] {
     text.split('\n').forEach((line, i) => h.line(line, i + 1)),
   ).out;
 }
-
-const head = (text: string, fileName = 'r.tap'): Head => headOf(text, fileName);
 
 /** Problems of the emitted tree: a child after its parent, a missing parent, not one root. */
 function treeProblems(cs: Container[]): string[] {
@@ -44,121 +32,19 @@ function treeProblems(cs: Container[]): string[] {
   return problems;
 }
 
-t.test('fixture folder: every file listed, byte-identical to its manifest hash, and in the README', async (t) =>
-  expectFixtureFolder(t, fx),
-);
-
-t.test('every fixture gives the manifest counts', async (t) =>
-  expectManifestTotals(t, fx, ({ containers }, name) => t.same(treeProblems(containers), [], `${name}: tree`)),
-);
-
-t.test('producer guesses', async (t) => {
-  const cases: [string, string | undefined][] = [
-    ['tapjs__node-test-mjs.tap', 'node-test'],
-    ['tapjs__not-ok-todo.tap', 'perl-test-more'],
-    ['tapjs__subtest-buffer.tap', 'node-tap'],
-    ['tapjs__version-14.tap', undefined],
-  ];
-  for (const [file, want] of cases) {
-    const { producers } = await run(readFileSync(path.join(FIXTURES, file)), file);
-    t.ok(producers.length <= 1, `${file}: set at most once`);
-    t.equal(producers[0], want, file);
-  }
-});
-
-t.test('sniff: every fixture votes above the match threshold', async (t) => {
-  for (const f of fx.manifest) t.ok(tap.sniff(fx.head(f.path)) >= 0.5, f.path);
-});
-
-t.test('sniff: other formats score below the match threshold', async (t) => {
-  const others: [string, string, string][] = [
-    [
-      'JUnit',
-      'r.xml',
-      '<?xml version="1.0" encoding="UTF-8"?>\n<testsuite name="a.B" tests="1"><testcase name="ok 1"/>',
-    ],
-    [
-      'Robot',
-      'output.xml',
-      '<?xml version="1.0" encoding="UTF-8"?>\n<robot generator="Robot 6.1"><suite id="s1" name="T"><test id="s1-t1" name="A"><status status="PASS"/>',
-    ],
-    [
-      'Go test2json',
-      'r.json',
-      '{"Time":"2024-01-01T00:00:00Z","Action":"run","Package":"m","Test":"TestA"}\n{"Time":"2024-01-01T00:00:00Z","Action":"output","Package":"m","Test":"TestA","Output":"ok  \\tm\\t0.1s\\n"}\n',
-    ],
-    [
-      'Go test2json after go: downloading lines',
-      'r.txt',
-      'go: downloading example.com/x v1.0.0\n{"Action":"output","Package":"m","Output":"ok 1 looks like tap\\n"}\n{"Action":"pass","Package":"m"}\n',
-    ],
-    [
-      'Dart JSON reporter',
-      'r.json',
-      '{"protocolVersion":"0.1.1","runnerVersion":"1.15.4","pid":7504,"type":"start","time":0}\n{"suite":{"id":0,"platform":"vm","path":"test/main_test.dart"},"type":"suite","time":0}\n',
-    ],
-    [
-      'Cucumber Messages',
-      'r.ndjson',
-      '{"meta":{"protocolVersion":"22.0.0"}}\n{"source":{"uri":"a.feature","data":"ok 1\\n1..1"}}\n',
-    ],
-    [
-      'pretty JSON with TAP-like strings',
-      'r.json',
-      '{\n  "stats": {"tests": 1},\n  "tests": [{"title": "ok 1 - a"}]\n}\n',
-    ],
-    ['JSON array', 'r.json', '[\n  {"keyword": "Feature", "elements": []}\n]\n'],
-    [
-      'go test plain text',
-      'go.txt',
-      '=== RUN   TestA\n--- PASS: TestA (0.00s)\n=== RUN   TestB\n--- PASS: TestB (0.00s)\nPASS\nok  \texample.com/m\t0.002s\nok  \texample.com/n\t0.003s\n',
-    ],
-    ['prose with one line starting with ok', 'notes.txt', 'Release notes\nok so this fixes the bug\nthanks\n'],
-    ['empty', 'r.tap', ''],
-  ];
-  for (const [name, file, text] of others) t.ok(tap.sniff(head(text, file)) < 0.5, name);
-});
-
-t.test('sniff: TAP in its shapes, and never throws', async (t) => {
-  const positive: [string, string, number][] = [
-    ['version line', 'TAP version 14\n', 0.9],
-    [
-      'npm banner before the stream',
-      '\n> pkg@1.0.0 test\n> tape test/*.js\n\nTAP version 13\n# add\nok 1 should be equal\n',
-      0.9,
-    ],
-    ['plan and points, no version', '1..2\nok 1\nnot ok 2\n', 0.9],
-    ['plan at the end', 'ok 1 - a\nok 2 - b\n1..2\n', 0.9],
-    ['skip all', '1..0 # SKIP no database\n', 0.5],
-    ['numbered points only', 'ok 1 - a\nnot ok 2 - b\n', 0.5],
-    ['log line starting with [', '[12:00:01] starting\nTAP version 13\nok 1\n', 0.9],
-  ];
-  for (const [name, text, min] of positive) t.ok(tap.sniff(head(text, 'out.txt')) >= min, name);
-  const broken = { ...head('TAP version 13'), text: undefined } as unknown as Head;
-  t.equal(tap.sniff(broken), 0, 'a malformed head scores 0 instead of throwing');
-});
-
-t.test('chunk boundaries do not change the containers', async (t) => {
-  await expectChunkIndependence(t, fx, { eachInChunksOf: 7 });
-  const crlf = readFileSync(path.join(FIXTURES, 'tapjs__node-test-mjs.tap'), 'utf8').replace(/\n/g, '\r\n');
-  t.same(
-    (await run(Buffer.from(crlf), 'tapjs__node-test-mjs.tap', 3)).containers,
-    (await run(readFileSync(path.join(FIXTURES, 'tapjs__node-test-mjs.tap')), 'tapjs__node-test-mjs.tap')).containers,
-    'CRLF line ends',
-  );
-});
-
-t.test('empty, truncated and foreign input reject with FormatError', async (t) => {
-  const nodeTest = readFileSync(path.join(FIXTURES, 'tapjs__node-test-mjs.tap'), 'utf8');
-  await expectFormatErrors(t, fx, 'x.tap', [
-    ['empty', ''],
-    ['whitespace only', '  \n\n'],
-    ['prose', 'hello\nworld\n'],
-    ['Go test2json', '{"Action":"run","Package":"m","Test":"TestA"}\n'],
+formatterChecks(fx, {
+  eachFixture: (t, { containers }, name) => t.same(treeProblems(containers), [], `${name}: tree`),
+  chunks: { eachInChunksOf: 7 },
+  rejects: [
     ['truncated inside a YAML block', nodeTest.slice(0, nodeTest.indexOf('stack: |-'))],
     ['truncated inside a subtest', nodeTest.slice(0, nodeTest.indexOf('not ok 2 - A thing'))],
-    ['truncated inside a buffered subtest', 'TAP version 13\nok 1 - nesting {\n    1..1\n    ok 1 - inner\n'],
-  ]);
+  ],
+});
+
+t.test('CRLF line ends give the same containers', async (t) => {
+  const crlf = nodeTest.replace(/\n/g, '\r\n');
+  const file = 'tapjs__node-test-mjs.tap';
+  t.same((await run(Buffer.from(crlf), file, 3)).containers, (await run(Buffer.from(nodeTest), file)).containers);
 });
 
 t.test('test point lines', async (t) => {

@@ -7,18 +7,10 @@
  *   until it closes: TestNG sorts a class by start millisecond, and a retried attempt started in
  *   the same millisecond as its final run is written after it, so matching needs the whole class.
  */
-import {
-  FormatError,
-  TextBuffer,
-  type Attempt,
-  type Container,
-  type ContainerStatus,
-  type FailureInfo,
-  type Instant,
-  type ParseContext,
-  type Property,
-  type XmlHandler,
-} from '../../lib/formatter/api.js';
+import { ElementStack, localName, newContainer, noRootError, Stack, suiteStatus } from '../../lib/formatter/api.js';
+import { TextBuffer, unclosedRootError, wrongRootError } from '../../lib/formatter/api.js';
+import type { Attempt, Container, ContainerStatus, Emit, FailureInfo } from '../../lib/formatter/api.js';
+import type { HandlerContext, Instant, Property, XmlMachine } from '../../lib/formatter/api.js';
 import { parseDurationMs, parseStartedAt } from './values.js';
 
 type Attrs = Record<string, string>;
@@ -61,9 +53,10 @@ interface ClassState {
   pending: Map<string, Method[]>;
 }
 
+type SuiteFrame = { kind: 'suite'; suite: Suite; cls: ClassState | null; groups: boolean };
 type Frame =
   | { kind: 'root' }
-  | { kind: 'suite'; suite: Suite; cls: ClassState | null; groups: boolean }
+  | SuiteFrame
   | { kind: 'groups' }
   | { kind: 'group'; name: string }
   | { kind: 'method'; m: Method }
@@ -83,24 +76,17 @@ const MAX_PARAM_CHARS = 100;
 const MAX_PARAMS = 20;
 const MAX_META_CHARS = 1000;
 
-export interface TestngHandler extends XmlHandler {
-  /** Call after the last event: rejects a file without a root or with unclosed elements. */
-  end(): void;
-}
-
-export type TestngContext = Pick<ParseContext, 'fileName' | 'nextId' | 'limits' | 'setProducer'>;
-
-export function testngHandler(ctx: TestngContext, emit: (container: Container) => void): TestngHandler {
+export function testngHandler(ctx: HandlerContext, emit: Emit): XmlMachine {
   const limit = ctx.limits.maxTextChars;
-  const frames: Frame[] = [];
-  const suites: Suite[] = [];
+  const frames = new ElementStack<Frame>(IGNORED);
+  const suites = new Stack<Suite>();
   let rootSeen = false;
   let holdClasses = false;
   let groups = new Map<string, string[]>();
   let groupEntries = 0;
 
   const openSuite = (title: string, a: Attrs, meta: Record<string, string>): Suite => {
-    const parent = suites[suites.length - 1] ?? null;
+    const parent = suites.top ?? null;
     const suite: Suite = {
       id: ctx.nextId(),
       parentId: parent ? parent.id : null,
@@ -116,20 +102,10 @@ export function testngHandler(ctx: TestngContext, emit: (container: Container) =
 
   const closeSuite = (suite: Suite): void => {
     suites.pop();
-    const status = worst(suite.seen);
-    suites[suites.length - 1]?.seen.add(status);
-    const c = container(
-      suite.id,
-      suite.parentId,
-      'suite',
-      suite.title,
-      status,
-      suite.durationMs,
-      suite.startedAt,
-      null,
-    );
-    if (Object.keys(suite.meta).length > 0) c.meta = suite.meta;
-    emit(c);
+    const status = suiteStatus(suite.seen);
+    suites.top?.seen.add(status);
+    const { id, parentId, title, durationMs, startedAt, meta } = suite;
+    emit(newContainer({ id, parentId, type: 'suite', title, status, durationMs, startedAt, meta }));
   };
 
   const methodContainer = (
@@ -138,26 +114,15 @@ export function testngHandler(ctx: TestngContext, emit: (container: Container) =
     status: ContainerStatus,
     failure: FailureInfo | null,
   ): Container => {
-    const c = container(
-      ctx.nextId(),
-      m.parent ? m.parent.id : null,
-      type,
-      methodTitle(m),
-      status,
-      m.durationMs,
-      m.startedAt,
-      failure,
-    );
     const stdout = m.output && !m.output.empty ? m.output.value() : null;
-    if (stdout !== null) c.output = { stdout, stderr: null };
     const tags = new Set([
       ...(m.className !== null ? (groups.get(groupKey(m.className, m.name)) ?? []) : []),
       ...m.groups,
     ]);
-    c.properties = [...tags].map((value): Property => ({ name: 'group', value }));
-    if (Object.keys(m.meta).length > 0) c.meta = m.meta;
+    const properties = [...tags].map((value): Property => ({ name: 'group', value }));
     m.parent?.seen.add(status);
-    return c;
+    const [id, parentId, title] = [ctx.nextId(), m.parent ? m.parent.id : null, methodTitle(m)];
+    return newContainer({ ...m, id, parentId, type, title, status, failure, stdout, properties });
   };
 
   /** A counted test: the final run, with the retried runs before it as attempts. */
@@ -242,13 +207,8 @@ export function testngHandler(ctx: TestngContext, emit: (container: Container) =
     for (const f of finals) emitFinal(f.m, f.earlier);
   };
 
-  const currentClass = (): ClassState | null => {
-    for (let i = frames.length - 1; i >= 0; i--) {
-      const f = frames[i]!;
-      if (f.kind === 'suite' && f.cls) return f.cls;
-    }
-    return null;
-  };
+  const currentClass = (): ClassState | null =>
+    frames.find((f): f is SuiteFrame => f.kind === 'suite' && f.cls !== null)?.cls ?? null;
 
   const openMethod = (a: Attrs): Method => {
     const cls = currentClass();
@@ -258,7 +218,7 @@ export function testngHandler(ctx: TestngContext, emit: (container: Container) =
     if (a['data-provider']) meta['dataProvider'] = a['data-provider'];
     if (a['test-instance-name']) meta['testInstanceName'] = a['test-instance-name'].slice(0, MAX_META_CHARS);
     return {
-      parent: suites[suites.length - 1] ?? null,
+      parent: suites.top ?? null,
       className: cls ? cls.suite.title : null,
       name: a['name'] || a['signature'] || '(unnamed test-method)',
       signature: a['signature'] ?? '',
@@ -361,23 +321,19 @@ export function testngHandler(ctx: TestngContext, emit: (container: Container) =
     open(rawName, a) {
       const name = localName(rawName);
       if (!rootSeen) {
-        if (name !== 'testng-results') {
-          throw new FormatError(
-            `The root element is <${rawName}>, not <testng-results>: this is not a TestNG testng-results.xml file; choose the formatter for its format or let Tally detect it`,
-          );
-        }
+        if (name !== 'testng-results')
+          throw wrongRootError(`<${rawName}>`, '<testng-results>: this is not a TestNG testng-results.xml file');
         rootSeen = true;
         holdClasses = Number(a['retried'] ?? '0') > 0;
         ctx.setProducer('testng');
         frames.push({ kind: 'root' });
         return;
       }
-      const top = frames[frames.length - 1];
-      frames.push(top ? openChild(top, name, a) : IGNORED);
+      frames.open((top) => openChild(top, name, a));
     },
 
     text(t) {
-      const top = frames[frames.length - 1];
+      const top = frames.top;
       if (!top || (top.kind !== 'text' && top.kind !== 'value' && top.kind !== 'line')) return;
       // The indentation before a CDATA section is layout; skipping it keeps it out of the text limit.
       if (!top.started) {
@@ -414,12 +370,8 @@ export function testngHandler(ctx: TestngContext, emit: (container: Container) =
     },
 
     end() {
-      if (!rootSeen)
-        throw new FormatError(
-          'The file has no XML root element (it is empty or holds only a prolog); send a TestNG testng-results.xml file',
-        );
-      if (frames.length > 0)
-        throw new FormatError('The file ends before its root element is closed; the report looks truncated');
+      if (!rootSeen) throw noRootError('a TestNG testng-results.xml file');
+      if (frames.depth > 0) throw unclosedRootError();
     },
   };
 }
@@ -476,45 +428,7 @@ function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
   else map.set(key, [value]);
 }
 
-function container(
-  id: number,
-  parentId: number | null,
-  type: Container['type'],
-  title: string,
-  status: ContainerStatus,
-  durationMs: number | null,
-  startedAt: Instant | null,
-  failure: FailureInfo | null,
-): Container {
-  const c: Container = {
-    id,
-    parentId,
-    type,
-    title,
-    status,
-    durationMs,
-    startedAt: startedAt ? startedAt.iso : null,
-    failure,
-    output: null,
-    properties: [],
-    attachmentRefs: [],
-  };
-  if (startedAt?.naive) c.startedAtNaive = true;
-  return c;
-}
-
-/** Worst child first; a suite with no children has nothing that failed. */
-function worst(seen: Set<ContainerStatus>): ContainerStatus {
-  for (const s of ['errored', 'failed', 'passed', 'skipped', 'pending', 'unknown'] as const) if (seen.has(s)) return s;
-  return 'passed';
-}
-
 /** Element text without the indentation of a pretty-printed file; the cut marker stays. */
 function trimmed(buffer: TextBuffer): string {
   return buffer.value().trim();
-}
-
-function localName(name: string): string {
-  const i = name.indexOf(':');
-  return i >= 0 ? name.slice(i + 1) : name;
 }

@@ -2,17 +2,13 @@
  * The TestNG vote: only TestNG's XMLReporter writes a `<testng-results>` root. (Its JUnit reports
  * under `junitreports/` are JUnit XML and belong to the junit formatter.)
  */
-import type { Head } from '../../lib/formatter/api.js';
+import { safeSniff } from '../../lib/formatter/api.js';
 
 const SUMMARY = ['total', 'passed', 'failed', 'skipped', 'ignored'];
 const CHILDREN = new Set(['reporter-output', 'suite']);
 
-export function sniff(head: Head): number {
-  try {
-    if (head.kind !== 'xml' || head.rootElement !== 'testng-results') return 0;
-    if (SUMMARY.some((a) => a in head.rootAttributes) || head.childElements.some((c) => CHILDREN.has(c))) return 0.95;
-    return 0.85;
-  } catch {
-    return 0;
-  }
-}
+export const sniff = safeSniff((head) => {
+  if (head.kind !== 'xml' || head.rootElement !== 'testng-results') return 0;
+  if (SUMMARY.some((a) => a in head.rootAttributes) || head.childElements.some((c) => CHILDREN.has(c))) return 0.95;
+  return 0.85;
+});

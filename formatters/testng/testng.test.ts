@@ -1,26 +1,25 @@
 import t from 'tap';
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import type { Container, Head } from '../../lib/formatter/api.js';
+import type { Container } from '../../lib/formatter/api.js';
 import { totalsOf as count } from '../../lib/formatter/check.js';
-import {
-  driveHandler,
-  expectChunkIndependence,
-  expectFixtureFolder,
-  expectFormatErrors,
-  expectManifestTotals,
-  feedXml,
-  formatterFixtures,
-  headOf,
-  otherFormatHeads,
-  type XmlEvent,
-} from '../../test/helpers/formatter-fixtures.js';
+import { driveHandler, feedXml, formatterChecks, formatterFixtures } from '../../test/helpers/formatter-fixtures.js';
+import { headOf } from '../../test/helpers/formatter-fixtures.js';
+import type { XmlEvent } from '../../test/helpers/formatter-fixtures.js';
 import { testng } from './index.js';
 import { testngHandler } from './parse.js';
 import { parseStartedAt } from './values.js';
 
 const fx = formatterFixtures(testng, import.meta.url);
-const { dir: FIXTURES, run } = fx;
+
+formatterChecks(fx, {
+  fixtureScore: 0.9,
+  eachFixture: (t, { producers }, name) => t.same(producers, ['testng'], `${name}: producer set once`),
+  chunks: { asJson: true, eachInChunksOf: 7 },
+});
+
+t.test('sniff: a bare root still votes', async (t) => {
+  t.equal(testng.sniff(headOf('<testng-results/>')), 0.85);
+});
+const { run } = fx;
 
 type Event = XmlEvent;
 
@@ -60,59 +59,9 @@ function inClass(rootAttrs: Record<string, string>, body: Event[], className = '
   ];
 }
 
-const head = (text: string, fileName = 'r.xml'): Head => headOf(text, fileName);
-
-t.test('fixture folder: every file listed, byte-identical to its manifest hash, and in the README', async (t) =>
-  expectFixtureFolder(t, fx),
-);
-
-t.test('every fixture gives the manifest counts', async (t) =>
-  expectManifestTotals(t, fx, ({ producers }, name) => t.same(producers, ['testng'], `${name}: producer set once`)),
-);
-
-t.test('sniff: every fixture votes for TestNG', async (t) => {
-  for (const f of fx.manifest) t.ok(testng.sniff(fx.head(f.path)) >= 0.9, f.path);
-});
-
-t.test('sniff: every other format scores below the match threshold', async (t) => {
-  for (const [name, text] of otherFormatHeads('testng'))
-    t.ok(testng.sniff(head(text, name.split('/').pop())) < 0.5, name);
-  const more: [string, string][] = [
-    [
-      'TestNG JUnit report',
-      '<?xml version="1.0" encoding="UTF-8"?>\n<testsuite hostname="h" name="demo.FlakyTest" tests="3" failures="1" timestamp="2024-01-01T00:00:00 UTC"><testcase name="a" classname="demo.FlakyTest" time="0.001"/>',
-    ],
-    ['empty', ''],
-    ['text that mentions the root', 'testng-results <testng-results> is the root\n'],
-    ['JSON', '{"testng-results":{}}'],
-  ];
-  for (const [name, text] of more) t.equal(testng.sniff(head(text)), 0, name);
-  const broken = { ...head('<testng-results>'), rootAttributes: null } as unknown as Head;
-  t.equal(testng.sniff(broken), 0, 'a malformed head scores 0 instead of throwing');
-  t.equal(testng.sniff(head('<testng-results/>')), 0.85, 'a bare root still votes');
-});
-
-// In JSON text for the largest fixture, with a small text limit; every fixture also in 7-byte chunks.
-t.test('chunk boundaries do not change the containers', async (t) =>
-  expectChunkIndependence(t, fx, { asJson: true, eachInChunksOf: 7 }),
-);
-
-t.test('empty, truncated and foreign input reject with FormatError', async (t) => {
-  const bytes = readFileSync(path.join(FIXTURES, 'testng-plugin__testng-dp-result.xml'));
-  await expectFormatErrors(t, fx, 'testng-results.xml', [
-    ['empty', Buffer.alloc(0)],
-    ['whitespace only', Buffer.from(' \n')],
-    ['prolog only', Buffer.from('<?xml version="1.0" encoding="UTF-8"?>\n')],
-    ['truncated in the middle', bytes.subarray(0, Math.floor(bytes.length / 2))],
-    ['truncated in a tag', Buffer.from('<testng-results><suite name="s"><test name="t"><class name="c"><test-meth')],
-    ['JUnit root', Buffer.from('<testsuite name="a"><testcase name="b"/></testsuite>')],
-    ['JSON', Buffer.from('{"suites":[]}')],
-  ]);
-});
-
 t.test('the generated TestNG 7 file: retries, flaky, failed @BeforeClass, data provider', async (t) => {
   const file = 'tally-generated__testng7-retry-config.xml';
-  const { containers } = await run(readFileSync(path.join(FIXTURES, file)), file);
+  const { containers } = await run(fx.read(file), file);
   const byTitle = (title: string): Container[] => containers.filter((c) => c.title === title);
   const [flaky] = byTitle('passesOnSecondTry');
   t.match(flaky, {

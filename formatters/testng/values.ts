@@ -1,5 +1,6 @@
 /** TestNG attribute values whose spelling depends on the reporter's configuration. */
-import { parseTimestamp, type Instant } from '../../lib/formatter/api.js';
+import { parseTimestamp } from '../../lib/formatter/api.js';
+import type { Instant } from '../../lib/formatter/api.js';
 
 /**
  * `started-at` → instant. TestNG's default pattern `yyyy-MM-dd'T'HH:mm:ss z` writes a zone

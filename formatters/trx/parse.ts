@@ -4,21 +4,10 @@
  * tests) become steps of it. Memory stays flat: the open result with its capped text, plus, only
  * when the definitions come before the results (mstest.exe), a map from test id to class name.
  */
-import {
-  FormatError,
-  TextBuffer,
-  parseTimestamp,
-  type Container,
-  type ContainerStatus,
-  type FailureInfo,
-  type Instant,
-  type ParseContext,
-  type XmlHandler,
-  worstStatus,
-  textOrNull,
-  trimmedOrNull,
-  localName,
-} from '../../lib/formatter/api.js';
+import { ElementStack, localName, newContainer, noRootError, parseTimestamp } from '../../lib/formatter/api.js';
+import { suiteStatus, TextBuffer, trimmedOrNull, unclosedRootError, wrongRootError } from '../../lib/formatter/api.js';
+import type { ContainerStatus, Emit, FailureInfo, HandlerContext, Instant } from '../../lib/formatter/api.js';
+import type { XmlMachine } from '../../lib/formatter/api.js';
 import { parseTimeSpan, resultFileRef } from './values.js';
 
 type Attrs = Record<string, string>;
@@ -37,7 +26,7 @@ interface Result {
   stderr: TextBuffer | null;
   message: TextBuffer | null;
   stack: TextBuffer | null;
-  refs: string[];
+  attachmentRefs: string[];
   suite: ClassSuite | null;
 }
 
@@ -87,16 +76,9 @@ export function outcomeStatus(outcome: string | undefined): ContainerStatus {
   return OUTCOMES[(outcome ?? '').trim().toLowerCase()] ?? 'unknown';
 }
 
-export interface TrxHandler extends XmlHandler {
-  /** Call after the last event: rejects a file without a root element or cut off before its end. */
-  end(): void;
-}
-
-export type TrxContext = Pick<ParseContext, 'fileName' | 'nextId' | 'limits' | 'setProducer'>;
-
-export function trxHandler(ctx: TrxContext, emit: (container: Container) => void): TrxHandler {
+export function trxHandler(ctx: HandlerContext, emit: Emit): XmlMachine {
   const limit = ctx.limits.maxTextChars;
-  const frames: Frame[] = [];
+  const frames = new ElementStack<Frame>(IGNORED);
   let rootSeen = false;
   let resultsSeen = false;
   let legacy = false;
@@ -137,7 +119,7 @@ export function trxHandler(ctx: TrxContext, emit: (container: Container) => void
       stderr: null,
       message: null,
       stack: null,
-      refs: [],
+      attachmentRefs: [],
       suite,
     };
     frames.push({ kind: 'result', result });
@@ -145,23 +127,7 @@ export function trxHandler(ctx: TrxContext, emit: (container: Container) => void
 
   const finishResult = (r: Result): void => {
     const status = outcomeStatus(r.outcome);
-    const stdout = r.stdout ? textOrNull(r.stdout) : null;
-    const stderr = r.stderr ? textOrNull(r.stderr) : null;
-    const container: Container = {
-      id: r.id,
-      parentId: r.parentId,
-      type: r.type,
-      title: r.title,
-      status,
-      durationMs: r.durationMs,
-      startedAt: r.startedAt ? r.startedAt.iso : null,
-      failure: status === 'passed' ? null : errorInfo(r),
-      output: stdout === null && stderr === null ? null : { stdout, stderr },
-      properties: [],
-      attachmentRefs: r.refs,
-    };
-    if (r.startedAt?.naive) container.startedAtNaive = true;
-    if (Object.keys(r.meta).length > 0) container.meta = r.meta;
+    const container = newContainer({ ...r, status, failure: status === 'passed' ? null : errorInfo(r) });
     if (r.suite) {
       r.suite.seen.add(status);
       if (r.startedAt && (r.suite.startedAt === null || r.startedAt.iso < r.suite.startedAt.iso))
@@ -171,23 +137,9 @@ export function trxHandler(ctx: TrxContext, emit: (container: Container) => void
   };
 
   const finishResults = (): void => {
-    for (const s of suites.values()) {
-      const container: Container = {
-        id: s.id,
-        parentId: null,
-        type: 'suite',
-        title: s.title,
-        status: worst(s.seen),
-        durationMs: null,
-        startedAt: s.startedAt ? s.startedAt.iso : null,
-        failure: null,
-        output: null,
-        properties: [],
-        attachmentRefs: [],
-      };
-      if (s.startedAt?.naive) container.startedAtNaive = true;
-      emit(container);
-    }
+    // A class suite always has at least one test.
+    for (const { id, title, seen, startedAt } of suites.values())
+      emit(newContainer({ id, parentId: null, type: 'suite', title, status: suiteStatus(seen), startedAt }));
     suites.clear();
     // The definitions were only needed for these results.
     classOf = null;
@@ -197,7 +149,7 @@ export function trxHandler(ctx: TrxContext, emit: (container: Container) => void
   const addRef = (owner: Result, path: string | undefined): void => {
     if (path === undefined) return;
     const ref = resultFileRef(path, owner.resultsDirectory);
-    if (ref !== null && !owner.refs.includes(ref)) owner.refs.push(ref);
+    if (ref !== null && !owner.attachmentRefs.includes(ref)) owner.attachmentRefs.push(ref);
   };
 
   const childOf = (top: Frame, name: string, a: Attrs): Frame => {
@@ -259,26 +211,25 @@ export function trxHandler(ctx: TrxContext, emit: (container: Container) => void
       const name = localName(rawName);
       if (!rootSeen) {
         const ns = a['xmlns'];
-        if (name !== 'TestRun' || (ns !== undefined && !/TeamTest/i.test(ns))) {
-          throw new FormatError(
-            `The root element is <${rawName}>${ns ? ` in namespace ${ns}` : ''}, not a Visual Studio <TestRun>: this is not a TRX file; choose the formatter for its format or let Tally detect it`,
+        if (name !== 'TestRun' || (ns !== undefined && !/TeamTest/i.test(ns)))
+          throw wrongRootError(
+            `<${rawName}>${ns ? ` in namespace ${ns}` : ''}`,
+            'a Visual Studio <TestRun>: this is not a TRX file',
           );
-        }
         rootSeen = true;
         // The 2006 namespace is Visual Studio 2008's mstest.exe.
         if (ns !== undefined && /TeamTest\/2006/.test(ns)) legacy = true;
         frames.push({ kind: 'root' });
         return;
       }
-      const top = frames[frames.length - 1];
+      const top = frames.top;
       if (top?.kind === 'results') return openResult(a, null);
       if (top?.kind === 'inner') return openResult(a, top.owner);
-      frames.push(top ? childOf(top, name, a) : IGNORED);
+      frames.open((top) => childOf(top, name, a));
     },
 
     text(t) {
-      const top = frames[frames.length - 1];
-      if (top?.kind === 'text') top.buffer.append(t);
+      frames.text(t);
     },
 
     close() {
@@ -288,10 +239,8 @@ export function trxHandler(ctx: TrxContext, emit: (container: Container) => void
     },
 
     end() {
-      if (!rootSeen)
-        throw new FormatError('The file has no XML root element (it is empty or holds only a prolog); send a TRX file');
-      if (frames.length > 0)
-        throw new FormatError('The file ends before its root element is closed; the report looks truncated');
+      if (!rootSeen) throw noRootError('a TRX file');
+      if (frames.depth > 0) throw unclosedRootError();
       ctx.setProducer(legacy ? 'mstest' : 'vstest');
     },
   };
@@ -332,9 +281,4 @@ function errorInfo(r: Result): FailureInfo | null {
   const message = r.message ? trimmedOrNull(r.message) : null;
   const stack = r.stack ? trimmedOrNull(r.stack) : null;
   return message === null && stack === null ? null : { message, type: null, stack };
-}
-
-/** Worst child first; a class suite always has at least one test. */
-function worst(seen: Set<ContainerStatus>): ContainerStatus {
-  return worstStatus(seen) ?? 'passed';
 }

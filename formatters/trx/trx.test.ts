@@ -1,109 +1,43 @@
 import t from 'tap';
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import type { Container, Head } from '../../lib/formatter/api.js';
+import type { Container } from '../../lib/formatter/api.js';
 import { totalsOf as count } from '../../lib/formatter/check.js';
 import { readHead } from '../../lib/formatter/head.js';
-import {
-  driveHandler,
-  expectChunkIndependence,
-  expectFixtureFolder,
-  expectFormatErrors,
-  expectManifestTotals,
-  feedXml,
-  formatterFixtures,
-  headOf,
-  neighbourHeads,
-  type XmlEvent,
-} from '../../test/helpers/formatter-fixtures.js';
+import { driveHandler, feedXml, formatterChecks, formatterFixtures } from '../../test/helpers/formatter-fixtures.js';
+import { headOf } from '../../test/helpers/formatter-fixtures.js';
+import type { XmlEvent } from '../../test/helpers/formatter-fixtures.js';
 import { trx } from './index.js';
 import { outcomeStatus, trxHandler, typeName } from './parse.js';
 import { parseTimeSpan, resultFileRef } from './values.js';
 
 const fx = formatterFixtures(trx, import.meta.url);
-const { dir: FIXTURES, run } = fx;
+
+formatterChecks(fx, {
+  fixtureScore: 0.9,
+  // With a small text limit, every fixture also in 7-byte chunks.
+  chunks: { eachInChunksOf: 7 },
+  rejects: [['BOM only', Buffer.from([0xef, 0xbb, 0xbf])]],
+});
+const { run } = fx;
 
 function drive(events: XmlEvent[], maxTextChars = 1000): { out: Container[]; producers: string[] } {
   return driveHandler(trxHandler, 'run.trx', maxTextChars, (h) => feedXml(h, events));
 }
 
-const head = (text: string, fileName = 'r.xml'): Head => headOf(text, fileName);
-
-t.test('fixture folder: every file listed, byte-identical to its manifest hash, and in the README', async (t) =>
-  expectFixtureFolder(t, fx),
-);
-
-t.test('every fixture gives the manifest counts', async (t) => expectManifestTotals(t, fx));
-
-t.test('producer', async (t) => {
-  const cases: [string, string][] = [
-    ['dorny__dotnet-trx.trx', 'vstest'],
-    ['allure2__testresultsWithChildren.trx', 'vstest'],
-    ['allure2__sample.trx', 'mstest'],
-    ['xunit-plugin__mstest-testcase1-input.xml', 'mstest'],
-  ];
-  for (const [file, want] of cases) {
-    const { producers } = await run(readFileSync(path.join(FIXTURES, file)), file);
-    t.same(producers, [want], file);
-  }
-});
-
-t.test('sniff: every fixture votes mine', async (t) => {
-  for (const f of fx.manifest) t.ok(trx.sniff(fx.head(f.path)) >= 0.9, f.path);
-});
-
-/** The start of a real file of every other format in the shared fixture set, and near misses. */
-const OTHERS: [string, string, string][] = [
-  ...neighbourHeads('trx'),
-  [
-    'CppUnit (TestRun root)',
-    'cppunit.xml',
-    '<?xml version="1.0" encoding="ISO-8859-1" standalone="yes"?>\n<TestRun>\n  <FailedTests></FailedTests>\n  <SuccessfulTests><Test id="1"><Name>T::a</Name></Test></SuccessfulTests>\n  <Statistics><Tests>1</Tests></Statistics>',
-  ],
-  ['TestRun in another namespace', 'r.xml', '<TestRun xmlns="urn:other"><Results/></TestRun>'],
-  ['empty', 'r.trx', ''],
-  ['plain text naming TRX elements', 'notes.trx', 'TestRun Results UnitTestResult\n'],
-];
-
-t.test('sniff: other formats score below the match threshold', async (t) => {
-  for (const [name, file, text] of OTHERS) t.ok(trx.sniff(head(text, file)) < 0.5, name);
-  const broken = { ...head('<TestRun>'), rootAttributes: null } as unknown as Head;
-  t.equal(trx.sniff(broken), 0, 'a malformed head scores 0 instead of throwing');
-});
-
 t.test('sniff: TRX without its namespace, UTF-16', async (t) => {
   t.ok(
-    trx.sniff(head('<TestRun id="1" name="n"><Times start="2020-01-01T00:00:00Z"/><Results>')) >= 0.8,
+    trx.sniff(headOf('<TestRun id="1" name="n"><Times start="2020-01-01T00:00:00Z"/><Results>')) >= 0.8,
     'TRX children without the namespace',
   );
-  t.ok(trx.sniff(head('<TestRun id="1"/>', 'run.trx')) >= 0.5, 'a bare TestRun named .trx');
+  t.ok(trx.sniff(headOf('<TestRun id="1"/>', 'run.trx')) >= 0.5, 'a bare TestRun named .trx');
   const utf16 = Buffer.concat([
     Buffer.from([0xff, 0xfe]),
     Buffer.from(
-      '<?xml version="1.0" encoding="utf-8"?><TestRun xmlns="http://microsoft.com/schemas/VisualStudio/TeamTest/2010"><Times/>',
+      '<?xml version="1.0" encoding="utf-8"?><TestRun xmlns="http://microsoft.com/schemas/VisualStudio/TeamTest/' +
+        '2010"><Times/>',
       'utf16le',
     ),
   ]);
   t.ok(trx.sniff(readHead(utf16, 'r.trx', true).head) >= 0.9, 'UTF-16 with BOM (PowerShell 5.1 redirection)');
-});
-
-// With a small text limit, every fixture also in 7-byte chunks.
-t.test('chunk boundaries do not change the containers', async (t) =>
-  expectChunkIndependence(t, fx, { eachInChunksOf: 7 }),
-);
-
-t.test('empty, truncated and foreign input reject with FormatError', async (t) => {
-  const bytes = readFileSync(path.join(FIXTURES, 'dorny__dotnet-trx.trx'));
-  await expectFormatErrors(t, fx, 'x.trx', [
-    ['empty', Buffer.alloc(0)],
-    ['BOM only', Buffer.from([0xef, 0xbb, 0xbf])],
-    ['prolog only', Buffer.from('<?xml version="1.0" encoding="utf-8"?>\n')],
-    ['truncated in the middle', bytes.subarray(0, Math.floor(bytes.length / 2))],
-    ['truncated in a tag', Buffer.from('<TestRun><Results><UnitTestResult testName="a" outco')],
-    ['CppUnit-like root in another namespace', Buffer.from('<TestRun xmlns="urn:other"><Results/></TestRun>')],
-    ['JUnit root', Buffer.from('<testsuites><testsuite name="a"/></testsuites>')],
-    ['JSON', Buffer.from('{"stats":{}}')],
-  ]);
 });
 
 t.test('outcome table', async (t) => {
@@ -265,7 +199,8 @@ t.test('state machine: mstest.exe order (definitions first): a suite per class',
         className: 'Calc.Tests.Add, Calc.Tests, Version=1.0.0.0',
         name: 'A',
         adapterTypeName:
-          'Microsoft.VisualStudio.TestTools.TestTypes.Unit.UnitTestAdapter, Microsoft.VisualStudio.QualityTools.Tips.UnitTest.Adapter',
+          'Microsoft.VisualStudio.TestTools.TestTypes.Unit.UnitTestAdapter, ' +
+          'Microsoft.VisualStudio.QualityTools.Tips.UnitTest.Adapter',
       },
     ],
     ['close', 'TestMethod'],
@@ -381,7 +316,7 @@ t.test('values: durations, class names, result file references', async (t) => {
 });
 
 t.test('a fixture container in full: BOM, offset time, xUnit adapter names', async (t) => {
-  const { containers } = await run(readFileSync(path.join(FIXTURES, 'dorny__dotnet-trx.trx')), 'dorny__dotnet-trx.trx');
+  const { containers } = await run(fx.read('dorny__dotnet-trx.trx'), 'dorny__dotnet-trx.trx');
   t.ok(containers.every((c) => c.type === 'test' && c.parentId === null));
   const failed = containers.find((c) => c.title === 'Should be even number(i: 3)')!;
   t.match(failed, {

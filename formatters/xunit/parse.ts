@@ -3,22 +3,11 @@
  * `assembly` → `class` → `test`): SAX events in, containers out, in closing order. It keeps only
  * the open suites and the open test with their capped text, never the tree.
  */
-import {
-  FormatError,
-  TextBuffer,
-  parseTimestamp,
-  type Container,
-  type ContainerStatus,
-  type FailureInfo,
-  type Instant,
-  type ParseContext,
-  type Property,
-  type XmlHandler,
-  worstStatus,
-  textOrNull,
-  trimmedOrNull,
-  localName,
-} from '../../lib/formatter/api.js';
+import { ElementStack, erroredTest, localName, lowerWord, newContainer, noRootError } from '../../lib/formatter/api.js';
+import { parseTimestamp, Stack, suiteStatus, TextBuffer, trimmedOrNull } from '../../lib/formatter/api.js';
+import { unclosedRootError, wrongRootError } from '../../lib/formatter/api.js';
+import type { Container, ContainerStatus, Emit, FailureInfo, HandlerContext } from '../../lib/formatter/api.js';
+import type { Instant, Property, XmlMachine } from '../../lib/formatter/api.js';
 import { baseName, parseSeconds, parseTimeSpan } from './values.js';
 
 type Attrs = Record<string, string>;
@@ -55,30 +44,23 @@ type Frame =
 
 const IGNORED: Frame = { kind: 'ignored' };
 
-export interface XunitHandler extends XmlHandler {
-  /** Call after the last event: rejects a file without a root element or cut off before its end. */
-  end(): void;
-}
-
-export type XunitContext = Pick<ParseContext, 'fileName' | 'nextId' | 'limits' | 'setProducer'>;
-
-export function xunitHandler(ctx: XunitContext, emit: (container: Container) => void): XunitHandler {
+export function xunitHandler(ctx: HandlerContext, emit: Emit): XmlMachine {
   const limit = ctx.limits.maxTextChars;
-  const frames: Frame[] = [];
-  const containers: Open[] = [];
+  const frames = new ElementStack<Frame>(IGNORED);
+  const containers = new Stack<Open>();
   let rootSeen = false;
   /** `assemblies/@start-rtf` (schema 3): the start of assemblies that give none of their own. */
   let runStart: Instant | null = null;
   let producer: string | null = null;
 
   const openContainer = (kind: Open['kind'], a: Attrs): void => {
-    const parent = containers[containers.length - 1] ?? null;
+    const parent = containers.top ?? null;
     const o: Open = {
       id: ctx.nextId(),
       parentId: parent ? parent.id : null,
       kind,
       title: titleOf(kind, a, ctx.fileName),
-      result: lower(a['result']),
+      result: lowerWord(a['result']),
       // `time` is seconds; schema 3 adds `time-rtf`, a TimeSpan, and some writers give only that.
       durationMs: parseSeconds(a['time']) ?? parseTimeSpan(a['time-rtf']),
       startedAt: null,
@@ -118,7 +100,7 @@ export function xunitHandler(ctx: XunitContext, emit: (container: Container) => 
 
   const finish = (o: Open): void => {
     containers.pop();
-    const parent = containers[containers.length - 1];
+    const parent = containers.top;
     const container = o.kind === 'test' || o.kind === 'error' ? finishTest(o) : finishSuite(o);
     if (parent) {
       parent.seen.add(container.status);
@@ -138,25 +120,13 @@ export function xunitHandler(ctx: XunitContext, emit: (container: Container) => 
     let failure = failureInfo(o);
     if (failure && o.tests === 0) {
       // Counting rule 4: a class that failed outside any test and ran none is one errored test.
-      emit({
-        id: ctx.nextId(),
-        parentId: o.id,
-        type: 'test',
-        title: o.title,
-        status: 'errored',
-        durationMs: null,
-        startedAt: null,
-        failure,
-        output: null,
-        properties: [],
-        attachmentRefs: [],
-        meta: { synthetic: 'class-error' },
-      });
+      const meta = { synthetic: 'class-error' };
+      emit(erroredTest({ id: ctx.nextId(), parentId: o.id, title: o.title, failure, meta }));
       o.tests++;
       failure = null;
       o.seen.add('errored');
     } else if (failure) o.seen.add('errored');
-    return base(o, 'suite', worst(o.seen), failure);
+    return base(o, 'suite', suiteStatus(o.seen), failure);
   };
 
   const childOf = (top: Frame, name: string, a: Attrs): Frame => {
@@ -199,11 +169,11 @@ export function xunitHandler(ctx: XunitContext, emit: (container: Container) => 
     open(rawName, a) {
       const name = localName(rawName);
       if (!rootSeen) {
-        if ((name !== 'assemblies' && name !== 'assembly') || a['xmlns'] !== undefined) {
-          throw new FormatError(
-            `The root element is <${rawName}>, not xUnit.net's <assemblies> or <assembly>: this is not an xUnit.net result file; choose the formatter for its format or let Tally detect it`,
+        if ((name !== 'assemblies' && name !== 'assembly') || a['xmlns'] !== undefined)
+          throw wrongRootError(
+            `<${rawName}>`,
+            "xUnit.net's <assemblies> or <assembly>: this is not an xUnit.net result file",
           );
-        }
         rootSeen = true;
         if (name === 'assemblies') {
           runStart = parseTimestamp(a['start-rtf']);
@@ -211,18 +181,18 @@ export function xunitHandler(ctx: XunitContext, emit: (container: Container) => 
           return;
         }
       }
-      const top = frames[frames.length - 1];
-      const inner = containers[containers.length - 1]?.kind;
+      const top = frames.top;
+      const inner = containers.top?.kind;
       if (name === 'assembly' && (top === undefined || top.kind === 'root')) return openContainer('assembly', a);
       if ((name === 'collection' || name === 'class') && inner === 'assembly') return openContainer(name, a);
       // Counting rule: every <test> counts; only a test inside a test would be something else.
       if (name === 'test' && inner !== 'test' && inner !== 'error') return openContainer('test', a);
       if (name === 'error' && top?.kind === 'errors') return openContainer('error', a);
-      frames.push(top ? childOf(top, name, a) : IGNORED);
+      frames.open((top) => childOf(top, name, a));
     },
 
     text(t) {
-      const top = frames[frames.length - 1];
+      const top = frames.top;
       if (top?.kind === 'text' || top?.kind === 'reason') top.buffer.append(t);
     },
 
@@ -232,12 +202,8 @@ export function xunitHandler(ctx: XunitContext, emit: (container: Container) => 
     },
 
     end() {
-      if (!rootSeen)
-        throw new FormatError(
-          'The file has no XML root element (it is empty or holds only a prolog); send an xUnit.net XML result file',
-        );
-      if (frames.length > 0)
-        throw new FormatError('The file ends before its root element is closed; the report looks truncated');
+      if (!rootSeen) throw noRootError('an xUnit.net XML result file');
+      if (frames.depth > 0) throw unclosedRootError();
     },
   };
 }
@@ -285,34 +251,9 @@ function reasonInfo(o: Open): FailureInfo | null {
 }
 
 function base(o: Open, type: 'suite' | 'test', status: ContainerStatus, failure: FailureInfo | null): Container {
-  const stdout = o.output ? textOrNull(o.output) : null;
-  const container: Container = {
-    id: o.id,
-    parentId: o.parentId,
-    type,
-    title: o.title,
-    status,
-    durationMs: o.durationMs,
-    startedAt: o.startedAt ? o.startedAt.iso : null,
-    failure,
-    output: stdout === null ? null : { stdout, stderr: null },
-    properties: o.properties,
-    attachmentRefs: [],
-  };
-  if (o.startedAt?.naive) container.startedAtNaive = true;
-  if (Object.keys(o.meta).length > 0) container.meta = o.meta;
-  return container;
-}
-
-/** Worst child first; a suite with no tests at all has nothing that failed. */
-function worst(seen: Set<ContainerStatus>): ContainerStatus {
-  return worstStatus(seen) ?? 'passed';
+  return newContainer({ ...o, type, status, failure, stdout: o.output });
 }
 
 function putMeta(meta: Record<string, string>, key: string, value: string | undefined): void {
   if (value !== undefined && value !== '') meta[key] = value;
-}
-
-function lower(v: string | undefined): string {
-  return v === undefined ? '' : v.trim().toLowerCase();
 }

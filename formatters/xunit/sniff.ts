@@ -3,41 +3,22 @@
  * `<assembly>` (v1, some converters). `<assembly>` is a common word (Maven assembly descriptors), so
  * a bare one needs xUnit's attributes or children, and a namespaced root is never ours.
  */
-import type { Head } from '../../lib/formatter/api.js';
+import { prefixedRoot, safeSniff } from '../../lib/formatter/api.js';
 
 const ROOT_ATTRIBUTES = ['schema-version', 'timestamp', 'start-rtf', 'finish-rtf', 'computer', 'user'];
 const ASSEMBLY_ATTRIBUTES = ['test-framework', 'run-date', 'run-time', 'environment', 'config-file'];
 const ASSEMBLY_CHILDREN = new Set(['collection', 'class', 'errors', 'test']);
 
-export function sniff(head: Head): number {
-  try {
-    if (head.kind !== 'xml' || (head.rootElement !== 'assemblies' && head.rootElement !== 'assembly')) return 0;
-    const a = head.rootAttributes;
-    if ('xmlns' in a || prefixedRoot(head.text)) return 0.1;
-    const has = (names: string[]): boolean => names.some((n) => n in a);
-    const children = head.childElements;
-    switch (head.rootElement) {
-      case 'assemblies':
-        if (children[0] === 'assembly' || has(ROOT_ATTRIBUTES)) return 0.95;
-        // An empty run: `<assemblies/>` or `<assemblies></assemblies>`.
-        return children.length === 0 ? 0.7 : 0.3;
-      case 'assembly':
-        if (has(ASSEMBLY_ATTRIBUTES) || children.some((c) => ASSEMBLY_CHILDREN.has(c))) return 0.9;
-        return 0.2;
-    }
-    return 0;
-  } catch {
-    return 0;
+export const sniff = safeSniff((head) => {
+  if (head.kind !== 'xml' || (head.rootElement !== 'assemblies' && head.rootElement !== 'assembly')) return 0;
+  const a = head.rootAttributes;
+  if ('xmlns' in a || prefixedRoot(head)) return 0.1;
+  const has = (names: string[]): boolean => names.some((n) => n in a);
+  const children = head.childElements;
+  if (head.rootElement === 'assemblies') {
+    if (children[0] === 'assembly' || has(ROOT_ATTRIBUTES)) return 0.95;
+    // An empty run: `<assemblies/>` or `<assemblies></assemblies>`.
+    return children.length === 0 ? 0.7 : 0.3;
   }
-}
-
-/** The raw name of the first element after the prolog carries a namespace prefix. */
-function prefixedRoot(text: string): boolean {
-  const body = text
-    .slice(0, 8192)
-    .replace(/<\?[\s\S]*?\?>/g, '')
-    .replace(/<!--[\s\S]*?-->/g, '')
-    .replace(/<!DOCTYPE[^[>]*(\[[\s\S]*?\])?\s*>/i, '');
-  const m = /<([A-Za-z_][\w.:-]*)/.exec(body);
-  return m !== null && m[1]!.includes(':');
-}
+  return has(ASSEMBLY_ATTRIBUTES) || children.some((c) => ASSEMBLY_CHILDREN.has(c)) ? 0.9 : 0.2;
+});

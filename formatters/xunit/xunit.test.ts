@@ -1,122 +1,23 @@
 import t from 'tap';
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import type { Container, Head } from '../../lib/formatter/api.js';
+import type { Container } from '../../lib/formatter/api.js';
 import { totalsOf as count } from '../../lib/formatter/check.js';
-import {
-  driveHandler,
-  expectChunkIndependence,
-  expectFixtureFolder,
-  expectFormatErrors,
-  expectManifestTotals,
-  feedXml,
-  formatterFixtures,
-  headOf,
-  neighbourHeads,
-  type XmlEvent,
-} from '../../test/helpers/formatter-fixtures.js';
+import { driveHandler, feedXml, formatterChecks, formatterFixtures } from '../../test/helpers/formatter-fixtures.js';
+import type { XmlEvent } from '../../test/helpers/formatter-fixtures.js';
 import { xunit } from './index.js';
 import { testStatus, xunitHandler } from './parse.js';
 import { parseSeconds, parseTimeSpan } from './values.js';
 
 const fx = formatterFixtures(xunit, import.meta.url);
-const { dir: FIXTURES, run } = fx;
+
+formatterChecks(fx, {
+  fixtureScore: 0.9,
+  chunks: { maxTextChars: 20, eachInChunksOf: 1 },
+});
+const { run } = fx;
 
 function drive(events: XmlEvent[], maxTextChars = 1000): { out: Container[]; producers: string[] } {
   return driveHandler(xunitHandler, 'results.xml', maxTextChars, (h) => feedXml(h, events));
 }
-
-const head = (text: string, fileName = 'r.xml'): Head => headOf(text, fileName);
-
-t.test('fixture folder: every file listed, byte-identical to its manifest hash, and in the README', async (t) =>
-  expectFixtureFolder(t, fx),
-);
-
-t.test('every fixture gives the manifest counts', async (t) => expectManifestTotals(t, fx));
-
-t.test('producer', async (t) => {
-  const cases: [string, string[]][] = [
-    ['xunit-plugin__xunitdotnet-testcase1-input.xml', ['xunit.net']],
-    ['xunit-plugin__xunitdotnet-testcase6-input.xml', []],
-    ['allure2__passed-test.xml', []],
-  ];
-  for (const [file, want] of cases) {
-    const { producers } = await run(readFileSync(path.join(FIXTURES, file)), file);
-    t.same(producers, want, file);
-  }
-});
-
-t.test('sniff: every fixture votes mine', async (t) => {
-  for (const f of fx.manifest) t.ok(xunit.sniff(fx.head(f.path)) >= 0.9, f.path);
-});
-
-/** The start of a real file of every other format in the shared fixture set, and near misses. */
-const OTHERS: [string, string, string][] = [
-  ...neighbourHeads('xunit'),
-  [
-    'Maven assembly descriptor',
-    'assembly.xml',
-    '<assembly xmlns="http://maven.apache.org/ASSEMBLY/2.1.0" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"><id>bin</id><formats><format>zip</format></formats>',
-  ],
-  [
-    'bare assembly of another vocabulary',
-    'a.xml',
-    '<assembly><id>bin</id><formats><format>zip</format></formats></assembly>',
-  ],
-  ['empty', 'r.xml', ''],
-  ['plain text naming xUnit elements', 'notes.txt', 'assemblies assembly <collection> are xUnit words\n'],
-];
-
-t.test('sniff: other formats score below the match threshold', async (t) => {
-  for (const [name, file, text] of OTHERS) t.ok(xunit.sniff(head(text, file)) < 0.5, name);
-  const broken = { ...head('<assemblies>'), rootAttributes: null } as unknown as Head;
-  t.equal(xunit.sniff(broken), 0, 'a malformed head scores 0 instead of throwing');
-});
-
-t.test('sniff: xUnit roots', async (t) => {
-  const positive: [string, string][] = [
-    [
-      'v2 with BOM',
-      '\ufeff<?xml version="1.0" encoding="utf-8"?>\n<assemblies timestamp="06/07/2018 20:33:39">\n    <assembly name="E:\\x.DLL" test-framework="xUnit.net 2.2.0.3545">',
-    ],
-    [
-      'v3 schema',
-      '<assemblies schema-version="3" id="a" computer="C" start-rtf="2024-01-01T00:00:00.0000000+00:00"><assembly name="x.dll">',
-    ],
-    [
-      'v1 bare assembly',
-      '<assembly name="x.dll" run-date="2013-01-01" run-time="10:00:00" total="1" test-framework="xUnit.net 1.9.2"><class name="C" total="1" passed="1"><test name="A" result="Pass"/>',
-    ],
-    [
-      'v1 inside assemblies',
-      '<assemblies><assembly name="x.dll" total="1"><class name="C" time="0.1" total="1"><test name="A" result="Pass"/>',
-    ],
-  ];
-  for (const [name, text] of positive) t.ok(xunit.sniff(head(text)) >= 0.9, name);
-  t.ok(xunit.sniff(head('<assemblies/>')) >= 0.5, 'an empty run is still mine');
-});
-
-// With a text limit of 20, every fixture also in 1-byte chunks.
-t.test('chunk boundaries do not change the containers', async (t) =>
-  expectChunkIndependence(t, fx, { maxTextChars: 20, eachInChunksOf: 1 }),
-);
-
-t.test('empty, truncated and foreign input reject with FormatError', async (t) => {
-  const bytes = readFileSync(path.join(FIXTURES, 'xunit-plugin__xunitdotnet-testcase1-input.xml'));
-  await expectFormatErrors(t, fx, 'x.xml', [
-    ['empty', Buffer.alloc(0)],
-    ['whitespace only', Buffer.from('  \n')],
-    ['prolog only', Buffer.from('<?xml version="1.0" encoding="utf-8"?>\n')],
-    ['truncated in the middle', bytes.subarray(0, Math.floor(bytes.length / 2))],
-    ['truncated in a tag', Buffer.from('<assemblies><assembly name="a"><collection><te')],
-    [
-      'Maven assembly descriptor',
-      Buffer.from('<assembly xmlns="http://maven.apache.org/ASSEMBLY/2.1.0"><id>bin</id></assembly>'),
-    ],
-    ['NUnit root', Buffer.from('<test-run id="0"><test-suite/></test-run>')],
-    ['JSON', Buffer.from('{"stats":{}}')],
-  ]);
-});
 
 t.test('status table', async (t) => {
   const cases: [string, string][] = [
@@ -319,10 +220,7 @@ t.test('durations', async (t) => {
 });
 
 t.test('an unreadable run-date is no date, not a guess', async (t) => {
-  const { containers } = await run(
-    readFileSync(path.join(FIXTURES, 'xunit-plugin__xunitdotnet-testcase6-input.xml')),
-    'x.xml',
-  );
+  const { containers } = await run(fx.read('xunit-plugin__xunitdotnet-testcase6-input.xml'), 'x.xml');
   const assembly = containers[containers.length - 1]!;
   t.match(assembly, { type: 'suite', title: 'Test.exe', startedAt: null });
   t.match(containers[0], {

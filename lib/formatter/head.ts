@@ -5,6 +5,7 @@ import path from 'node:path';
 import iconv from 'iconv-lite';
 import type { Head } from './types.js';
 import { guessEncoding, type EncodingGuess } from './encoding.js';
+import { forEachTopLevelKey } from './kit/json-head.js';
 
 export const HEAD_BYTES = 64 * 1024;
 
@@ -94,44 +95,18 @@ function attributes(source: string): Record<string, string> {
 /** Keys at depth 1 of a JSON object, read with a small scanner that tolerates a cut-off head. */
 function topLevelKeys(text: string): string[] {
   const keys: string[] = [];
-  let depth = 0;
-  let i = 0;
-  let expectKey = false;
-  while (i < text.length && keys.length < 64) {
-    const c = text[i];
-    if (c === '"') {
-      const end = stringEnd(text, i);
-      if (end < 0) break;
-      if (depth === 1 && expectKey) {
-        let j = end + 1;
-        while (j < text.length && /\s/.test(text[j] ?? '')) j++;
-        if (text[j] === ':') {
-          // A key JSON itself refuses (a raw control character, a bad escape) names nothing: sniffing never throws.
-          try {
-            keys.push(JSON.parse(text.slice(i, end + 1)) as string);
-          } catch {
-            /* not a key */
-          }
-        }
+  forEachTopLevelKey(text, (start, end) => {
+    let j = end + 1;
+    while (j < text.length && /\s/.test(text[j] ?? '')) j++;
+    if (text[j] === ':') {
+      // A key JSON itself refuses (a raw control character, a bad escape) names nothing: sniffing never throws.
+      try {
+        keys.push(JSON.parse(text.slice(start, end + 1)) as string);
+      } catch {
+        /* not a key */
       }
-      i = end + 1;
-      expectKey = false;
-      continue;
     }
-    if (c === '{' || c === '[') {
-      depth++;
-      expectKey = c === '{' && depth === 1;
-    } else if (c === '}' || c === ']') depth--;
-    else if (c === ',' && depth === 1) expectKey = true;
-    i++;
-  }
+    return keys.length >= 64;
+  });
   return keys;
-}
-
-function stringEnd(text: string, start: number): number {
-  for (let i = start + 1; i < text.length; i++) {
-    if (text[i] === '\\') i++;
-    else if (text[i] === '"') return i;
-  }
-  return -1;
 }

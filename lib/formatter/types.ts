@@ -122,4 +122,3 @@ export interface Formatter {
   sniff(head: Head): number;
   parse(input: AsyncIterable<string>, out: ContainerSink, ctx: ParseContext): Promise<void>;
 }
-

@@ -2,7 +2,7 @@
 // the walk-through of docs/writing-a-formatter.md. Plain JavaScript (ESM): Tally loads it with
 // TALLY_FORMATTERS=./docs/example-formatter and `tally formatter check docs/example-formatter` checks it.
 // A plugin imports the formatter API by the package name; Tally resolves it to its own build.
-import { FormatError, forEachLine } from 'tally/formatter-api';
+import { FormatError, capText, forEachLine, newContainer } from 'tally/formatter-api';
 
 const RESULT = /^test (\S+)(?: - should panic)? \.\.\. (ok|FAILED|ignored)(?:, .*)?$/;
 const SUMMARY = /^test result: (ok|FAILED)\. (\d+) passed; (\d+) failed; (\d+) ignored/;
@@ -30,7 +30,9 @@ export const libtest = {
     let current = null;
     let output = [];
     const flushOutput = () => {
-      if (current && failed.has(current)) failed.get(current).failure.stack = output.join('\n').trim();
+      // A panic's output can be long: cut it at the import's text limit, with Tally's marker.
+      if (current && failed.has(current))
+        failed.get(current).failure.stack = capText(output.join('\n').trim(), ctx.limits.maxTextChars);
       current = null;
       output = [];
     };
@@ -40,20 +42,15 @@ export const libtest = {
         results++;
         const status = r[2] === 'ok' ? 'passed' : r[2] === 'FAILED' ? 'failed' : 'skipped';
         const path = r[1].split('::');
-        const test = {
+        // Fields the output does not give (times, output, properties) take their empty values.
+        const test = newContainer({
           id: ctx.nextId(),
           parentId: null,
           type: 'test',
           title: path[path.length - 1],
           status,
-          durationMs: null,
-          startedAt: null,
-          failure: null,
-          output: null,
-          properties: [],
-          attachmentRefs: [],
           meta: { path: r[1] },
-        };
+        });
         if (status === 'failed') {
           test.failure = { message: null, type: 'panic', stack: null };
           failed.set(r[1], test);

@@ -49,7 +49,8 @@ export function skipPreamble(
             if (m) return begin(carry.slice(m.index + (carry[m.index] === '\n' ? 1 : 0)));
             if (carry.length > MAX_PREAMBLE) {
               throw new FormatError(
-                `No ${mark.what} starts within the first ${MAX_PREAMBLE} characters; the file looks like a log, not a report`,
+                `No ${mark.what} starts within the first ${MAX_PREAMBLE} characters; the file looks like a log, not ` +
+                  `a report`,
               );
             }
             from = Math.max(0, carry.length - OVERLAP);

@@ -1,3 +1,21 @@
+/**
+ * Text a formatter keeps: capped at the import's limit (`ctx.limits.maxTextChars`) with Tally's
+ * marker, whole or arriving in pieces, and strings copied off the input chunk they were cut from.
+ */
+
+/** What ends a cut text (after a newline in TextBuffer and capText): the same words in every stored text. */
+export function truncationMarker(limit: number): string {
+  return `[… truncated by Tally at ${limit} characters]`;
+}
+
+/** A text cut to `limit` characters with the marker, or the text itself when it fits; null stays null. */
+export function capText(text: string, limit: number): string;
+export function capText(text: string | null, limit: number): string | null;
+export function capText(text: string | null, limit: number): string | null {
+  if (text === null || text.length <= limit) return text;
+  return `${text.slice(0, limit)}\n${truncationMarker(limit)}`;
+}
+
 /** Keeps at most `limit` characters of a text that arrives in pieces, and says whether it cut. */
 export class TextBuffer {
   private parts: string[] = [];
@@ -21,7 +39,7 @@ export class TextBuffer {
   /** The text kept, with a marker when it was cut. */
   value(): string {
     const text = this.parts.join('');
-    return this.truncated ? `${text}\n[… truncated by Tally at ${this.limit} characters]` : text;
+    return this.truncated ? `${text}\n${truncationMarker(this.limit)}` : text;
   }
 
   get empty(): boolean {
@@ -30,13 +48,22 @@ export class TextBuffer {
 }
 
 /** The buffer's text, or null when it holds only whitespace (the indentation of a pretty-printed file). */
-export function textOrNull(buffer: TextBuffer): string | null {
-  if (buffer.empty) return null;
+export function textOrNull(buffer: TextBuffer | null): string | null {
+  if (buffer === null || buffer.empty) return null;
   const value = buffer.value();
   return value.trim() === '' ? null : value;
 }
 
 /** Messages and stacks: the blank lines around them belong to the file's layout, inner indentation is kept. */
-export function trimmedOrNull(buffer: TextBuffer): string | null {
+export function trimmedOrNull(buffer: TextBuffer | null): string | null {
   return textOrNull(buffer)?.trim() ?? null;
+}
+
+/**
+ * A copy of a string that does not keep the input chunk it was cut from alive. V8 makes a slice of
+ * 13 characters or more a view into its parent string, so a formatter that holds values for a while
+ * (definitions, open suites, titles waiting for a later section) would otherwise pin whole chunks.
+ */
+export function ownCopy(value: string): string {
+  return value.length < 13 ? value : (' ' + value).slice(1);
 }

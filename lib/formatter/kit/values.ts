@@ -38,3 +38,25 @@ export function lastPathSegment(p: string): string {
   const parts = p.split(/[\\/]/);
   return parts[parts.length - 1] || p;
 }
+
+/** Seconds as a JSON number (RSpec `run_time`, Go `Elapsed`) → milliseconds; negative or not a number → null. */
+export function secondsToMs(v: unknown): number | null {
+  if (typeof v !== 'number' || !Number.isFinite(v) || v < 0) return null;
+  // Microsecond precision, as parseSeconds: it hides binary noise like 0.30000000000000004.
+  return Math.round(v * 1e6) / 1e3;
+}
+
+/** Milliseconds to the microsecond (sums and conversions of nanoseconds leave binary noise). */
+export function roundMs(ms: number): number {
+  return Math.round(ms * 1e3) / 1e3;
+}
+
+/** A title from the file's name (a nameless suite, a file that is one suite): its last path segment. */
+export function fileTitle(fileName: string, fallback: string): string {
+  return fileName.split(/[\\/]/).pop() || fallback;
+}
+
+/** An attribute value as a word to compare: trimmed and lower-cased, `''` when absent. */
+export function lowerWord(v: string | undefined): string {
+  return v === undefined ? '' : v.trim().toLowerCase();
+}

@@ -38,6 +38,8 @@ const WHITESPACE_ONLY = /^[\s\uFEFF]*$/;
 /** The longest entity reference held back at the end of a chunk (`&#x10FFFF;` is 10). */
 const MAX_REFERENCE_CHARS = 40;
 
+/** What an unclosed construct is called in the error, by tokenizer state. */
+const UNCLOSED: Partial<Record<State, string>> = { cdata: 'CDATA section', pi: 'processing instruction' };
 const NAMED: Record<string, string> = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" };
 
 export class XmlTokenizer {
@@ -65,11 +67,7 @@ export class XmlTokenizer {
 
   end(): void {
     this.run(true);
-    if (this.state !== 'text')
-      this.fail(
-        this.buf.length,
-        `Unclosed ${this.state === 'cdata' ? 'CDATA section' : this.state === 'pi' ? 'processing instruction' : this.state}`,
-      );
+    if (this.state !== 'text') this.fail(this.buf.length, `Unclosed ${UNCLOSED[this.state] ?? this.state}`);
     if (this.buf.length > 0) this.fail(0, 'Unexpected end of file inside a tag');
     if (this.stack.length > 0) this.fail(0, 'Unclosed root tag');
     if (!this.sawRoot) this.fail(0, 'No root element');
@@ -229,7 +227,10 @@ export class XmlTokenizer {
     this.events.text(s.slice(from, to));
   }
 
-  /** Replaces references; a reference to a character XML forbids (`&#27;`, as Surefire writes ANSI colours) becomes U+FFFD. */
+  /**
+   * Replaces references; a reference to a character XML forbids (`&#27;`, as Surefire writes ANSI
+   * colours) becomes U+FFFD.
+   */
   private decode(text: string, at: number): string {
     let out = '';
     let last = 0;

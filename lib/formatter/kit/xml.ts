@@ -4,6 +4,7 @@
  * expanded and nothing is fetched.
  */
 import type { ContainerSink } from '../types.js';
+import { FormatError } from './errors.js';
 import { XmlTokenizer, type XmlEvents } from './xml-tokenizer.js';
 
 export type XmlHandler = XmlEvents;
@@ -77,4 +78,25 @@ function replaceIllegal(ref: string, num: string): string {
 export function localName(name: string): string {
   const i = name.indexOf(':');
   return i >= 0 ? name.slice(i + 1) : name;
+}
+
+/**
+ * The root element is another vocabulary's: `element` as found (`<assembly>`), `expected` what
+ * the formatter reads and what the file is not (`<testsuites> or <testsuite>: this is not a JUnit
+ * XML file`).
+ */
+export function wrongRootError(element: string, expected: string): FormatError {
+  return new FormatError(
+    `The root element is ${element}, not ${expected}; choose the formatter for its format or let Tally detect it`,
+  );
+}
+
+/** The events ended without a root element; `expected` is what to send instead (`a TRX file`). */
+export function noRootError(expected: string): FormatError {
+  return new FormatError(`The file has no XML root element (it is empty or holds only a prolog); send ${expected}`);
+}
+
+/** The events ended with elements still open: the file was cut short. */
+export function unclosedRootError(why = 'the report looks truncated'): FormatError {
+  return new FormatError(`The file ends before its root element is closed; ${why}`);
 }

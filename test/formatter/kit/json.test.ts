@@ -1,13 +1,6 @@
+/** parseJson: paths, values taken whole, JSON Lines, every chunk size, and what it refuses. */
 import t from 'tap';
-import {
-  forEachLine,
-  fromEpochMs,
-  parseJson,
-  parseTimestamp,
-  FormatError,
-  type ContainerSink,
-  type JsonPath,
-} from '../lib/formatter/api.js';
+import { parseJson, FormatError, type ContainerSink, type JsonPath } from '../../../lib/formatter/api.js';
 
 const sink: ContainerSink = { emit: () => undefined, ready: () => null };
 
@@ -40,7 +33,8 @@ async function events(
 
 t.test('parseJson: paths, whole values, every chunk size', async (t) => {
   const doc =
-    '{"stats":{"tests":2},"tests":[{"title":"a","err":{}},{"title":"b \\"q\\" ü","err":{"message":"x"}}],"n":null,"ok":true}';
+    '{"stats":{"tests":2},"tests":[{"title":"a","err":{}},{"title":"b \\"q\\" ü","err":{"message":"x"}}],"n":null,' +
+    '"ok":true}';
   const expected = [
     'open  object',
     'open stats object',
@@ -81,20 +75,4 @@ t.test('parseJson: __proto__ stays an own property', async (t) => {
   });
   t.equal(({} as any).polluted, undefined);
   t.same(Object.keys(got), ['__proto__']);
-});
-
-t.test('forEachLine: CRLF, LF, a last line without end, chunk borders', async (t) => {
-  for (const size of [1, 3, 100]) {
-    const lines: string[] = [];
-    await forEachLine(chunks('ok 1\r\nnot ok 2\n\nlast', size), sink, (l) => void lines.push(l));
-    t.same(lines, ['ok 1', 'not ok 2', '', 'last'], `chunks of ${size}`);
-  }
-});
-
-t.test('timestamps', async (t) => {
-  t.same(parseTimestamp('2026-01-02T03:04:05'), { iso: '2026-01-02T03:04:05.000Z', naive: true });
-  t.same(parseTimestamp('2026-01-02T03:04:05.5+02:00'), { iso: '2026-01-02T01:04:05.500Z', naive: false });
-  t.equal(parseTimestamp('yesterday'), null);
-  t.same(fromEpochMs(1700000000000), { iso: '2023-11-14T22:13:20.000Z', naive: false });
-  t.equal(fromEpochMs(0), null);
 });

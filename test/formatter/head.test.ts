@@ -1,5 +1,5 @@
 import t from 'tap';
-import { readHead, baseName } from '../lib/formatter/head.js';
+import { readHead, baseName } from '../../lib/formatter/head.js';
 
 t.test('xml head: root, attributes, children, declaration', async (t) => {
   const { head } = readHead(

@@ -3,8 +3,8 @@
  * and each well-formedness rule it keeps failing with a position.
  */
 import t from 'tap';
-import { XmlTokenizer } from '../lib/formatter/kit/xml-tokenizer.js';
-import { isFormatError } from '../lib/formatter/api.js';
+import { XmlTokenizer } from '../../../lib/formatter/kit/xml-tokenizer.js';
+import { isFormatError } from '../../../lib/formatter/api.js';
 
 const BOUNDS = { maxDepth: 50, maxTagChars: 4096, maxValueChars: 512 };
 

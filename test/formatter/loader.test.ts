@@ -10,13 +10,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
-import { builtinFormatters } from '../formatters/index.js';
-import { loadFormatters } from '../lib/formatter/loader.js';
-import { createRegistry } from '../lib/formatter/registry.js';
-import { startTally } from './helpers/tally.js';
-import { file, multipart } from './helpers/multipart.js';
+import { builtinFormatters } from '../../formatters/index.js';
+import { loadFormatters } from '../../lib/formatter/loader.js';
+import { createRegistry } from '../../lib/formatter/registry.js';
+import { startTally } from '../helpers/tally.js';
+import { file, multipart } from '../helpers/multipart.js';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const example = path.join(root, 'docs/example-formatter');
 const run = promisify(execFile);
 
@@ -51,8 +51,13 @@ t.test('a formatter that claims every file fails the kit', async (t) => {
   // .mjs: a folder without a package.json is CommonJS to Node, so ESM plugins say so by extension.
   await writeFile(
     path.join(dir, 'index.mjs'),
-    `export const greedy = { key: 'greedy', title: 'Greedy', extensions: ['.txt'], mediaTypes: ['text/plain'],
-      sniff: () => 1, async parse(input, out, ctx) { for await (const _ of input); out.emit({ id: ctx.nextId(), parentId: null, type: 'test', title: 'x', status: 'passed', durationMs: null, startedAt: null, failure: null, output: null, properties: [], attachmentRefs: [] }); } };\n`,
+    [
+      "export const greedy = { key: 'greedy', title: 'Greedy', extensions: ['.txt'], mediaTypes: ['text/plain'],",
+      '  sniff: () => 1, async parse(input, out, ctx) { for await (const _ of input); out.emit({',
+      "    id: ctx.nextId(), parentId: null, type: 'test', title: 'x', status: 'passed', durationMs: null,",
+      '    startedAt: null, failure: null, output: null, properties: [], attachmentRefs: [] }); } };',
+      '',
+    ].join('\n'),
   );
   const r = await check(dir);
   t.equal(r.code, 1);
@@ -92,7 +97,8 @@ t.test('duplicate keys and bad modules are precise start-up errors', async (t) =
   t.teardown(() => rm(dir, { recursive: true, force: true }));
   await writeFile(
     path.join(dir, 'index.mjs'),
-    `export default { key: 'junit', title: 'Mine', extensions: ['.xml'], mediaTypes: [], sniff: () => 0, parse: async () => {} };\n`,
+    `export default { key: 'junit', title: 'Mine', extensions: ['.xml'], mediaTypes: [], sniff: () => 0, parse: ` +
+      `async () => {} };\n`,
   );
   const mine = await loadFormatters([dir]);
   t.throws(() => createRegistry([...builtinFormatters, ...mine]), {
