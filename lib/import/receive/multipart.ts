@@ -132,6 +132,16 @@ export async function readMultipart(
           });
       },
     );
+    // busboy says 'finish' at the closing delimiter, before the body's end (an epilogue may follow):
+    // the form is read then.
+    parser.on('finish', () => {
+      chain.then(() => {
+        if (!settled) {
+          settled = true;
+          resolve();
+        }
+      }, fail);
+    });
     // The body's own failure (a limit, the client gone) reaches the parser through the pipeline as is;
     // anything else the parser says is about the multipart syntax.
     parser.on('error', (cause: unknown) =>
@@ -172,16 +182,10 @@ export async function readMultipart(
       }
     };
     body.on('data', watch);
-    // Either side failing tears down both; the failure itself is taken by the listeners above.
+    // Either side failing tears down both; the failure itself is taken by the listeners above. The
+    // pipeline may never end when busboy finished early: the body's owner tears it down then.
     pipeline(body, parser, (err) => {
       if (err) fail(err);
-      else
-        chain.then(() => {
-          if (!settled) {
-            settled = true;
-            resolve();
-          }
-        }, fail);
     });
   });
 }

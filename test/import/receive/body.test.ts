@@ -1,8 +1,9 @@
 /**
  * The request body's pipeline (lib/import/receive/body.ts) on a real HTTP server: bytes counted as
- * they pass; a failure anywhere (the reader, the limit) tears the chain down but leaves the request
- * alive, its rest read and dropped, so the answer still reaches the client; the client going away
- * (the signal) destroys it, and its AbortError is the import's upload_aborted.
+ * they pass; a failure anywhere (the reader, the limit) tears the chain down but holds the request,
+ * neither read on nor destroyed, until the import has answered; then its rest is read and dropped,
+ * so the answer still reaches the client. The client going away (the signal) destroys it, and its
+ * AbortError is the import's upload_aborted.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -61,6 +62,15 @@ async function read(stream: AsyncIterable<Buffer>, stopAfter = Infinity): Promis
   }
 }
 
+/** Until the import has answered, the request is held: paused, not read on, not destroyed. */
+async function held(t: Test, req: http.IncomingMessage): Promise<void> {
+  const before = req.socket.bytesRead;
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  t.equal(req.readableFlowing, false, 'the request is paused while the import cleans up');
+  t.notOk(req.destroyed || req.complete, 'neither destroyed nor read to its end');
+  t.ok(req.socket.bytesRead - before < 1 * MiB, `little is read meanwhile (${req.socket.bytesRead - before})`);
+}
+
 const ended = (req: http.IncomingMessage): Promise<void> =>
   req.readableEnded ? Promise.resolve() : new Promise((resolve) => req.once('end', () => resolve()));
 
@@ -80,9 +90,10 @@ t.test('a reader that fails: the request lives on, its rest is dropped, the answ
   const status = await post(t, 8 * MiB, async (req, res) => {
     const body = receiveBody(req, { limits: DEFAULT_LIMITS, signal: new AbortController().signal }, () => undefined);
     const got = await read(body.stream, 256 * KiB);
-    body.stop();
     t.match(got.error, { code: 'report_validation_error' });
     t.ok(body.stream.destroyed, 'the chain is torn down');
+    await held(t, req);
+    body.stop();
     await ended(req);
     t.ok(req.complete, 'the request was read to its end, not destroyed');
     res.statusCode = 422;
@@ -96,9 +107,10 @@ t.test('the limit: payload_too_large, and the answer still arrives', async (t) =
   const status = await post(t, 4 * MiB, async (req, res) => {
     const body = receiveBody(req, { limits, signal: new AbortController().signal }, () => undefined);
     const got = await read(body.stream);
-    body.stop();
     t.match(got.error, { code: 'payload_too_large', msg: { details: { limit: MiB } } });
     t.ok(got.bytes <= MiB, `nothing past the limit was handed on (${got.bytes})`);
+    await held(t, req);
+    body.stop();
     await ended(req);
     t.ok(req.complete, 'the request was read to its end, not destroyed');
     res.statusCode = 413;
