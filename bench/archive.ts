@@ -17,7 +17,7 @@ import { parseArgs, promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { junitZip, type JunitMix } from './generate.js';
 import { serveArgs } from './server.js';
-import type { ImportResponseBody } from '../lib/import/answer.js';
+import type { ImportResponseBody } from '../lib/import/index.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const run = promisify(execFile);

@@ -17,7 +17,7 @@ import { parseArgs } from 'node:util';
 import { junitFile, junitZip } from './generate.js';
 import { mongoWireForTests, type MongoWire } from '../scripts/mongo-wire.js';
 import { serveArgs } from './server.js';
-import type { ImportResponseBody } from '../lib/import/answer.js';
+import type { ImportResponseBody } from '../lib/import/index.js';
 
 const { values } = parseArgs({
   options: {

@@ -93,7 +93,8 @@ async function createDemo(store: Store, config: Config): Promise<void> {
       `  API key:    ${apiKey}`,
       '',
       'Import a JUnit file:',
-      `  curl -sS -H 'x-api-key: ${apiKey}' -F 'file[]=@results.xml' '${base}/api/v2/profile/${profile.id}/import/junit'`,
+      `  curl -sS -H 'x-api-key: ${apiKey}' -F 'file[]=@results.xml' ` +
+        `'${base}/api/v2/profile/${profile.id}/import/junit'`,
       '',
       `Open the web interface at ${base}/signin and sign in as ${user.email}`,
       `with this one-time password (shown only now; you choose your own at the first sign-in):`,
@@ -222,7 +223,8 @@ async function main(argv: string[]): Promise<void> {
     return print(
       json,
       { user_id: user.id, account_id: user.accountId, email: user.email, password },
-      `user id:  ${user.id}\ne-mail:   ${user.email}\npassword: ${password}\n(a one-time password, shown only now: the first sign-in chooses a new one)`,
+      `user id:  ${user.id}\ne-mail:   ${user.email}\npassword: ${password}\n` +
+        `(a one-time password, shown only now: the first sign-in chooses a new one)`,
     );
   }
   if (command === 'formatter' && sub === 'check') {

@@ -43,7 +43,7 @@ export interface Config {
   publicUrl: string | null;
   limits: Limits;
   /** Extra formatter folders or packages (TALLY_FORMATTERS). */
-  formatterModules: string[];
+  formatterModules: readonly string[];
   /** On SIGTERM: how long in-flight requests may go on before their connections are closed. */
   shutdownGraceMs: number;
   /** Worker threads parsing files of built-in formats (TALLY_PARSE_WORKERS); 0 parses on the request thread. */
@@ -55,7 +55,7 @@ export interface Config {
 const GiB = 1024 ** 3;
 const MiB = 1024 ** 2;
 
-export const DEFAULT_LIMITS: Limits = {
+export const DEFAULT_LIMITS: Readonly<Limits> = Object.freeze({
   maxUploadBytes: 8 * GiB,
   maxFieldBytes: 64 * 1024,
   maxFields: 1000,
@@ -71,7 +71,7 @@ export const DEFAULT_LIMITS: Limits = {
   minUploadBytes: 16 * 1024,
   maxConcurrentImportsPerAccount: 32,
   maxKeyFailuresPerMinute: 30,
-};
+});
 
 const LIMIT_ENV: Record<keyof Limits, string> = {
   maxUploadBytes: 'TALLY_MAX_UPLOAD_BYTES',
@@ -103,24 +103,27 @@ function nonNegativeInt(name: string, raw: string): number {
   return n;
 }
 
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const limits = { ...DEFAULT_LIMITS };
+/** The configuration, read once and frozen (its limits too): nothing changes it after start. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Config> {
+  const limits: Limits = { ...DEFAULT_LIMITS };
   for (const key of Object.keys(LIMIT_ENV) as (keyof Limits)[]) {
     const raw = env[LIMIT_ENV[key]];
     if (raw !== undefined && raw !== '') limits[key] = positiveInt(LIMIT_ENV[key], raw);
   }
   const port = env.PORT ? positiveInt('PORT', env.PORT) : 8080;
-  return {
+  return Object.freeze({
     port,
     host: env.HOST || '0.0.0.0',
     dataDir: path.resolve(env.TALLY_DATA_DIR || './data'),
     mongodbUrl: env.MONGODB_URL || null,
     publicUrl: env.TALLY_PUBLIC_URL || null,
-    limits,
-    formatterModules: (env.TALLY_FORMATTERS || '')
-      .split(',')
-      .map((s) => s.trim())
-      .filter(Boolean),
+    limits: Object.freeze(limits),
+    formatterModules: Object.freeze(
+      (env.TALLY_FORMATTERS || '')
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
+    ),
     shutdownGraceMs: env.TALLY_SHUTDOWN_GRACE_MS
       ? positiveInt('TALLY_SHUTDOWN_GRACE_MS', env.TALLY_SHUTDOWN_GRACE_MS)
       : 30_000,
@@ -134,7 +137,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         : env.TALLY_STORAGE_RESERVE_BYTES
           ? positiveInt('TALLY_STORAGE_RESERVE_BYTES', env.TALLY_STORAGE_RESERVE_BYTES)
           : 64 * MiB,
-  };
+  });
 }
 
 export const LIMIT_ENV_NAMES = LIMIT_ENV;

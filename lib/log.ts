@@ -13,9 +13,8 @@ export type Logger = (event: string, data?: Record<string, unknown>) => void;
 export function jsonLogger(stream: NodeJS.WritableStream = process.stdout): Logger {
   return (event, data = {}) => {
     const requestId = requestContext.getStore()?.requestId;
-    stream.write(
-      `${JSON.stringify({ time: new Date().toISOString(), event, ...(requestId ? { request_id: requestId } : {}), ...data })}\n`,
-    );
+    const line = { time: new Date().toISOString(), event, ...(requestId ? { request_id: requestId } : {}), ...data };
+    stream.write(`${JSON.stringify(line)}\n`);
   };
 }
 

@@ -22,6 +22,8 @@ export function answerClientError(err: NodeJS.ErrnoException, socket: Duplex): v
   const status = entry(code).status;
   const body = JSON.stringify({ status: 'failed', messages: [message(code)] });
   socket.end(
-    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nX-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\n${body}`,
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+      `Content-Length: ${Buffer.byteLength(body)}\r\nX-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\n` +
+      `${body}`,
   );
 }

@@ -1,10 +1,10 @@
 /**
  * The import routes of SPEC part 4. The payload is a raw stream (never parsed or held by hapi);
- * the session streams it through the import graph and answers once finalize is done.
+ * the import run (lib/import) streams it through its stages and answers once finalize is done.
  */
 import type { Plugin, Request, ResponseObject, ResponseToolkit } from '@hapi/hapi';
 import type { Readable } from 'node:stream';
-import { runImport, type ImportDeps, type ImportRoute } from '../lib/import/session.js';
+import { runImport, type ImportDeps, type ImportRoute } from '../lib/import/index.js';
 import { accountOf, baseUrl, profileFor } from './profiles.js';
 import { fault } from './replies.js';
 import { ConcurrencyLimiter } from '../lib/limits/rate.js';
@@ -72,8 +72,8 @@ export async function serveImport(
         baseUrl: baseUrl(request, deps.config.publicUrl),
         signal: controller.signal,
       });
-      deps.inflight?.add(running);
-      const answer = await running.finally(() => deps.inflight?.delete(running));
+      deps.inflight.add(running);
+      const answer = await running.finally(() => deps.inflight.delete(running));
       // hapi closes the connection itself when the body was not read to its end.
       return h.response(answer.body).code(answer.status);
     } finally {

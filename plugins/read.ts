@@ -7,7 +7,7 @@ import Joi from 'joi';
 import type { Registry } from '../lib/formatter/registry.js';
 import type { Store } from '../lib/store/store.js';
 import { accountOf, baseUrl, profileFor } from './profiles.js';
-import { progressPercent, reportPageUrl } from '../lib/import/answer.js';
+import { progressPercent, reportPageUrl } from '../lib/import/index.js';
 import { fault } from './replies.js';
 
 interface ReadDeps {
@@ -41,15 +41,13 @@ export const readPlugin: Plugin<ReadDeps> = {
       path: '/api/v2/formatters',
       options: { auth: false },
       handler: () => ({
-        formatters: registry
-          .all()
-          .map((f) => ({
-            key: f.key,
-            title: f.title,
-            extensions: f.extensions,
-            media_types: f.mediaTypes,
-            merge_containers_by_default: f.mergeContainersByDefault ?? false,
-          })),
+        formatters: registry.all().map((f) => ({
+          key: f.key,
+          title: f.title,
+          extensions: f.extensions,
+          media_types: f.mediaTypes,
+          merge_containers_by_default: f.mergeContainersByDefault ?? false,
+        })),
       }),
     });
 

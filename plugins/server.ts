@@ -1,6 +1,6 @@
 /**
  * Assembles Tally: a hapi server on an http listener whose request timeout fits long uploads
- * (Node's default 300 s would answer 408 mid-upload), with the auth, import, read, views (the pages'
+ * (Node's default 300 s would answer 408 mid-upload), with the auth, import, read, page API (the pages'
  * JSON twins), health and web plugins.
  */
 import Hapi, { type Request, type ResponseToolkit } from '@hapi/hapi';
@@ -18,22 +18,32 @@ import { authPlugin } from './auth.js';
 import { healthPlugin } from './health.js';
 import { importPlugin } from './import.js';
 import { readPlugin } from './read.js';
-import { viewsPlugin } from './views.js';
+import { pageApiPlugin } from './page-api.js';
 import { webPlugin } from './web/index.js';
 import { openapiPlugin } from './openapi/index.js';
 import { answerClientError } from './client-error.js';
 import { securityHeadersPlugin } from './security-headers.js';
 import { lingerPlugin } from './linger.js';
-import { ImportWorker } from '../lib/import/worker.js';
-import { ParsePool } from '../lib/import/parse-pool.js';
-import type { ImportDeps } from '../lib/import/session.js';
+import { createImports, ParsePool, type FormatterModule, type QueueRunner } from '../lib/import/index.js';
 
 export interface TallyOptions {
   config: Config;
   store: Store;
+  /** Every formatter imports may use (the registry). */
   formatters: readonly Formatter[];
+  /**
+   * The modules the parse threads load their formatters from (default: the built-in formatters);
+   * files of other formatters are parsed on the request thread.
+   */
+  threadFormatters?: readonly FormatterModule[];
   log: Logger;
 }
+
+/** Where the parse threads find the built-in formatters: `formatters/index.ts`, export `builtinFormatters`. */
+export const BUILTIN_FORMATTER_MODULE: FormatterModule = Object.freeze({
+  url: import.meta.resolve('../formatters/index.js'),
+  exportName: 'builtinFormatters',
+});
 
 /** Imports older than this that are still running belong to a process or store that went away. */
 const SWEEP_EVERY_MS = 10 * 60 * 1000;
@@ -42,9 +52,9 @@ export interface Tally {
   server: Hapi.Server;
   registry: Registry;
   config: Config;
-  /** Processes process_async imports. */
-  worker: ImportWorker;
-  /** Parse workers (TALLY_PARSE_WORKERS). */
+  /** Runs process_async imports. */
+  queue: QueueRunner;
+  /** Parse threads (TALLY_PARSE_WORKERS). */
   pool: ParsePool;
   /** Ends imports that cannot still be running at `now` (runs at start and every 10 minutes). */
   sweep(now?: Date): Promise<number>;
@@ -109,19 +119,8 @@ export async function createTally(o: TallyOptions): Promise<Tally> {
       .header('x-request-id', request.info.id);
   });
 
-  const pool = new ParsePool(o.config.parseWorkers);
-  const deps: ImportDeps = {
-    store: o.store,
-    registry,
-    config: o.config,
-    tmpDir,
-    log: o.log,
-    inflight: new Set(),
-    pool,
-  };
-  // URLs in a queued import's answer are never sent; the public URL (if set) keeps them right on the record.
-  const worker = new ImportWorker(deps, o.config.publicUrl ?? '');
-  deps.onQueued = () => worker.kick();
+  const pool = await ParsePool.create(o.config.parseWorkers, o.threadFormatters ?? [BUILTIN_FORMATTER_MODULE]);
+  const { deps, queue } = createImports({ store: o.store, registry, config: o.config, tmpDir, log: o.log, pool });
   await server.register([
     { plugin: securityHeadersPlugin, options: { publicUrl: o.config.publicUrl } },
     { plugin: lingerPlugin, options: {} },
@@ -129,7 +128,7 @@ export async function createTally(o: TallyOptions): Promise<Tally> {
     { plugin: importPlugin, options: deps },
     { plugin: readPlugin, options: { store: o.store, registry, publicUrl: o.config.publicUrl } },
     { plugin: healthPlugin, options: { store: o.store } },
-    { plugin: viewsPlugin, options: { store: o.store, registry, publicUrl: o.config.publicUrl } },
+    { plugin: pageApiPlugin, options: { store: o.store, registry, publicUrl: o.config.publicUrl } },
     {
       plugin: webPlugin,
       options: {
@@ -162,7 +161,7 @@ export async function createTally(o: TallyOptions): Promise<Tally> {
     server,
     registry,
     config: o.config,
-    worker,
+    queue,
     pool,
     sweep,
     async start() {
@@ -179,15 +178,15 @@ export async function createTally(o: TallyOptions): Promise<Tally> {
       }
       await sweep();
       sweeper = setInterval(() => void sweep(), SWEEP_EVERY_MS).unref();
-      worker.start();
+      queue.start();
     },
     async stop() {
       if (sweeper) clearInterval(sweeper);
       // No new connections; in-flight requests get the grace period, then their connections close
       // (an upload cut off this way ends its import `failed` with upload_aborted).
       await server.stop({ timeout: o.config.shutdownGraceMs });
-      await Promise.allSettled([...deps.inflight!]);
-      await worker.stop();
+      await Promise.allSettled([...deps.inflight]);
+      await queue.stop();
       await pool.close();
     },
     url: () => server.info.uri.replace('0.0.0.0', '127.0.0.1'),

@@ -30,6 +30,7 @@ const names = Object.values(report.vulnerabilities ?? {})
   .filter((v) => v.severity === 'high' || v.severity === 'critical')
   .map((v) => `${v.name} (${v.severity})`);
 process.stdout.write(
-  `npm audit (production dependencies): ${counts.critical ?? 0} critical, ${counts.high ?? 0} high, ${counts.moderate ?? 0} moderate, ${counts.low ?? 0} low${names.length ? `: ${names.join(', ')}` : ''}\n`,
+  `npm audit (production dependencies): ${counts.critical ?? 0} critical, ${counts.high ?? 0} high, ` +
+    `${counts.moderate ?? 0} moderate, ${counts.low ?? 0} low${names.length ? `: ${names.join(', ')}` : ''}\n`,
 );
 process.exit(serious > 0 ? 1 : 0);

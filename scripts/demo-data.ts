@@ -51,7 +51,8 @@ export function demoRun(i: number, o: { failLogin?: boolean } = {}): DemoCase[] 
           message: 'expected total 90.00 but was 100.00',
           type: 'java.lang.AssertionError',
           stack:
-            'java.lang.AssertionError: expected total 90.00 but was 100.00\n\tat shop.checkout.CartTest.appliesACoupon(CartTest.java:57)',
+            'java.lang.AssertionError: expected total 90.00 but was 100.00\n' +
+            '\tat shop.checkout.CartTest.appliesACoupon(CartTest.java:57)',
         };
       }
       if (name === 'logs in with a password' && o.failLogin) {
@@ -60,7 +61,8 @@ export function demoRun(i: number, o: { failLogin?: boolean } = {}): DemoCase[] 
           message: 'Timed out after 5000 ms waiting for the account menu',
           type: 'org.openqa.selenium.TimeoutException',
           stack:
-            'org.openqa.selenium.TimeoutException: Timed out after 5000 ms waiting for the account menu\n\tat shop.auth.LoginTest.logsIn(LoginTest.java:31)',
+            'org.openqa.selenium.TimeoutException: Timed out after 5000 ms waiting for the account menu\n' +
+            '\tat shop.auth.LoginTest.logsIn(LoginTest.java:31)',
         };
         stdout = 'opening /login\ntyping the password\n[[ATTACHMENT|screenshots/login-failed.png]]';
       }
@@ -89,14 +91,21 @@ export function demoJunit(cases: DemoCase[], timestamp: string): string {
       .map((c) => {
         const inner =
           (c.failure
-            ? `<failure message="${escape(c.failure.message)}" type="${escape(c.failure.type)}">${escape(c.failure.stack)}</failure>`
+            ? `<failure message="${escape(c.failure.message)}" ` +
+              `type="${escape(c.failure.type)}">${escape(c.failure.stack)}</failure>`
             : '') +
           (c.status === 'skipped' ? '<skipped/>' : '') +
           (c.stdout ? `<system-out>${escape(c.stdout)}</system-out>` : '');
-        return `    <testcase classname="${escape(suite)}" name="${escape(c.name)}" time="${c.seconds}">${inner}</testcase>`;
+        return (
+          `    <testcase classname="${escape(suite)}" name="${escape(c.name)}" ` +
+          `time="${c.seconds}">${inner}</testcase>`
+        );
       })
       .join('\n');
-    return `  <testsuite name="${escape(suite)}" tests="${list.length}" failures="${failures}" errors="0" skipped="${skipped}" time="${time}" timestamp="${timestamp}">\n${body}\n  </testsuite>`;
+    return (
+      `  <testsuite name="${escape(suite)}" tests="${list.length}" failures="${failures}" errors="0" ` +
+      `skipped="${skipped}" time="${time}" timestamp="${timestamp}">\n${body}\n  </testsuite>`
+    );
   });
   return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites>\n${suites.join('\n')}\n</testsuites>\n`;
 }

@@ -30,7 +30,8 @@ await runAll(targets, {
   secondsPerTarget: () => Number(values.seconds),
   onDone: (s) => {
     process.stdout.write(
-      `${s.target}: ${s.execs} inputs in ${s.seconds.toFixed(0)} s, corpus ${s.corpus}, ${s.crashes.length} crash(es)\n`,
+      `${s.target}: ${s.execs} inputs in ${s.seconds.toFixed(0)} s, corpus ${s.corpus}, ${s.crashes.length} ` +
+        `crash(es)\n`,
     );
     for (const c of s.crashes) {
       crashes++;

@@ -31,7 +31,8 @@ function ensureChromium(): void {
     if (r.status === 0 && existsSync(CHROMIUM)) return;
   }
   log(
-    `${CHROMIUM} is missing and could not be installed${root ? '' : ' (not root)'}. The browser tests need it: run \`apt-get install -y chromium\` as root, or set TALLY_CHROMIUM to a chromium binary.`,
+    `${CHROMIUM} is missing and could not be installed${root ? '' : ' (not root)'}. The browser tests need it: ` +
+      `run \`apt-get install -y chromium\` as root, or set TALLY_CHROMIUM to a chromium binary.`,
   );
   process.exit(1);
 }
@@ -42,7 +43,8 @@ const wire = await mongoWireForTests(log);
 const env = { ...process.env };
 if ('unavailable' in wire) {
   log(
-    `MongoDB-wire tests ${process.env.TALLY_REQUIRE_MONGODB === '1' ? 'will FAIL' : 'are skipped'}: ${wire.unavailable}`,
+    `MongoDB-wire tests ${process.env.TALLY_REQUIRE_MONGODB === '1' ? 'will FAIL' : 'are skipped'}: ` +
+      `${wire.unavailable}`,
   );
   delete env.TALLY_TEST_MONGODB_URL;
 } else {

@@ -10,6 +10,7 @@ import { startTally, storeKinds } from './helpers/tally.js';
 import { file, multipart } from './helpers/multipart.js';
 import { builtinFormatters } from '../formatters/index.js';
 import { formatterTarget } from '../scripts/fuzz/targets.js';
+import { within } from './security/expect.js';
 
 const dir = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures', 'fuzz');
 
@@ -79,6 +80,20 @@ for (const kind of storeKinds(t)) {
       [''],
       'named "" in the unused-parameters warning',
     );
+
+    const early = await readFile(path.join(dir, 'multipart-closing-delimiter-in-part-header.bin'));
+    const e = await within(
+      10_000,
+      h.send({
+        path: `/api/v2/profile/${h.profileId}/import`,
+        headers: { 'content-type': 'multipart/form-data; boundary=tallyfuzzboundary' },
+        body: early,
+      }),
+    );
+    t.equal(e.status, 400, 'a closing delimiter inside the first header block: answered, the form holds no file', {
+      body: e.text.slice(0, 400),
+    });
+    t.equal(e.json.messages.find((x: { severity: string }) => x.severity === 'error')?.code, 'import_missing_file');
 
     const after = await h.leftovers();
     t.same(after.tmp, []);

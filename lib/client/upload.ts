@@ -62,8 +62,10 @@ export async function expand(patterns: string[], cwd: string): Promise<string[]>
 }
 
 function partHead(name: string, fileName: string, type: string): Buffer {
+  const quoted = fileName.replace(/"/g, '%22');
   return Buffer.from(
-    `--${BOUNDARY}\r\nContent-Disposition: form-data; name="${name}"; filename="${fileName.replace(/"/g, '%22')}"\r\nContent-Type: ${type}\r\n\r\n`,
+    `--${BOUNDARY}\r\nContent-Disposition: form-data; name="${name}"; filename="${quoted}"\r\n` +
+      `Content-Type: ${type}\r\n\r\n`,
   );
 }
 
@@ -146,10 +148,14 @@ export async function upload(o: UploadOptions): Promise<UploadResult> {
   const attachments = o.attachments.length ? await expand(o.attachments, o.cwd) : [];
   const size = [...files, ...attachments].reduce((n, f) => n + statSync(f).size, 0);
   o.out.write(
-    `tally: ${files.length} result file${files.length === 1 ? '' : 's'}${files.length > 1 ? ' (zipped on the fly)' : ''}${attachments.length ? `, ${attachments.length} attachment(s)` : ''}, ${(size / 1024 / 1024).toFixed(1)} MB\n`,
+    `tally: ${files.length} result file${files.length === 1 ? '' : 's'}` +
+      `${files.length > 1 ? ' (zipped on the fly)' : ''}` +
+      `${attachments.length ? `, ${attachments.length} attachment(s)` : ''}` +
+      `, ${(size / 1024 / 1024).toFixed(1)} MB\n`,
   );
   const target = new URL(
-    `${o.url.replace(/\/+$/, '')}/api/v2/profile/${encodeURIComponent(o.profile)}/import${o.formatter ? `/${encodeURIComponent(o.formatter)}` : ''}`,
+    `${o.url.replace(/\/+$/, '')}/api/v2/profile/${encodeURIComponent(o.profile)}/import` +
+      `${o.formatter ? `/${encodeURIComponent(o.formatter)}` : ''}`,
   );
   const bar = progress(o.out, size, files.length);
   const client = target.protocol === 'https:' ? https : http;

@@ -1,9 +1,8 @@
 /**
- * Small stream stages of the import graph: peek at a head, tee into a writable with backpressure,
- * count bytes against a limit.
+ * Small stream stages the import's files go through: peek at a head (detection reads it before the
+ * rest), and tee into a writable with backpressure (an upload is stored as a blob while it is parsed).
  */
-import { Transform, type Writable, type TransformCallback } from 'node:stream';
-import { ImportFault } from '../messages.js';
+import type { Writable } from 'node:stream';
 
 export interface Peeked {
   head: Buffer;
@@ -87,30 +86,5 @@ export async function* tee(source: AsyncIterable<Buffer>, w: Writable): AsyncGen
     w.end();
   } finally {
     if (!ok) w.destroy(new Error('the file was not read to its end'));
-  }
-}
-
-/** Counts bytes as they pass and fails with `payload_too_large` past the limit. */
-export class ByteCounter extends Transform {
-  bytes = 0;
-  constructor(
-    private readonly limit: number,
-    private readonly onProgress?: (bytes: number) => void,
-  ) {
-    super();
-  }
-  override _transform(chunk: Buffer, _enc: BufferEncoding, done: TransformCallback): void {
-    this.bytes += chunk.length;
-    if (this.bytes > this.limit) {
-      done(
-        new ImportFault('payload_too_large', {
-          detail: `The limit is ${this.limit} bytes (TALLY_MAX_UPLOAD_BYTES).`,
-          details: { limit: this.limit },
-        }),
-      );
-      return;
-    }
-    this.onProgress?.(this.bytes);
-    done(null, chunk);
   }
 }

@@ -13,13 +13,8 @@
  *   test's status changed after its part was written, or another process started the report.
  * Adapters give the primitives (HistoryRecords); the choice and the order are written once here.
  */
-import {
-  HistoryColumnBuilder,
-  type FileHistory,
-  type HistoryPart,
-  type HistoryTest,
-  type ParentTitle,
-} from '../history/column.js';
+import { HistoryColumnBuilder, type HistoryPart, type HistoryTest, type ParentTitle } from '../history/column.js';
+import type { FileHistory } from '../history/file-history.js';
 import { HistoryDraft } from './history-draft.js';
 import type { ContainerPatch, StoredContainer } from './types.js';
 

@@ -2,7 +2,8 @@
  * History columns: one per completed report, what the history comparison reads
  * (lib/history/column.ts). How a column is made and written is history-drafts.ts.
  */
-import { decodeColumn, type FileHistory, type HistoryColumn } from '../history/column.js';
+import { decodeColumn, type HistoryColumn } from '../history/column.js';
+import type { FileHistory } from '../history/file-history.js';
 import type { HistoryDrafts, HistoryRecords } from './history-drafts.js';
 
 export interface HistoryStore {

@@ -24,6 +24,13 @@ export interface ImportStore {
    * Returns how many imports were ended.
    */
   failStale(olderThan: string, message: Message): Promise<number>;
+  /**
+   * Ends an import that failed while it ran: marked `failed` with `patch` (its messages and what
+   * it received; its files are gone), then cleaned up in the order failStale keeps: its report
+   * failed (containers deleted), then the blobs written for it. Every step is tried even when one
+   * before it failed; resolves to how many steps failed.
+   */
+  fail(id: string, patch: Pick<ImportPatch, 'messages' | 'params' | 'tags'>, reportId: string | null): Promise<number>;
 }
 
 export const IMPORT_PATCH_FIELDS = [
@@ -62,6 +69,27 @@ export function importStore(
   reports: Pick<ReportStore, 'fail'>,
   blobs: Pick<BlobStore, 'idsOfImport' | 'delete'>,
 ): ImportStore {
+  /**
+   * The order of every clean-up of a failed import: its report is failed first (readers stop seeing
+   * it) and its containers go with it, then the blobs written for it. `step` runs each step, and
+   * decides what a failed one does.
+   */
+  const cleanUp = async (
+    importId: string,
+    reportId: string | null,
+    step: (work: () => Promise<void>) => Promise<void>,
+  ): Promise<void> => {
+    if (reportId) await step(() => reports.fail(reportId));
+    let blobIds: string[] = [];
+    await step(async () => {
+      blobIds = await blobs.idsOfImport(importId);
+    });
+    for (const blobId of blobIds) await step(() => blobs.delete(blobId));
+  };
+  const update = async (id: string, patch: ImportPatch): Promise<void> => {
+    const fields = IMPORT_PATCH_FIELDS.filter((f) => patch[f] !== undefined);
+    if (fields.length > 0) await records.update(id, patch, fields);
+  };
   return {
     async create(input) {
       const record = newImportRecord(input);
@@ -69,10 +97,7 @@ export function importStore(
       return record;
     },
     get: (id) => records.get(id),
-    async update(id, patch) {
-      const fields = IMPORT_PATCH_FIELDS.filter((f) => patch[f] !== undefined);
-      if (fields.length > 0) await records.update(id, patch, fields);
-    },
+    update,
     claimQueued: () => records.claimQueued(),
     async failStale(olderThan, message) {
       let ended = 0;
@@ -80,12 +105,19 @@ export function importStore(
         const end = await records.end(id, message, now());
         if (!end) continue;
         ended++;
-        // The order of every clean-up: the report is failed first (readers stop seeing it), its
-        // containers go with it, then the blobs.
-        if (end.reportId) await reports.fail(end.reportId);
-        for (const blobId of await blobs.idsOfImport(id)) await blobs.delete(blobId);
+        await cleanUp(id, end.reportId, (work) => work());
       }
       return ended;
+    },
+    async fail(id, patch, reportId) {
+      let failed = 0;
+      const step = (work: () => Promise<void>): Promise<void> =>
+        work().catch(() => {
+          failed++;
+        });
+      await step(() => update(id, { ...patch, status: 'failed', finishedAt: now(), files: [], attachments: [] }));
+      await cleanUp(id, reportId, step);
+      return failed;
     },
   };
 }

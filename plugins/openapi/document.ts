@@ -102,7 +102,7 @@ function operation(route: RequestRoute, op: Operation): Schema {
   }
   return {
     summary: op.summary,
-    operationId: `${route.method === '*' ? 'any' : route.method}${route.path.replace(/[{}]/g, '').replace(/[^a-zA-Z0-9]+(.)?/g, (_, c: string | undefined) => (c ?? '').toUpperCase())}`,
+    operationId: `${route.method === '*' ? 'any' : route.method}${camelPath(route.path)}`,
     security: authed ? [{ apiKey: [] }] : [],
     parameters,
     ...(op.body === 'import' ? { requestBody: importBody() } : {}),
@@ -116,7 +116,8 @@ function importBody(): Schema {
   return {
     required: true,
     description:
-      'A multipart form with result files (a .zip is allowed), attachments, tags and flags. The raw result file may also be sent as the body with its content type (SPEC 4.3).',
+      'A multipart form with result files (a .zip is allowed), attachments, tags and flags. The raw result file ' +
+      'may also be sent as the body with its content type (SPEC 4.3).',
     content: {
       'multipart/form-data': {
         schema: {
@@ -162,4 +163,9 @@ export function joiToSchema(d: Joi.Description): Schema {
   if (flags.only && Array.isArray(d.allow)) out.enum = d.allow;
   if (flags.default !== undefined) out.default = flags.default;
   return out;
+}
+
+/** A route's path as the camel-case tail of its operation id: `/api/v2/reports/{id}` → `ApiV2ReportsId`. */
+function camelPath(path: string): string {
+  return path.replace(/[{}]/g, '').replace(/[^a-zA-Z0-9]+(.)?/g, (_, c: string | undefined) => (c ?? '').toUpperCase());
 }

@@ -114,7 +114,7 @@ export const OPERATIONS: Record<string, Operation> = {
     summary: 'A stored upload or attachment, as a download.',
     responses: { 200: 'binary', 404: 'Fault', ...FAULTS_AUTHED },
   },
-  // The web pages' JSON twins (plugins/views.ts): what each page shows, for scripts.
+  // The web pages' JSON twins (plugins/page-api.ts): what each page shows, for scripts.
   'GET /api/v2/profiles': {
     summary: "The key's account's profiles, each with its newest report and a pass/fail trend (the Profiles page).",
     responses: { 200: 'View', ...FAULTS_AUTHED },

@@ -1,6 +1,6 @@
 /** What every page module is given: the store, the registry, where Tally is, and the asset URLs. */
 import type { Request } from '@hapi/hapi';
-import type { ImportDeps } from '../../lib/import/session.js';
+import type { ImportDeps } from '../../lib/import/index.js';
 import type { Registry } from '../../lib/formatter/registry.js';
 import type { Store } from '../../lib/store/store.js';
 import { baseUrl } from '../profiles.js';

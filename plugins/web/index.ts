@@ -9,7 +9,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Plugin, Request, ResponseObject, ResponseToolkit } from '@hapi/hapi';
 import type { Boom } from '@hapi/boom';
-import type { ImportDeps } from '../../lib/import/session.js';
+import type { ImportDeps } from '../../lib/import/index.js';
 import type { Registry } from '../../lib/formatter/registry.js';
 import type { Store } from '../../lib/store/store.js';
 import type { Logger } from '../../lib/log.js';

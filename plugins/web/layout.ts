@@ -55,11 +55,14 @@ function profileTabs(p: Pick<Profile, 'id' | 'name'>, tab: PageOptions['tab']): 
   const link = (name: NonNullable<PageOptions['tab']>, href: string, label: string) =>
     html`<a href="${href}" ${tab === name ? html` aria-current="page"` : ''}>${label}</a>`;
   const base = `/profiles/${encodeURIComponent(p.id)}`;
+  const tabs = [
+    link('reports', base, 'Reports'),
+    link('history', `${base}/history`, 'History'),
+    link('upload', `${base}/upload`, 'Upload'),
+  ];
   return html`<div class="profile-bar">
     <h1 class="profile-name">${p.name}</h1>
-    <nav class="tabs">
-      ${link('reports', base, 'Reports')}${link('history', `${base}/history`, 'History')}${link('upload', `${base}/upload`, 'Upload')}
-    </nav>
+    <nav class="tabs">${tabs}</nav>
   </div>`;
 }
 
@@ -69,12 +72,13 @@ export function messageList(
 ): Html {
   if (messages.length === 0) return html``;
   return html`<ul class="messages">
-    ${messages.map(
-      (m) =>
-        html`<li class="msg msg-${m.severity}">
-          <span class="sev">${m.severity}</span>
-          ${m.code ? html`<code>${m.code}</code> ` : ''}${m.message}${m.file ? html` <span class="muted">(${m.file})</span>` : ''}
-        </li>`,
-    )}
+    ${messages.map((m) => {
+      const code = m.code ? html`<code>${m.code}</code> ` : '';
+      const file = m.file ? html` <span class="muted">(${m.file})</span>` : '';
+      return html`<li class="msg msg-${m.severity}">
+        <span class="sev">${m.severity}</span>
+        ${code}${m.message}${file}
+      </li>`;
+    })}
   </ul>`;
 }

@@ -30,7 +30,8 @@ if (!bin) {
     );
   else
     t.skip(
-      'MongoDB outage test skipped: it needs a FerretDB it can stop (TALLY_FERRETDB_BIN, set by `npm test` when it starts FerretDB)',
+      'MongoDB outage test skipped: it needs a FerretDB it can stop (TALLY_FERRETDB_BIN, set by `npm test` when ' +
+        'it starts FerretDB)',
       () => undefined,
     );
 } else {
@@ -57,7 +58,8 @@ if (!bin) {
 
     // A JUnit file of ~24 MB streamed in pieces; the server is killed after the first ~4 MB.
     const head = Buffer.from(
-      `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file[]"; filename="big.xml"\r\nContent-Type: application/xml\r\n\r\n<?xml version="1.0"?>\n<testsuite name="big">\n`,
+      `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file[]"; filename="big.xml"\r\n` +
+        `Content-Type: application/xml\r\n\r\n<?xml version="1.0"?>\n<testsuite name="big">\n`,
     );
     const block = Buffer.from(
       Array.from(
@@ -82,7 +84,8 @@ if (!bin) {
       });
       socket.on('connect', async () => {
         socket.write(
-          `POST /api/v2/profile/${profile.id}/import/junit HTTP/1.1\r\nHost: x\r\nx-api-key: ${apiKey}\r\nContent-Type: multipart/form-data; boundary=${BOUNDARY}\r\nTransfer-Encoding: chunked\r\n\r\n`,
+          `POST /api/v2/profile/${profile.id}/import/junit HTTP/1.1\r\nHost: x\r\nx-api-key: ${apiKey}\r\n` +
+            `Content-Type: multipart/form-data; boundary=${BOUNDARY}\r\nTransfer-Encoding: chunked\r\n\r\n`,
         );
         const chunk = (b: Buffer) => socket.write(`${b.length.toString(16)}\r\n${b.toString('latin1')}\r\n`, 'latin1');
         chunk(head);

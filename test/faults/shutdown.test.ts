@@ -62,9 +62,12 @@ t.test('SIGTERM: refuse new requests, end in-flight imports within the grace per
   });
   await new Promise<void>((ok) => slow.on('connect', () => ok()));
   slow.write(
-    `POST /api/v2/profile/${profile}/import/junit HTTP/1.1\r\nHost: x\r\nx-api-key: ${key}\r\nContent-Type: multipart/form-data; boundary=${BOUNDARY}\r\nTransfer-Encoding: chunked\r\n\r\n`,
+    `POST /api/v2/profile/${profile}/import/junit HTTP/1.1\r\nHost: x\r\nx-api-key: ${key}\r\n` +
+      `Content-Type: multipart/form-data; boundary=${BOUNDARY}\r\nTransfer-Encoding: chunked\r\n\r\n`,
   );
-  const part = `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file[]"; filename="slow.xml"\r\n\r\n<?xml version="1.0"?><testsuite name="s">${'<testcase name="a"/>'.repeat(500)}`;
+  const part =
+    `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file[]"; filename="slow.xml"\r\n\r\n` +
+    `<?xml version="1.0"?><testsuite name="s">${'<testcase name="a"/>'.repeat(500)}`;
   slow.write(`${Buffer.byteLength(part).toString(16)}\r\n${part}\r\n`);
   await new Promise((r) => setTimeout(r, 300));
 

@@ -31,9 +31,11 @@ for (const kind of storeKinds(t)) {
       const startedAt = Date.now();
       // A zip, so the upload is spooled to tmp/ while it arrives.
       s.write(
-        `POST /api/v2/profile/${h.profileId}/import HTTP/1.1\r\nHost: x\r\nx-api-key: ${h.apiKey}\r\nContent-Type: multipart/form-data; boundary=${BOUNDARY}\r\nTransfer-Encoding: chunked\r\n\r\n`,
+        `POST /api/v2/profile/${h.profileId}/import HTTP/1.1\r\nHost: x\r\nx-api-key: ${h.apiKey}\r\n` +
+          `Content-Type: multipart/form-data; boundary=${BOUNDARY}\r\nTransfer-Encoding: chunked\r\n\r\n`,
       );
-      const head = `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file[]"; filename="results.zip"\r\n\r\nPK\x03\x04`;
+      const head =
+        `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file[]"; filename="results.zip"\r\n\r\n` + 'PK\x03\x04';
       s.write(`${Buffer.byteLength(head).toString(16)}\r\n${head}\r\n`);
       const drip = setInterval(() => {
         if (!s.destroyed) s.write('1\r\nA\r\n');

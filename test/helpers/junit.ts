@@ -19,5 +19,9 @@ export function junitXml(
     })
     .join('\n');
   const ts = o.timestamp ?? new Date().toISOString().slice(0, 19);
-  return `${o.declaration === false ? '' : '<?xml version="1.0" encoding="UTF-8"?>\n'}<testsuites>\n  <testsuite name="${o.suite ?? 'suite'}" tests="${cases.length}" timestamp="${ts}">\n${body}\n  </testsuite>\n</testsuites>\n`;
+  return (
+    `${o.declaration === false ? '' : '<?xml version="1.0" encoding="UTF-8"?>\n'}<testsuites>\n` +
+    `  <testsuite name="${o.suite ?? 'suite'}" tests="${cases.length}" timestamp="${ts}">\n${body}\n` +
+    `  </testsuite>\n</testsuites>\n`
+  );
 }

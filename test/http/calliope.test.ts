@@ -155,7 +155,7 @@ for (const kind of storeKinds(t)) {
       const before = await h.leftovers();
       const r = await upload(h, [field('process_async', '1'), file('file[]', 'a.xml', '<testsuite><testcase')]);
       t.equal(r.status, 202);
-      await h.tally.worker.idle();
+      await h.tally.queue.idle();
       let status: any = null;
       for (let i = 0; i < 100 && status?.import_status !== 'failed'; i++) {
         status = (await h.send({ method: 'GET', path: new URL(r.json.report_status_url).pathname })).json;

@@ -82,7 +82,8 @@ t.test('a client that never stops sending is cut off after the lingering time', 
   const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
   await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
   socket.write(
-    `POST /api/v2/profile/${h.profileId}/import HTTP/1.1\r\nHost: x\r\nContent-Type: multipart/form-data; boundary=${BOUNDARY}\r\nTransfer-Encoding: chunked\r\n\r\n`,
+    `POST /api/v2/profile/${h.profileId}/import HTTP/1.1\r\nHost: x\r\n` +
+      `Content-Type: multipart/form-data; boundary=${BOUNDARY}\r\nTransfer-Encoding: chunked\r\n\r\n`,
   );
   const chunk = `4000\r\n${'a'.repeat(0x4000)}\r\n`;
   // The client never ends: only the server's bound (LINGER_MS) closes this connection; without it

@@ -110,7 +110,8 @@ for (const kind of storeKinds(t)) {
         [
           'iso-8859-1 declared',
           iconv.encode(
-            `<?xml version="1.0" encoding="ISO-8859-1"?>\n${body.replace('</testsuites>', '<!-- Größe --></testsuites>')}`,
+            `<?xml version="1.0" encoding="ISO-8859-1"?>\n` +
+              `${body.replace('</testsuites>', '<!-- Größe --></testsuites>')}`,
             'latin1',
           ),
         ],

@@ -109,7 +109,9 @@ for (const kind of storeKinds(t))
       });
       const page2 = await h.send({
         method: 'GET',
-        path: `/api/v2/reports/${a.json.report_id}/containers?parent=${top.json.containers[0].seq}&limit=1&after=${page1.json.next_after}`,
+        path:
+          `/api/v2/reports/${a.json.report_id}/containers?parent=${top.json.containers[0].seq}&limit=1&after=` +
+          `${page1.json.next_after}`,
       });
       t.same(
         [...page1.json.containers, ...page2.json.containers].map((c: any) => c.title),
@@ -196,12 +198,15 @@ for (const kind of storeKinds(t))
 
     await t.test('a client that goes away mid-upload leaves a failed record and nothing else', async (t) => {
       const before = await h.leftovers();
-      const head = `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file[]"; filename="big.xml"\r\nContent-Type: application/xml\r\n\r\n<?xml version="1.0"?><testsuite name="s">`;
+      const head =
+        `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file[]"; filename="big.xml"\r\n` +
+        `Content-Type: application/xml\r\n\r\n<?xml version="1.0"?><testsuite name="s">`;
       const u = new URL(h.url);
       await new Promise<void>((resolve) => {
         const socket = net.connect(Number(u.port), u.hostname, () => {
           socket.write(
-            `POST /api/v2/profile/${h.profileId}/import/junit HTTP/1.1\r\nHost: x\r\nx-api-key: ${h.apiKey}\r\nContent-Type: multipart/form-data; boundary=${BOUNDARY}\r\nContent-Length: 10000000\r\n\r\n${head}`,
+            `POST /api/v2/profile/${h.profileId}/import/junit HTTP/1.1\r\nHost: x\r\nx-api-key: ${h.apiKey}\r\n` +
+              `Content-Type: multipart/form-data; boundary=${BOUNDARY}\r\nContent-Length: 10000000\r\n\r\n${head}`,
           );
           socket.write('<testcase name="a"/>'.repeat(2000));
           setTimeout(() => {
@@ -256,7 +261,9 @@ for (const kind of storeKinds(t))
         let text = '';
         const socket = net.connect(Number(u.port), u.hostname, () => {
           socket.write(
-            `POST /api/v2/profile/${h.profileId}/import/junit HTTP/1.1\r\nHost: x\r\nx-api-key: ${h.apiKey}\r\nContent-Type: multipart/form-data; boundary=${BOUNDARY}\r\nContent-Length: ${9 * 1024 ** 3}\r\n\r\n--${BOUNDARY}\r\n`,
+            `POST /api/v2/profile/${h.profileId}/import/junit HTTP/1.1\r\nHost: x\r\nx-api-key: ${h.apiKey}\r\n` +
+              `Content-Type: multipart/form-data; boundary=${BOUNDARY}\r\nContent-Length: ${9 * 1024 ** 3}\r\n\r\n` +
+              `--${BOUNDARY}\r\n`,
           );
         });
         socket.on('data', (c) => (text += c.toString()));

@@ -14,13 +14,16 @@ const OUTPUT_BYTES = 500 * 1000 * 1000;
 /** A multipart body with one JUnit file whose only testcase prints OUTPUT_BYTES of log lines. */
 async function* hugeOutput(): AsyncGenerator<Buffer> {
   yield Buffer.from(
-    `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file[]"; filename="big.xml"\r\nContent-Type: application/xml\r\n\r\n` +
-      '<?xml version="1.0" encoding="UTF-8"?>\n<testsuite name="big" tests="2">\n<testcase name="talks" classname="big" time="1.0"><system-out>',
+    `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file[]"; filename="big.xml"\r\n` +
+      `Content-Type: application/xml\r\n\r\n` +
+      '<?xml version="1.0" encoding="UTF-8"?>\n<testsuite name="big" tests="2">\n' +
+      '<testcase name="talks" classname="big" time="1.0"><system-out>',
   );
   const line = Buffer.from('2026-11-01 10:00:00.000 INFO  step done &amp; ok ✓\n'.repeat(4096));
   for (let sent = 0; sent < OUTPUT_BYTES; sent += line.length) yield line;
   yield Buffer.from(
-    `</system-out></testcase>\n<testcase name="after" classname="big" time="0.1"/>\n</testsuite>\n\r\n--${BOUNDARY}--\r\n`,
+    `</system-out></testcase>\n<testcase name="after" classname="big" time="0.1"/>\n</testsuite>\n\r\n` +
+      `--${BOUNDARY}--\r\n`,
   );
 }
 

@@ -24,9 +24,13 @@ for (const kind of storeKinds(t)) {
             new Promise<net.Socket>((resolve) => {
               const s = net.connect(port, '127.0.0.1', () => {
                 s.write(
-                  `POST /api/v2/profile/${h.profileId}/import/junit HTTP/1.1\r\nHost: x\r\nx-api-key: ${h.apiKey}\r\nContent-Type: multipart/form-data; boundary=${BOUNDARY}\r\nTransfer-Encoding: chunked\r\n\r\n`,
+                  `POST /api/v2/profile/${h.profileId}/import/junit HTTP/1.1\r\nHost: x\r\n` +
+                    `x-api-key: ${h.apiKey}\r\nContent-Type: multipart/form-data; boundary=${BOUNDARY}\r\n` +
+                    `Transfer-Encoding: chunked\r\n\r\n`,
                 );
-                const part = `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file[]"; filename="slow.xml"\r\n\r\n<testsuite name="s">`;
+                const part =
+                  `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file[]"; filename="slow.xml"\r\n\r\n` +
+                  `<testsuite name="s">`;
                 s.write(`${Buffer.byteLength(part).toString(16)}\r\n${part}\r\n`);
                 resolve(s);
               });

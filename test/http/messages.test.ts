@@ -549,7 +549,8 @@ function chunks(buf: Buffer, size: number): AsyncIterable<Buffer> {
 function failInserts(h: Harness, table: string): void {
   const db = new Database(path.join(h.dataDir, 'tally.sqlite'));
   db.exec(
-    `create trigger if not exists fail_${table} before insert on ${table} begin select raise(fail, 'disk I/O error (test)'); end`,
+    `create trigger if not exists fail_${table} before insert on ${table} begin select raise(fail, 'disk I/O ` +
+      `error (test)'); end`,
   );
   db.close();
 }
@@ -600,10 +601,10 @@ for (const kind of storeKinds(t))
         await c.check?.(t, reply.json, h);
       });
     }
-    // Tested elsewhere: not_found, upload_aborted, import_interrupted (test/http/import.test.ts), the 429s (test/http/limits.test.ts),
-    // the web interface's codes (test/web/auth.test.ts); upload_timeout (test/faults/slow-client.test.ts), storage_full
-    // (test/faults/full-disk.test.ts), request_headers_too_large and malformed_request (test/http/odd-names.test.ts:
-    // Node's parser refuses them before any route).
+    // Tested elsewhere: not_found, upload_aborted, import_interrupted (test/http/import.test.ts), the 429s
+    // (test/http/limits.test.ts), the web interface's codes (test/web/auth.test.ts); upload_timeout
+    // (test/faults/slow-client.test.ts), storage_full (test/faults/full-disk.test.ts), request_headers_too_large
+    // and malformed_request (test/http/odd-names.test.ts: Node's parser refuses them before any route).
     const web = ['session_required', 'csrf_rejected', 'signin_failed', 'password_rejected'];
     const elsewhere = [
       'not_found',

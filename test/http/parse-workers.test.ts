@@ -44,12 +44,14 @@ async function mixedEntries(o: { bigSuite?: boolean } = {}): Promise<{ name: str
     Array.from(
       { length: n },
       (_, i) =>
-        `<testcase classname="big.${prefix}" name="case ${i}" time="0.00${i % 10}">${i % 97 === 0 ? '<failure message="no">at x</failure>' : ''}</testcase>`,
+        `<testcase classname="big.${prefix}" name="case ${i}" ` +
+        `time="0.00${i % 10}">${i % 97 === 0 ? '<failure message="no">at x</failure>' : ''}</testcase>`,
     ).join('');
   entries.push({
     name: 'results/junit/TEST-big.xml',
     data: Buffer.from(
-      `<?xml version="1.0"?><testsuites><testsuite name="Big"><testsuite name="inner">${cases(12_000, 'in')}</testsuite>${cases(13_000, 'out')}</testsuite></testsuites>`,
+      `<?xml version="1.0"?><testsuites><testsuite name="Big"><testsuite ` +
+        `name="inner">${cases(12_000, 'in')}</testsuite>${cases(13_000, 'out')}</testsuite></testsuites>`,
     ),
   });
   return entries;
@@ -70,7 +72,8 @@ async function tree(h: Harness, reportId: string): Promise<unknown[]> {
   const walk = async (parent: number | null): Promise<void> => {
     let after: number | null = null;
     do {
-      const q: string = `${parent === null ? '' : `parent=${parent}&`}limit=500${after === null ? '' : `&after=${after}`}`;
+      const q: string =
+        `${parent === null ? '' : `parent=${parent}&`}limit=500` + `${after === null ? '' : `&after=${after}`}`;
       const page = await h.send({ method: 'GET', path: `/api/v2/reports/${reportId}/containers?${q}` });
       for (const c of page.json.containers) {
         out.push({

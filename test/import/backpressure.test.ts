@@ -12,8 +12,9 @@ import { Busboy } from '@fastify/busboy';
 import { Duplex, Readable, Writable, type TransformCallback } from 'node:stream';
 import t from 'tap';
 import { DEFAULT_LIMITS } from '../../lib/config.js';
-import { readMultipart } from '../../lib/import/multipart.js';
-import { ByteCounter, peek, tee } from '../../lib/import/streams.js';
+import { readMultipart } from '../../lib/import/receive/multipart.js';
+import { ByteCounter } from '../../lib/import/receive/byte-counter.js';
+import { peek, tee } from '../../lib/import/streams.js';
 
 const KiB = 1024;
 const MiB = 1024 * KiB;

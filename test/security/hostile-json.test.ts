@@ -13,9 +13,12 @@ const MiB = 1024 * 1024;
 /** A Jest report with one failed test; `failure` is the raw JSON of its failureMessages array content. */
 function jestReport(o: { duration?: string; startTime?: string; failure?: string } = {}): string {
   return (
-    `{"numTotalTests":1,"numFailedTests":1,"numPassedTests":0,"testResults":[{"name":"/repo/a.test.js","status":"failed",` +
+    `{"numTotalTests":1,"numFailedTests":1,"numPassedTests":0,"testResults":[{"name":"/repo/a.test.js","status":"` +
+    `failed",` +
     `"startTime":${o.startTime ?? '1700000000000'},"endTime":1700000001000,"assertionResults":[` +
-    `{"ancestorTitles":[],"title":"the test","fullName":"the test","status":"failed","duration":${o.duration ?? '12'},"failureMessages":[${o.failure ?? '"Error: boom"'}]}]}]}`
+    `{"ancestorTitles":[],"title":"the test","fullName":"the ` +
+    `test","status":"failed","duration":${o.duration ?? '12'},"failureMessages":[${o.failure ?? '"Error: boom"'}]` +
+    `}]}]}`
   );
 }
 
@@ -154,7 +157,8 @@ for (const kind of storeKinds(t)) {
       );
       t.ok(
         liveGrowth < 30 * MiB,
-        `the live heap grew by ${(liveGrowth / MiB).toFixed(1)} MiB (the string alone is 50 MiB); RSS by ${(rssGrowth / MiB).toFixed(1)} MiB; ${ms} ms`,
+        `the live heap grew by ${(liveGrowth / MiB).toFixed(1)} MiB (the string alone is 50 MiB); RSS by ` +
+          `${(rssGrowth / MiB).toFixed(1)} MiB; ${ms} ms`,
       );
       const test = (await allContainers(h, reply.json.report_id)).find((c) => c.type === 'test');
       t.ok((test?.failure?.message ?? '').length < 2 * MiB, 'the stored failure text is capped');

@@ -6,7 +6,7 @@ import t from 'tap';
 import net from 'node:net';
 import { PassThrough } from 'node:stream';
 import { DEFAULT_LIMITS } from '../../lib/config.js';
-import { readMultipart } from '../../lib/import/multipart.js';
+import { readMultipart } from '../../lib/import/receive/multipart.js';
 import { ImportFault } from '../../lib/messages.js';
 import { BOUNDARY, field, file, multipart } from '../helpers/multipart.js';
 import { junitXml } from '../helpers/junit.js';
@@ -27,7 +27,8 @@ async function truncatedUpload(h: Harness, contentType: string, body: Buffer, up
   await new Promise<void>((resolve, reject) => {
     const socket = net.connect(Number(u.port), u.hostname, () => {
       socket.write(
-        `POST ${importPath(h)} HTTP/1.1\r\nHost: tally.test\r\nx-api-key: ${h.apiKey}\r\nContent-Type: ${contentType}\r\nContent-Length: ${body.length}\r\n\r\n`,
+        `POST ${importPath(h)} HTTP/1.1\r\nHost: tally.test\r\nx-api-key: ${h.apiKey}\r\n` +
+          `Content-Type: ${contentType}\r\nContent-Length: ${body.length}\r\n\r\n`,
       );
       socket.write(body.subarray(0, upTo), () =>
         setImmediate(() => {
@@ -57,7 +58,7 @@ for (const kind of storeKinds(t)) {
     const h = await startTally(t, { store: kind });
     const xml = junitXml();
 
-    // Guards: the multipart parser is @fastify/busboy (lib/import/multipart.ts, `import { Busboy } from
+    // Guards: the multipart parser is @fastify/busboy (lib/import/receive/multipart.ts, `import { Busboy } from
     // '@fastify/busboy'`), whose HeaderParser ignores a folded line with no header before it
     // (`if ((buffer[lineStart] === '\t' || buffer[lineStart] === ' ') && h)`); dicer 0.3.1 threw there
     // from a stream callback and the process exited.
@@ -73,7 +74,9 @@ for (const kind of storeKinds(t)) {
             h,
             'multipart/form-data; boundary=----WebKitFormBoundaryoo6vortfDzBsDiro',
             Buffer.from(
-              '------WebKitFormBoundaryoo6vortfDzBsDiro\r\n Content-Disposition: form-data; name="bildbeschreibung"\r\n\r\n\r\n------WebKitFormBoundaryoo6vortfDzBsDiro--',
+              '------WebKitFormBoundaryoo6vortfDzBsDiro\r\n' +
+                ' Content-Disposition: form-data; name="bildbeschreibung"\r\n\r\n\r\n' +
+                '------WebKitFormBoundaryoo6vortfDzBsDiro--',
             ),
           ),
         ),
@@ -118,7 +121,7 @@ for (const kind of storeKinds(t)) {
       );
     }
 
-    // Guards: `parser.on('error', …)` in readMultipart (lib/import/multipart.ts): Dicer's "Unexpected end
+    // Guards: `parser.on('error', …)` in readMultipart (lib/import/receive/multipart.ts): Dicer's "Unexpected end
     // of multipart data" becomes import_validation_error (without a listener it would be an unhandled 'error').
     await hostile(
       t,
@@ -139,7 +142,7 @@ for (const kind of storeKinds(t)) {
         ),
     );
 
-    // Guards: PartHeaderGuard in lib/import/multipart.ts (`const problem = headers.push(chunk)` in
+    // Guards: PartHeaderGuard in lib/import/receive/part-header-guard.ts (`headers.push(chunk)` in
     // readMultipart): busboy keeps the first TALLY_MAX_HEADER_PAIRS header lines and drops the rest
     // silently; the guard counts the lines of every part's header block in the raw body and refuses.
     const flood = Array.from({ length: 5000 }, (_, i) => `X-Flood-${i}: ${'v'.repeat(8)}`).join('\r\n');
@@ -148,7 +151,9 @@ for (const kind of storeKinds(t)) {
       h,
       'a header flood: 5,000 header lines in one file part',
       () => {
-        const body = `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file[]"; filename="a.xml"\r\nContent-Type: application/xml\r\n${flood}\r\n\r\n${xml}\r\n--${BOUNDARY}--\r\n`;
+        const body =
+          `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file[]"; filename="a.xml"\r\n` +
+          `Content-Type: application/xml\r\n${flood}\r\n\r\n${xml}\r\n--${BOUNDARY}--\r\n`;
         return raw(h, `multipart/form-data; boundary=${BOUNDARY}`, Buffer.from(body));
       },
       { status: 413, code: 'multipart_limit_exceeded', severity: 'error' },
@@ -158,7 +163,9 @@ for (const kind of storeKinds(t)) {
       h,
       'a header flood before the Content-Disposition line',
       () => {
-        const body = `--${BOUNDARY}\r\n${flood}\r\nContent-Disposition: form-data; name="file[]"; filename="a.xml"\r\n\r\n${xml}\r\n--${BOUNDARY}--\r\n`;
+        const body =
+          `--${BOUNDARY}\r\n${flood}\r\nContent-Disposition: form-data; name="file[]"; filename="a.xml"\r\n\r\n` +
+          `${xml}\r\n--${BOUNDARY}--\r\n`;
         return raw(h, `multipart/form-data; boundary="${BOUNDARY}"`, Buffer.from(body));
       },
       { status: 413, code: 'multipart_limit_exceeded', severity: 'error' },
@@ -168,13 +175,15 @@ for (const kind of storeKinds(t)) {
       h,
       'one header line of 1 MiB',
       () => {
-        const body = `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file[]"; filename="a.xml"\r\nX-Long: ${'x'.repeat(MiB)}\r\n\r\n${xml}\r\n--${BOUNDARY}--\r\n`;
+        const body =
+          `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file[]"; filename="a.xml"\r\n` +
+          `X-Long: ${'x'.repeat(MiB)}\r\n\r\n${xml}\r\n--${BOUNDARY}--\r\n`;
         return raw(h, `multipart/form-data; boundary=${BOUNDARY}`, Buffer.from(body));
       },
       { status: 413, code: 'multipart_limit_exceeded', severity: 'error' },
     );
 
-    // Guards: the open-field byte count in readMultipart (lib/import/multipart.ts, `if (fieldOpen &&
+    // Guards: the open-field byte count in readMultipart (lib/import/receive/multipart.ts, `if (fieldOpen &&
     // (fieldBytes += chunk.length) > limits.maxFieldBytes + FIELD_SLACK_BYTES)`): busboy only reports
     // a truncated field when the field ends, i.e. after reading all 100 MB.
     await t.test('a 100 MB form field is refused early, without holding it', async (t) => {
@@ -189,7 +198,8 @@ for (const kind of storeKinds(t)) {
             yield Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="tag[]"\r\n\r\n`);
             for (let sent = 0; sent < 100 * MiB; sent += fill.length) yield fill;
             yield Buffer.from(
-              `\r\n--${BOUNDARY}\r\nContent-Disposition: form-data; name="file[]"; filename="a.xml"\r\n\r\n${xml}\r\n--${BOUNDARY}--\r\n`,
+              `\r\n--${BOUNDARY}\r\nContent-Disposition: form-data; name="file[]"; filename="a.xml"\r\n\r\n` +
+                `${xml}\r\n--${BOUNDARY}--\r\n`,
             );
           })(),
         ),
@@ -205,8 +215,8 @@ for (const kind of storeKinds(t)) {
     });
 
     // Guards: the abort path: plugins/import.ts (`request.raw.req.once('aborted', onClose)` → controller.abort())
-    // and lib/import/session.ts (`counter?.destroy(new ImportFault('upload_aborted'))`), then fail() removes
-    // what the import wrote.
+    // and lib/import/receive/body.ts (the body's pipeline under that signal; its AbortError is the
+    // import's upload_aborted), then fail() has the store remove what the import wrote.
     await t.test('uploads cut at 10 seeded random offsets: each import ends failed with upload_aborted', async (t) => {
       const big = junitXml({
         cases: Array.from({ length: 2000 }, (_, i) => ({ name: `case ${i}`, out: 'output '.repeat(20) })),
@@ -249,12 +259,12 @@ for (const kind of storeKinds(t)) {
   });
 }
 
-// Guards: `stream.on('error', …)` at the top of readMultipart's 'file' handler (lib/import/multipart.ts), added for
-// this suite. When the body ends inside a file part and its end is already buffered as the parser is attached,
-// busboy re-emits "Part terminated early" on the file stream before the part's handler (a microtask later)
-// listens: an 'error' without a listener, which ends the process (tap reports it as an uncaughtException). Over
-// HTTP the MongoDB half of 'a body that ends in the middle of a part' hits it (the store's writes come first, so
-// the whole body is buffered); here it is reproduced in-process, the same on every run.
+// Guards: `stream.on('error', …)` at the top of readMultipart's 'file' handler (lib/import/receive/multipart.ts),
+// added for this suite. When the body ends inside a file part and its end is already buffered as the parser is
+// attached, busboy re-emits "Part terminated early" on the file stream before the part's handler (a microtask
+// later) listens: an 'error' without a listener, which ends the process (tap reports it as an uncaughtException).
+// Over HTTP the MongoDB half of 'a body that ends in the middle of a part' hits it (the store's writes come first,
+// so the whole body is buffered); here it is reproduced in-process, the same on every run.
 t.test('readMultipart: a body cut inside a file part, its end already buffered', async (t) => {
   const m = multipart([file('file[]', 'b.xml', junitXml(), 'application/xml')]);
   for (const cut of [m.body.length - 60, m.body.length - 200]) {

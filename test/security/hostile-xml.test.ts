@@ -15,7 +15,9 @@ const MiB = 1024 * 1024;
 const billionLaughs = (use: boolean): string =>
   '<?xml version="1.0"?>\n<!DOCTYPE testsuites [\n <!ENTITY lol "lol">\n' +
   Array.from({ length: 9 }, (_, i) => ` <!ENTITY lol${i + 1} "${`&lol${i === 0 ? '' : i};`.repeat(10)}">`).join('\n') +
-  `\n]>\n<testsuites><testsuite name="laughs"><testcase name="${use ? '&lol9;' : 'plain'}"/><testcase name="second"/></testsuite></testsuites>\n`;
+  `\n]>\n` +
+  `<testsuites><testsuite name="laughs"><testcase name="${use ? '&lol9;' : 'plain'}"/><testcase ` +
+  `name="second"/></testsuite></testsuites>\n`;
 
 /** A well-formed JUnit file of about `bytes`, to be cut. */
 const junitBody = (bytes: number): string => {
@@ -64,7 +66,7 @@ for (const kind of storeKinds(t)) {
           /Invalid character entity/,
         ),
     );
-    // Guards: FileProcessor.addUpload (lib/import/files.ts) destroys the blob stream *with* the parse error; without
+    // Guards: Uploads.addUpload (lib/import/uploads.ts) destroys the blob stream *with* the parse error; without
     // one, a blob stream that tee() had already ended left the store's pipeline waiting, and the import hung.
     for (const [name, content] of [
       [
@@ -103,19 +105,22 @@ for (const kind of storeKinds(t)) {
       ],
       [
         'an external entity to an http URL in text',
-        `<?xml version="1.0"?><!DOCTYPE t [<!ENTITY x SYSTEM "${trapUrl}/entity">]><testsuites><testsuite name="s"><testcase name="a"><system-out>&x;</system-out></testcase></testsuite></testsuites>`,
+        `<?xml version="1.0"?><!DOCTYPE t [<!ENTITY x SYSTEM "${trapUrl}/entity">]><testsuites><testsuite ` +
+          `name="s"><testcase name="a"><system-out>&x;</system-out></testcase></testsuite></testsuites>`,
         422,
         'report_validation_error',
       ],
       [
         'an external DTD by http URL',
-        `<?xml version="1.0"?><!DOCTYPE testsuites SYSTEM "${trapUrl}/doc.dtd"><testsuites><testsuite name="s"><testcase name="a"/></testsuite></testsuites>`,
+        `<?xml version="1.0"?><!DOCTYPE testsuites SYSTEM "${trapUrl}/doc.dtd"><testsuites><testsuite ` +
+          `name="s"><testcase name="a"/></testsuite></testsuites>`,
         201,
         'specify_formatter',
       ],
       [
         'a parameter entity by http URL',
-        `<?xml version="1.0"?><!DOCTYPE t [<!ENTITY % p SYSTEM "${trapUrl}/param.dtd"> %p;]><testsuites><testsuite name="s"><testcase name="a"/></testsuite></testsuites>`,
+        `<?xml version="1.0"?><!DOCTYPE t [<!ENTITY % p SYSTEM "${trapUrl}/param.dtd"> ` +
+          `%p;]><testsuites><testsuite name="s"><testcase name="a"/></testsuite></testsuites>`,
         201,
         'specify_formatter',
       ],
@@ -192,7 +197,8 @@ for (const kind of storeKinds(t)) {
         upload(
           h,
           'long-value.xml',
-          `<?xml version="1.0"?><testsuites><testsuite name="${'v'.repeat(MAX_XML_BUFFER_CHARS + 1)}"><testcase name="a"/></testsuite></testsuites>`,
+          `<?xml version="1.0"?><testsuites><testsuite name="${'v'.repeat(MAX_XML_BUFFER_CHARS + 1)}"><testcase ` +
+            `name="a"/></testsuite></testsuites>`,
           '/import/junit',
         ),
       { status: 422, code: 'report_validation_error', severity: 'error' },
@@ -301,7 +307,8 @@ for (const kind of storeKinds(t)) {
     // Guards: guessEncoding in lib/formatter/encoding.ts (the BOM, `<` next to a NUL, then the declared encoding).
     const title = 'Grüße – 日本語 ✓';
     const doc = (encoding: string, name: string): string =>
-      `<?xml version="1.0" encoding="${encoding}"?>\n<testsuites><testsuite name="${name}"><testcase name="${name} 1"/></testsuite></testsuites>\n`;
+      `<?xml version="1.0" encoding="${encoding}"?>\n` +
+      `<testsuites><testsuite name="${name}"><testcase name="${name} 1"/></testsuite></testsuites>\n`;
     const encoded: [string, Buffer, string][] = [
       [
         'UTF-16LE with a BOM',

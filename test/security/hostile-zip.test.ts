@@ -40,8 +40,9 @@ for (const kind of storeKinds(t)) {
     const h = await startTally(t, { store: kind });
     const bomb = await bombOnce;
 
-    // Guards: the ratio check in checkEntries (lib/import/zip.ts, `if (e.uncompressedSize >= RATIO_FLOOR_BYTES &&
-    // e.uncompressedSize > limits.maxZipRatio * …)`), made from the central directory before any entry is inflated.
+    // Guards: the ratio check in checkEntries (lib/import/archive/entry-checks.ts,
+    // `if (e.uncompressedSize >= RATIO_FLOOR_BYTES && e.uncompressedSize > limits.maxZipRatio * …)`), made from
+    // the central directory before any entry is inflated.
     await hostile(
       t,
       h,
@@ -58,8 +59,9 @@ for (const kind of storeKinds(t)) {
       (t, reply) => t.match(detailOf(reply, 'zip_limit_exceeded'), /expands more than 1000 times/),
     );
 
-    // Guards: `validateEntrySizes: true` in openZip (lib/import/zip.ts): yauzl stops inflating once an entry
-    // passes its declared size; guardEntry turns that into zip_invalid. The ratio check cannot see this one.
+    // Guards: `validateEntrySizes: true` in openZip (lib/import/archive/zip.ts): yauzl stops inflating once an
+    // entry passes its declared size; guardEntry (archive/inflate.ts) turns that into zip_invalid. The ratio check
+    // cannot see this one.
     await hostile(
       t,
       h,
@@ -75,7 +77,7 @@ for (const kind of storeKinds(t)) {
       { status: 422, code: 'zip_invalid', severity: 'error' },
     );
 
-    // Guards: the overlap scan at the end of checkEntries (lib/import/zip.ts,
+    // Guards: the overlap scan at the end of checkEntries (lib/import/archive/entry-checks.ts,
     // `if (cur[0] < prev[1]) return { code: 'zip_invalid', …overlap… }`).
     await hostile(
       t,
@@ -94,8 +96,8 @@ for (const kind of storeKinds(t)) {
       (t, reply) => t.match(detailOf(reply, 'zip_invalid'), /overlap/),
     );
 
-    // Guards: addZip's entry visitor in lib/import/files.ts calls processFile (never addUpload/looksLikeZip),
-    // so an inner zip is an unmatched file, kept as an attachment.
+    // Guards: addZip's entry visitor in lib/import/uploads.ts hands entries to the result files (never to
+    // addUpload/looksLikeZip), so an inner zip is an unmatched file, kept as an attachment.
     const inner = craftZip([
       {
         name: 'inner.xml',
@@ -132,8 +134,8 @@ for (const kind of storeKinds(t)) {
     );
 
     // Guards: `validateFilenames: true` (with `strictFilenames: false`, which turns `\` into `/` first) in
-    // openZip (lib/import/zip.ts): yauzl refuses absolute names and `..` segments while the central directory
-    // is read, before any entry; and no entry name ever becomes a filesystem path.
+    // openZip (lib/import/archive/zip.ts): yauzl refuses absolute names and `..` segments while the central
+    // directory is read, before any entry; and no entry name ever becomes a filesystem path.
     const passwd = statSync('/etc/passwd', { throwIfNoEntry: false });
     for (const name of [
       '../../etc/passwd',
@@ -157,7 +159,8 @@ for (const kind of storeKinds(t)) {
           ),
         { status: 422, code: 'zip_invalid', severity: 'error' },
         (t) => {
-          // Wherever an extractor that trusted the name would have written it (the name as given, and with `\\` as `/`).
+          // Wherever an extractor that trusted the name would have written it (the name as given, and with `\\`
+          // as `/`).
           const bases = [
             h.dataDir,
             path.join(h.dataDir, 'tmp'),
@@ -177,8 +180,9 @@ for (const kind of storeKinds(t)) {
       );
     }
 
-    // Guards: the S_IFLNK test in entryKind (lib/import/zip.ts, `if (((entry.externalFileAttributes >>> 16) & S_IFMT)
-    // === S_IFLNK) return 'symlink';`): a symlink entry is skipped, its target never read, its bytes never stored.
+    // Guards: the S_IFLNK test in entryKind (lib/import/archive/entry-checks.ts,
+    // `if (((entry.externalFileAttributes >>> 16) & S_IFMT) === S_IFLNK) return 'symlink';`): a symlink entry is
+    // skipped, its target never read, its bytes never stored.
     const link = {
       name: 'link.xml',
       data: Buffer.from('/etc/passwd'),
@@ -223,8 +227,8 @@ for (const kind of storeKinds(t)) {
     );
 
     // Guards: `if (e.isEncrypted()) return { code: 'zip_invalid', …is encrypted. }` in checkEntries
-    // (lib/import/zip.ts), before any entry is read. (yauzl's openReadStream would refuse too, but only once the
-    // entries before it were parsed.)
+    // (lib/import/archive/entry-checks.ts), before any entry is read. (yauzl's openReadStream would refuse too, but
+    // only once the entries before it were parsed.)
     await hostile(
       t,
       h,
@@ -249,8 +253,9 @@ for (const kind of storeKinds(t)) {
       (t, reply) => t.match(detailOf(reply, 'zip_invalid'), /"secret\.xml" is encrypted\./),
     );
 
-    // Guards: the try/catch around openZip and around the central-directory loop in readZip (lib/import/zip.ts),
-    // and guardEntry for what only shows while reading (CRC): yauzl's errors become zip_invalid, not internal_error.
+    // Guards: the try/catch around openZip and around the central-directory loop in readZip
+    // (lib/import/archive/zip.ts), and guardEntry (archive/inflate.ts) for what only shows while reading (CRC):
+    // yauzl's errors become zip_invalid, not internal_error.
     const good = craftZip([
       { name: 'a.xml', data: xml },
       { name: 'b.xml', data: Buffer.from(junitXml({ suite: 'other' })) },

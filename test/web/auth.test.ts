@@ -295,7 +295,8 @@ for (const kind of storeKinds(t)) {
     t.equal(page.status, 200);
     t.equal(
       page.headers['content-security-policy'],
-      "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
+      "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; form-action " +
+        "'self'; base-uri 'none'; frame-ancestors 'none'",
     );
     t.equal(page.headers['x-content-type-options'], 'nosniff');
     t.equal(page.headers['x-frame-options'], 'DENY');

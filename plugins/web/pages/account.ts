@@ -6,7 +6,7 @@ import type { Request, ResponseToolkit, ServerRoute } from '@hapi/hapi';
 import { rotateKey } from '../../../lib/api-keys.js';
 import { message } from '../../../lib/messages.js';
 import { UserError, createUserWithPassword } from '../../../lib/users.js';
-import { accountInfo } from '../../../lib/views.js';
+import { accountInfo } from '../../../lib/page-data.js';
 import type { WebContext } from '../context.js';
 import { when } from '../format.js';
 import { html, type Html } from '../html.js';
@@ -19,12 +19,18 @@ export function accountRoutes(ctx: WebContext): ServerRoute[] {
     const user = credentialsOf(request);
     const info = await accountInfo(ctx.store, user.accountId);
     if (!info) return errorPage(ctx, request, h, 'not_found');
+    const key = info.api_key
+      ? html`<p>
+          <code class="key" id="masked-key">${info.api_key.masked}</code>
+          <span class="muted small">made ${when(info.api_key.created_at)}</span>
+        </p>`
+      : html`<p>This account has no live API key.</p>`;
     const body = html`<h1>Account ${info.name}</h1>
       <p class="muted">Account id <code>${info.account_id}</code></p>
       ${once}
       <section>
         <h2>API key</h2>
-        ${info.api_key ? html`<p><code class="key" id="masked-key">${info.api_key.masked}</code> <span class="muted small">made ${when(info.api_key.created_at)}</span></p>` : html`<p>This account has no live API key.</p>`}
+        ${key}
         <p class="muted">
           Tally keeps only a hash of the key, so its secret part cannot be shown again. Rotating makes a new key, shows
           it once, and the old one stops working at once.

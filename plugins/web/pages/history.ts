@@ -80,23 +80,34 @@ export function historyRoutes(ctx: WebContext): ServerRoute[] {
         const base = `/profiles/${profile.id}/history`;
         const link = (o: Partial<HistoryParams>) => {
           const x = { ...p, ...o };
-          return `${base}${query({ n: x.n, tag: x.tags, show: x.show === 'all' ? null : x.show, offset: x.offset || null })}`;
+          const show = x.show === 'all' ? null : x.show;
+          return `${base}${query({ n: x.n, tag: x.tags, show, offset: x.offset || null })}`;
         };
-        const rows = cmp.tests.map(
-          (t) =>
-            html`<tr class="${t.flaky ? 'is-flaky' : ''}">
-              <th scope="row" class="test">
-                <a href="${base}/${t.key}${query({ n: p.n, tag: p.tags })}"
-                  >${t.path.slice(0, -1).map((s) => html`<span class="muted">${s} › </span>`)}${t.path[t.path.length - 1] ?? ''}</a
-                >${t.flaky ? html` <span class="badge flaky" title="${t.flips} flips between passed and failed">flaky</span>` : ''}
-              </th>
-              <td class="when">${pointerLink(t.first_failed)}</td>
-              <td class="when">${pointerLink(t.last_passed)}</td>
-              ${cellLinks(t, ids, dates)}
-            </tr>`,
-        );
+        const rows = cmp.tests.map((t) => {
+          const ancestors = t.path.slice(0, -1).map((s) => html`<span class="muted">${s} › </span>`);
+          const flaky = t.flaky
+            ? html` <span class="badge flaky" title="${t.flips} flips between passed and failed">flaky</span>`
+            : '';
+          return html`<tr class="${t.flaky ? 'is-flaky' : ''}">
+            <th scope="row" class="test">
+              <a href="${base}/${t.key}${query({ n: p.n, tag: p.tags })}"
+                >${ancestors}${t.path[t.path.length - 1] ?? ''}</a
+              >${flaky}
+            </th>
+            <td class="when">${pointerLink(t.first_failed)}</td>
+            <td class="when">${pointerLink(t.last_passed)}</td>
+            ${cellLinks(t, ids, dates)}
+          </tr>`;
+        });
         const pages = Math.ceil(cmp.total / HISTORY_ROWS_PER_PAGE);
         const at = Math.floor(p.offset / HISTORY_ROWS_PER_PAGE) + 1;
+        const previous =
+          at > 1 ? html`<a href="${link({ offset: p.offset - HISTORY_ROWS_PER_PAGE })}">Previous</a> ` : '';
+        const next = at < pages ? html` <a href="${link({ offset: p.offset + HISTORY_ROWS_PER_PAGE })}">Next</a>` : '';
+        const shows = (['all', 'failing', 'flaky'] as const).map((s) => {
+          const label = s === 'all' ? 'all tests' : s === 'failing' ? 'failing now' : 'flaky';
+          return html`<option value="${s}" ${p.show === s ? html` selected` : ''}>${label}</option>`;
+        });
         const body = html` <form class="filters" method="get" action="${base}">
             <label
               >Reports to compare <input type="number" name="n" min="1" max="${MAX_HISTORY_REPORTS}" value="${p.n}"
@@ -105,7 +116,7 @@ export function historyRoutes(ctx: WebContext): ServerRoute[] {
             <label
               >Show
               <select name="show">
-                ${(['all', 'failing', 'flaky'] as const).map((s) => html`<option value="${s}" ${p.show === s ? html` selected` : ''}>${s === 'all' ? 'all tests' : s === 'failing' ? 'failing now' : 'flaky'}</option>`)}
+                ${shows}
               </select></label
             >
             <button type="submit">Compare</button>
@@ -151,9 +162,7 @@ export function historyRoutes(ctx: WebContext): ServerRoute[] {
           ${
             pages > 1
               ? html`<nav class="pager">
-                  ${at > 1 ? html`<a href="${link({ offset: p.offset - HISTORY_ROWS_PER_PAGE })}">Previous</a> ` : ''}<span
-                    >page ${at} of ${pages} (${cmp.total} tests)</span
-                  >${at < pages ? html` <a href="${link({ offset: p.offset + HISTORY_ROWS_PER_PAGE })}">Next</a>` : ''}
+                  ${previous}<span>page ${at} of ${pages} (${cmp.total} tests)</span>${next}
                 </nav>`
               : ''
           }`;
@@ -225,12 +234,16 @@ export function historyRoutes(ctx: WebContext): ServerRoute[] {
             <tbody>
               ${t.cells.map((c, j) => {
                 const r = reports[j]!;
+                const status = c
+                  ? [
+                      html`<a href="/reports/${r.id}/nodes/${c.seq}">${statusMark(c.status)} ${c.status}</a>`,
+                      c.flaky ? html` <span class="badge flaky">flaky</span>` : '',
+                    ]
+                  : html`<span class="muted">not in this report</span>`;
                 return html`<tr>
                   <td><a href="/reports/${r.id}">${when(r.date)}</a></td>
                   <td>${r.tags.join(' ')}</td>
-                  <td>
-                    ${c ? html`<a href="/reports/${r.id}/nodes/${c.seq}">${statusMark(c.status)} ${c.status}</a>${c.flaky ? html` <span class="badge flaky">flaky</span>` : ''}` : html`<span class="muted">not in this report</span>`}
-                  </td>
+                  <td>${status}</td>
                   <td class="num">${c ? duration(c.duration_ms) : ''}</td>
                 </tr>`;
               })}

@@ -1,6 +1,6 @@
 /** Profiles: each with its newest report's status, pass rate and a small pass/fail trend. */
 import type { ServerRoute } from '@hapi/hapi';
-import { profileSummaries } from '../../../lib/history/compare.js';
+import { profileSummaries } from '../../../lib/history/profile-summary.js';
 import { passFailTrend } from '../charts.js';
 import type { WebContext } from '../context.js';
 import { percent, when } from '../format.js';
@@ -27,18 +27,23 @@ export function profilesRoutes(ctx: WebContext): ServerRoute[] {
         const rows = profiles.map((p) => {
           const base = `/profiles/${encodeURIComponent(p.id)}`;
           const latest = p.latest;
+          const outcome = latest
+            ? [
+                html`<a class="status status-${latest.status}" href="/reports/${latest.report_id}"
+                  >${latest.status}</a
+                >`,
+                html` <span class="muted small">${when(latest.date)}</span>`,
+              ]
+            : html`<span class="muted">no reports</span>`;
+          const failed = latest ? latest.totals.failed + latest.totals.errored : 0;
           return html`<tr>
             <td>
               <a href="${base}">${p.name}</a>
               <div class="muted small"><code>${p.id}</code></div>
             </td>
-            <td>
-              ${latest ? html`<a class="status status-${latest.status}" href="/reports/${latest.report_id}">${latest.status}</a> <span class="muted small">${when(latest.date)}</span>` : html`<span class="muted">no reports</span>`}
-            </td>
+            <td>${outcome}</td>
             <td class="num">${latest ? percent(latest.pass_rate) : '–'}</td>
-            <td>
-              ${latest ? html`${latest.totals.tests} tests, ${latest.totals.failed + latest.totals.errored} failed` : ''}
-            </td>
+            <td>${latest ? html`${latest.totals.tests} tests, ${failed} failed` : ''}</td>
             <td>
               ${passFailTrend(
                 p.trend.map((t) => ({

@@ -7,7 +7,7 @@
  */
 import type { Request, ResponseToolkit, ServerRoute } from '@hapi/hapi';
 import type { ContainerStatus } from '../../../lib/formatter/api.js';
-import { passRate, reportStatus } from '../../../lib/history/compare.js';
+import { passRate, reportStatus } from '../../../lib/history/profile-summary.js';
 import type { AttachmentLink, ImportRecord, Report, StoredContainer } from '../../../lib/store/types.js';
 import { statusMark } from '../charts.js';
 import type { WebContext } from '../context.js';
@@ -139,6 +139,15 @@ async function nodeDetail(ctx: WebContext, report: Report, c: StoredContainer, a
   const f: ListFilter = { parent: c.seq, statuses: [], text: '', after };
   const { items, next } = await listPage(ctx, report.id, f);
   const file = report.files[c.fileIndex];
+  const failure = c.failure && [
+    c.failure.type ? html`<div class="failure-type">${c.failure.type}</div>` : '',
+    c.failure.message ? html`<pre class="failure-message">${c.failure.message}</pre>` : '',
+    textBlock('Stack', c.failure.stack),
+  ];
+  const attempts = c.attempts.map((a) => {
+    const why = a.failure?.message ? html`: ${a.failure.message.slice(0, 300)}` : '';
+    return html`<li>${statusMark(a.status)} ${a.status}, ${duration(a.durationMs)}${why}</li>`;
+  });
   return html`<dl class="facts">
       <dt>Status</dt>
       <dd>
@@ -160,19 +169,13 @@ async function nodeDetail(ctx: WebContext, report: Report, c: StoredContainer, a
           : ''
       }
     </dl>
-    ${
-      c.failure
-        ? html`<div class="failure">
-            ${c.failure.type ? html`<div class="failure-type">${c.failure.type}</div>` : ''}${c.failure.message ? html`<pre class="failure-message">${c.failure.message}</pre>` : ''}${textBlock('Stack', c.failure.stack)}
-          </div>`
-        : ''
-    }
+    ${c.failure ? html`<div class="failure">${failure}</div>` : ''}
     ${
       c.attempts.length > 1
         ? html`<div class="block">
             <div class="block-label">Attempts</div>
             <ol class="attempts">
-              ${c.attempts.map((a) => html`<li>${statusMark(a.status)} ${a.status}, ${duration(a.durationMs)}${a.failure?.message ? html`: ${a.failure.message.slice(0, 300)}` : ''}</li>`)}
+              ${attempts}
             </ol>
           </div>`
         : ''
@@ -214,6 +217,11 @@ async function nodeDetail(ctx: WebContext, report: Report, c: StoredContainer, a
 function reportHeader(report: Report, record: ImportRecord | null): Html {
   const t = report.totals;
   const status = reportStatus(t);
+  const files = report.files.map((f) => {
+    const made = `${f.formatter}${f.producer ? ` (${f.producer})` : ''}`;
+    return html`<li>${f.name} <span class="muted">${made}, ${f.tests} tests</span></li>`;
+  });
+  const attached = record?.attachments.length ?? 0;
   return html`<section class="report-head">
     <h1>Report of ${when(report.date)} <span class="status status-${status}">${status}</span></h1>
     <p class="muted">
@@ -235,12 +243,16 @@ function reportHeader(report: Report, record: ImportRecord | null): Html {
         ? html`<details class="files">
             <summary>${report.files.length} result file${report.files.length === 1 ? '' : 's'}</summary>
             <ul>
-              ${report.files.map((f) => html`<li>${f.name} <span class="muted">${f.formatter}${f.producer ? ` (${f.producer})` : ''}, ${f.tests} tests</span></li>`)}
+              ${files}
             </ul>
           </details>`
         : ''
     }
-    ${record && record.attachments.length ? html`<p class="muted small">${record.attachments.length} attachment${record.attachments.length === 1 ? '' : 's'} uploaded with the import.</p>` : ''}
+    ${
+      attached
+        ? html`<p class="muted small">${attached} attachment${attached === 1 ? '' : 's'} uploaded with the import.</p>`
+        : ''
+    }
     ${
       report.messages.length
         ? html`<details class="import-messages" open>
@@ -273,22 +285,30 @@ export function reportRoutes(ctx: WebContext): ServerRoute[] {
         const record = await ctx.store.imports.get(report.importId);
         const search = isSearch(f);
         const parent = f.parent !== null ? await ctx.store.containers.get(report.id, f.parent) : null;
+        const statuses = [['failing', 'failed or errored'], ...STATUSES.map((s) => [s, s])].map(
+          ([v, label]) => html`<option value="${v}" ${statusParam(f) === v ? html` selected` : ''}>${label}</option>`,
+        );
+        const withStatus = f.statuses.length ? html`with status ${f.statuses.join(' or ')}` : '';
+        const withText = f.text ? html`whose title contains “${f.text}”` : '';
+        const heading = search
+          ? html`Containers ${withStatus} ${withText}`
+          : parent
+            ? html`Inside ${parent.title}`
+            : 'Containers';
         const body = html`${reportHeader(report, record)}
           <form class="filters" method="get" action="/reports/${report.id}" role="search">
             <label
               >Status
               <select name="status">
                 <option value="">all (tree)</option>
-                ${[['failing', 'failed or errored'], ...STATUSES.map((s) => [s, s])].map(([v, label]) => html`<option value="${v}" ${statusParam(f) === v ? html` selected` : ''}>${label}</option>`)}
+                ${statuses}
               </select></label
             >
             <label>Title contains <input type="search" name="q" value="${f.text}" placeholder="search titles" /></label>
             <button type="submit">Show</button
             >${search ? html` <a href="/reports/${report.id}">Back to the tree</a>` : ''}
           </form>
-          <h2>
-            ${search ? html`Containers ${f.statuses.length ? html`with status ${f.statuses.join(' or ')}` : ''} ${f.text ? html`whose title contains “${f.text}”` : ''}` : parent ? html`Inside ${parent.title}` : 'Containers'}
-          </h2>
+          <h2>${heading}</h2>
           ${
             items.length === 0
               ? html`<p class="muted">Nothing here.</p>`

@@ -1,6 +1,6 @@
 /** A profile's reports, newest first: date, tags, totals, status; filter by tag and date; paged. */
 import type { Request, ServerRoute } from '@hapi/hapi';
-import { passRate, reportStatus } from '../../../lib/history/compare.js';
+import { passRate, reportStatus } from '../../../lib/history/profile-summary.js';
 import type { Report, ReportQuery } from '../../../lib/store/types.js';
 import { passFailTrend } from '../charts.js';
 import type { WebContext } from '../context.js';
@@ -95,6 +95,7 @@ export function reportsRoutes(ctx: WebContext): ServerRoute[] {
             </td>
           </tr>`;
         });
+        const older = query({ tag: f.tags, from: f.from, to: f.to, before: next });
         const body = html` <form class="filters" method="get" action="/profiles/${profile.id}">
             <label>Tag <input type="text" name="tag" value="${f.tags.join(' ')}" placeholder="branch:main" /></label>
             <label>From <input type="date" name="from" value="${f.from ?? ''}" /></label>
@@ -142,7 +143,7 @@ export function reportsRoutes(ctx: WebContext): ServerRoute[] {
                   </tbody>
                 </table>`
           }
-          ${next ? html`<p><a class="more" href="${query({ tag: f.tags, from: f.from, to: f.to, before: next })}">Older reports</a></p>` : ''}`;
+          ${next ? html`<p><a class="more" href="${older}">Older reports</a></p>` : ''}`;
         return respond(h, page(ctx, { title: profile.name, user, profile, tab: 'reports' }, body));
       },
     },

@@ -70,7 +70,13 @@ export function signinRoutes(ctx: WebContext): ServerRoute[] {
       { title: 'Choose a password', user: null },
       html`<section class="narrow">
         <h1>${forced ? 'Choose your password' : 'Change your password'}</h1>
-        ${forced ? html`<p>You signed in as <strong>${email}</strong> with a one-time password. Choose your own to go on.</p>` : ''}
+        ${
+          forced
+            ? html`<p>
+                You signed in as <strong>${email}</strong> with a one-time password. Choose your own to go on.
+              </p>`
+            : ''
+        }
         ${error}
         <form method="post" action="/account/password" class="stack">
           <input type="hidden" name="csrf" value="${csrf}" />

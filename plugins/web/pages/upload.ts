@@ -7,14 +7,14 @@
  */
 import type { ServerRoute } from '@hapi/hapi';
 import { serveImport } from '../../import.js';
-import { uploadInfo } from '../../../lib/views.js';
+import { uploadInfo } from '../../../lib/page-data.js';
 import type { WebContext } from '../context.js';
 import { origin } from '../context.js';
 import { html } from '../html.js';
 import { messageList, page } from '../layout.js';
 import { credentialsOf } from '../session.js';
 import { errorPage, isFragmentRequest, ownProfile, respond } from './common.js';
-import type { ImportResponseBody } from '../../../lib/import/answer.js';
+import type { ImportResponseBody } from '../../../lib/import/index.js';
 
 const FLAG_HELP: Record<string, string> = {
   merge_containers: 'combine suites with the same title',
@@ -114,7 +114,12 @@ export function uploadRoutes(ctx: WebContext): ServerRoute[] {
               <label>More tags <input type="text" name="tag[]" placeholder="os:linux" /></label>
               <fieldset>
                 <legend>Flags</legend>
-                ${info.flags.map((f) => html`<label class="inline"><input type="checkbox" name="${f}" value="true" /> <code>${f}</code></label>`)}
+                ${info.flags.map(
+                  (f) =>
+                    html`<label class="inline"
+                      ><input type="checkbox" name="${f}" value="true" /> <code>${f}</code></label
+                    >`,
+                )}
               </fieldset>
               <label
                 >Result files or a zip <input type="file" name="file[]" id="upload-files" multiple required
@@ -160,7 +165,11 @@ export function uploadRoutes(ctx: WebContext): ServerRoute[] {
             ${body.status === 'completed' ? 'Imported' : body.status === 'queued' ? 'Queued' : 'The import failed'}
           </h2>
           <p>${body.message ?? ''}</p>
-          ${messageList(body.messages ?? [])}${body.report_id && body.status !== 'failed' ? html`<p><a href="/reports/${body.report_id}">Open the report</a></p>` : ''}`;
+          ${messageList(body.messages ?? [])}${
+            body.report_id && body.status !== 'failed'
+              ? html`<p><a href="/reports/${body.report_id}">Open the report</a></p>`
+              : ''
+          }`;
         return respond(
           h,
           page(

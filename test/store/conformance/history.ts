@@ -1,13 +1,7 @@
 /** Conformance cases for history columns: what a completed report's column holds, wherever it was made from. */
 import { randomUUID } from 'node:crypto';
-import {
-  FileHistoryCollector,
-  historyKey,
-  isFlakyFlag,
-  statusOf,
-  type FileHistory,
-  type HistoryColumn,
-} from '../../../lib/history/column.js';
+import { historyKey, isFlakyFlag, statusOf, type HistoryColumn } from '../../../lib/history/column.js';
+import { FileHistoryCollector, type FileHistory } from '../../../lib/history/file-history.js';
 import { compareHistory } from '../../../lib/history/compare.js';
 import type { Store } from '../../../lib/store/store.js';
 import type { StoredContainer } from '../../../lib/store/types.js';

@@ -1,8 +1,12 @@
-/** Conformance cases for import records: patches, the queue's claim, the stale-import sweep. */
+/**
+ * Conformance cases for import records: patches, the queue's claim, the stale-import sweep, the
+ * failure of a running import.
+ */
 import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { ImportRecord, StoredFile } from '../../../lib/store/types.js';
+import type { Store } from '../../../lib/store/store.js';
+import type { BlobRef, ImportRecord, StoredFile } from '../../../lib/store/types.js';
 import { container, isIsoTime, readAll, sampleMessages, seed, type Cases } from './fixtures.js';
 
 export const importCases: Cases = {
@@ -200,20 +204,7 @@ export const importCases: Cases = {
   },
 
   'stale imports: ended first, then the report, then the blobs; once': async (t, _h, store) => {
-    const { profile, imp } = await seed(store);
-    const report = await store.reports.create({
-      profileId: profile.id,
-      importId: imp.id,
-      tags: [],
-      date: new Date().toISOString(),
-    });
-    await store.imports.update(imp.id, { reportId: report.id, status: 'processing' });
-    await store.containers.insert([container(report.id, 1, null), container(report.id, 2, 1)]);
-    const blobs = [];
-    for (const name of ['a.xml', 'b.png'])
-      blobs.push(
-        await store.blobs.put(Readable.from([Buffer.from(name)]), { name, contentType: null, importId: imp.id }),
-      );
+    const { imp, report, blobs } = await running(store, ['a.xml', 'b.png']);
     t.same((await store.blobs.idsOfImport(imp.id)).sort(), blobs.map((b) => b.id).sort(), "the import's blobs");
 
     // Watch the order through the nouns the sweep uses.
@@ -251,4 +242,54 @@ export const importCases: Cases = {
     t.strictSame(await store.blobs.idsOfImport(imp.id), []);
     await t.rejects(store.imports.failStale('not a time', message), TypeError, 'a cutoff that is no time is refused');
   },
+
+  'a failed run: ended, then the report, then the blobs; every step tried': async (t, _h, store) => {
+    const { imp, report, blobs } = await running(store, ['a.xml', 'b.png', 'c.txt']);
+    const seen: string[] = [];
+    const { fail } = store.reports;
+    store.reports.fail = async (id) => {
+      seen.push(`report failed when the import is ${(await store.imports.get(imp.id))!.status}`);
+      await fail(id);
+    };
+    const remove = store.blobs.delete;
+    store.blobs.delete = async (id) => {
+      seen.push(`blob deleted when the report is ${(await store.reports.get(report.id))!.status}`);
+      if (id === blobs[0]!.id) throw new Error('a blob that will not go');
+      await remove(id);
+    };
+    const messages = sampleMessages();
+    const failed = await store.imports.fail(imp.id, { messages, params: { tag: ['a'] }, tags: ['a'] }, report.id);
+    t.equal(failed, 1, 'one step failed');
+    t.strictSame(seen, [
+      'report failed when the import is failed',
+      'blob deleted when the report is failed',
+      'blob deleted when the report is failed',
+      'blob deleted when the report is failed',
+    ]);
+    const ended = (await store.imports.get(imp.id))!;
+    t.match(ended, { status: 'failed', messages, params: { tag: ['a'] }, tags: ['a'], files: [], attachments: [] });
+    t.ok(isIsoTime(ended.finishedAt!), 'it has its end time');
+    t.equal((await store.reports.get(report.id))!.status, 'failed');
+    t.strictSame(await store.containers.list(report.id, { parentSeq: null, limit: 10 }), []);
+    t.strictSame(await store.blobs.idsOfImport(imp.id), [blobs[0]!.id], 'the other blobs are gone');
+  },
 };
+
+/** An import `processing`, with its report (two containers) and a blob per name written for it. */
+async function running(store: Store, blobNames: string[]) {
+  const { profile, imp } = await seed(store);
+  const report = await store.reports.create({
+    profileId: profile.id,
+    importId: imp.id,
+    tags: [],
+    date: new Date().toISOString(),
+  });
+  await store.imports.update(imp.id, { reportId: report.id, status: 'processing' });
+  await store.containers.insert([container(report.id, 1, null), container(report.id, 2, 1)]);
+  const blobs: BlobRef[] = [];
+  for (const name of blobNames)
+    blobs.push(
+      await store.blobs.put(Readable.from([Buffer.from(name)]), { name, contentType: null, importId: imp.id }),
+    );
+  return { imp, report, blobs };
+}

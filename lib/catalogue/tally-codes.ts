@@ -1,0 +1,141 @@
+/** Tally's own codes, where the spec shows none: authentication, limits, store faults, the web interface. */
+import type { Entry } from './entry.js';
+
+export const TALLY_CODES = {
+  missing_api_key: {
+    severity: 'error',
+    status: 401,
+    origin: 'tally',
+    text: 'The x-api-key header is missing. The key is on the account page.',
+  },
+  invalid_api_key: {
+    severity: 'error',
+    status: 401,
+    origin: 'tally',
+    text: 'The API key is not valid (unknown, malformed or rotated). The current key is on the account page.',
+  },
+  profile_forbidden: {
+    severity: 'error',
+    status: 403,
+    origin: 'tally',
+    text: 'This API key may not use this profile: it belongs to another account.',
+  },
+  profile_not_found: { severity: 'error', status: 404, origin: 'tally', text: 'There is no profile with this id.' },
+  not_found: {
+    severity: 'error',
+    status: 404,
+    origin: 'tally',
+    text: 'There is no such resource, or this key may not see it.',
+  },
+  payload_too_large: {
+    severity: 'error',
+    status: 413,
+    origin: 'tally',
+    text: 'The request is larger than this server accepts.',
+  },
+  multipart_limit_exceeded: {
+    severity: 'error',
+    status: 413,
+    origin: 'tally',
+    text: 'The multipart form exceeds a limit (parts, fields, field size or header size).',
+  },
+  zip_limit_exceeded: {
+    severity: 'error',
+    status: 413,
+    origin: 'tally',
+    text: 'The zip archive exceeds a limit (entries, uncompressed size or compression ratio).',
+  },
+  zip_invalid: {
+    severity: 'error',
+    status: 422,
+    origin: 'tally',
+    text: 'The zip archive cannot be read safely (corrupt, truncated, encrypted, or with overlapping entries).',
+  },
+  upload_aborted: {
+    severity: 'error',
+    status: 400,
+    origin: 'tally',
+    text: 'The client closed the connection before the upload ended.',
+  },
+  upload_timeout: {
+    severity: 'error',
+    status: 408,
+    origin: 'tally',
+    text: 'The upload arrived too slowly (or stalled) and was cut off. Send it again from a faster or closer network.',
+  },
+  request_headers_too_large: {
+    severity: 'error',
+    status: 431,
+    origin: 'tally',
+    text: 'The request line or headers are too large. Send long tag lists in the form instead of the query string.',
+  },
+  malformed_request: { severity: 'error', status: 400, origin: 'tally', text: 'The HTTP request could not be parsed.' },
+  too_many_imports: {
+    severity: 'error',
+    status: 429,
+    origin: 'tally',
+    text:
+      'This account already runs as many imports as allowed at once. Retry after the Retry-After seconds, or send ' +
+      'fewer imports in parallel.',
+  },
+  too_many_attempts: {
+    severity: 'error',
+    status: 429,
+    origin: 'tally',
+    text: 'Too many requests with an invalid API key from this address. Wait for the Retry-After seconds.',
+  },
+  store_unavailable: {
+    severity: 'error',
+    status: 503,
+    origin: 'tally',
+    text: 'The store does not answer. Nothing was kept; retry later.',
+  },
+  storage_full: {
+    severity: 'error',
+    status: 507,
+    origin: 'tally',
+    text: 'The store has no room left (disk or database full). Nothing of this import was kept; tell the operator.',
+  },
+  import_interrupted: {
+    severity: 'error',
+    status: 500,
+    origin: 'tally',
+    text:
+      'The import was cut off before it ended (the server stopped or the store went away); nothing of it was kept. ' +
+      'Send it again.',
+  },
+  session_required: {
+    severity: 'error',
+    status: 401,
+    origin: 'tally',
+    text: 'Sign in first: this page of the web interface needs a session.',
+  },
+  csrf_rejected: {
+    severity: 'error',
+    status: 403,
+    origin: 'tally',
+    text:
+      'The form did not come from this Tally (missing or wrong CSRF token, or another origin). Reload the page and ' +
+      'try again.',
+  },
+  signin_failed: {
+    severity: 'error',
+    status: 401,
+    origin: 'tally',
+    text: 'The e-mail address or the password is not right.',
+  },
+  password_rejected: {
+    severity: 'error',
+    status: 400,
+    origin: 'tally',
+    text:
+      'The new password was not accepted: it needs at least 12 characters, both entries must match, and it must ' +
+      'differ from the one-time password.',
+  },
+  internal_error: {
+    severity: 'error',
+    status: 500,
+    origin: 'tally',
+    text: 'An unexpected fault stopped the import. Nothing was kept; tell the operator the time of this message.',
+  },
+} as const satisfies Record<string, Entry>;

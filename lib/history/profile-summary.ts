@@ -1,0 +1,58 @@
+/**
+ * What the profiles page (and its JSON twin) shows of each profile: the newest report's outcome,
+ * its pass rate, and a trend of the last reports' passed and failed tests.
+ */
+import type { Totals } from '../store/types.js';
+import type { Store } from '../store/store.js';
+
+/** What the profiles page shows of one profile: the newest report's outcome and a trend. */
+export interface ProfileSummary {
+  id: string;
+  name: string;
+  created_at: string;
+  latest: {
+    report_id: string;
+    date: string;
+    status: 'passed' | 'failed';
+    totals: Totals;
+    pass_rate: number | null;
+  } | null;
+  /** Oldest to newest: passed and failed (failed + errored) tests of each of the last reports. */
+  trend: { report_id: string; passed: number; failed: number }[];
+}
+
+export function passRate(t: Totals): number | null {
+  const decided = t.passed + t.failed + t.errored;
+  return decided === 0 ? null : t.passed / decided;
+}
+
+export function reportStatus(t: Totals): 'passed' | 'failed' {
+  return t.failed + t.errored > 0 ? 'failed' : 'passed';
+}
+
+export async function profileSummaries(store: Store, accountId: string, trendLength = 30): Promise<ProfileSummary[]> {
+  const profiles = await store.profiles.list(accountId);
+  return Promise.all(
+    profiles.map(async (p) => {
+      const reports = await store.reports.list(p.id, { limit: trendLength });
+      const newest = reports[0];
+      return {
+        id: p.id,
+        name: p.name,
+        created_at: p.createdAt,
+        latest: newest
+          ? {
+              report_id: newest.id,
+              date: newest.date,
+              status: reportStatus(newest.totals),
+              totals: newest.totals,
+              pass_rate: passRate(newest.totals),
+            }
+          : null,
+        trend: reports
+          .map((r) => ({ report_id: r.id, passed: r.totals.passed, failed: r.totals.failed + r.totals.errored }))
+          .reverse(),
+      };
+    }),
+  );
+}

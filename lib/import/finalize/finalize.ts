@@ -1,0 +1,147 @@
+/**
+ * Finalize: everything that depends on the whole request, settled once every part is in — moved
+ * files, attachment resolution, merging, duplicate titles, empty checks, the report date.
+ * Returns messages before flags are applied; the run (complete.ts) applies them and decides.
+ */
+import type { Limits } from '../../config.js';
+import { message, type Flag } from '../../messages.js';
+import type { Message, StoredFile, Totals } from '../../store/types.js';
+import type { Store } from '../../store/store.js';
+import type { AttachmentRef } from '../assemble/assembler.js';
+import type { ParsedFile } from '../assemble/report-assembly.js';
+import { resolveAttachments } from './attachments.js';
+import { mergeContainers } from './merge.js';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+const MAX_MISSING_LISTED = 50;
+
+/** What finalize reads of the files (the facts the uploads gathered). */
+export interface ProcessedFiles {
+  parsed: readonly ParsedFile[];
+  /** Files and entries no formatter claimed. */
+  unmatched: readonly StoredFile[];
+  attachments: readonly StoredFile[];
+  refs: AttachmentRef[];
+  /** Result files seen, zip entries counted one by one (SPEC 8). */
+  fileCount: number;
+  totals: Totals;
+  earliest: string | null;
+}
+
+export interface FinalizeInput {
+  store: Store;
+  reportId: string;
+  files: ProcessedFiles;
+  flags: ReadonlySet<Flag>;
+  /** The formatter was named (path or form). */
+  formatterNamed: boolean;
+  /** A formatter used in this import merges by default. */
+  mergeByDefault: boolean;
+  limits: Limits;
+  now: Date;
+  /** The `date` option: the report date to use instead of the detected one. */
+  date: string | null;
+}
+
+export interface Finalized {
+  messages: Message[];
+  date: string;
+  attachments: StoredFile[];
+}
+
+export async function finalize(i: FinalizeInput): Promise<Finalized> {
+  const p = i.files;
+  const messages: Message[] = [];
+  const attachments = [...p.attachments];
+
+  if (p.parsed.length === 0) {
+    messages.push(
+      message('zero_files_matched_formatters', {
+        detail:
+          p.unmatched.length > 0
+            ? `Files: ${p.unmatched
+                .map((f) => f.name)
+                .slice(0, 20)
+                .join(', ')}.`
+            : undefined,
+      }),
+    );
+    return { messages, date: i.now.toISOString(), attachments };
+  }
+  if (p.unmatched.length > 0) {
+    attachments.push(...p.unmatched);
+    const names = p.unmatched.map((f) => f.name);
+    messages.push(
+      message('files_moved_to_attachments', {
+        detail: `Files: ${names.slice(0, 20).join(', ')}${names.length > 20 ? ', …' : ''}.`,
+        details: { files: names.slice(0, 200) },
+      }),
+    );
+  }
+  if (!i.formatterNamed) {
+    messages.push(message('specify_formatter'));
+    if (p.fileCount > i.limits.maxFilesWithoutFormatter) {
+      messages.push(
+        message('max_files_limit', {
+          detail: `${p.fileCount} files; the limit without a formatter is ${i.limits.maxFilesWithoutFormatter}.`,
+          details: { files: p.fileCount, limit: i.limits.maxFilesWithoutFormatter },
+        }),
+      );
+    }
+  }
+
+  const { links, missing } = resolveAttachments(p.refs, attachments);
+  for (const [seq, list] of links) await i.store.containers.update(i.reportId, seq, { attachments: list });
+  for (const m of missing.slice(0, MAX_MISSING_LISTED)) {
+    messages.push(
+      message('failed_to_attach_asset', {
+        detail: `Not found: ${m.ref}.`,
+        details: { reference: m.ref, container: m.seq },
+      }),
+    );
+  }
+  if (missing.length > MAX_MISSING_LISTED) {
+    messages.push(
+      message('failed_to_attach_asset', {
+        detail: `${missing.length - MAX_MISSING_LISTED} more references were not found.`,
+        details: { more: missing.length - MAX_MISSING_LISTED },
+      }),
+    );
+  }
+
+  if (i.flags.has('merge_containers') || i.mergeByDefault) {
+    const combined = await mergeContainers(i.store, i.reportId);
+    if (combined > 0)
+      messages.push(
+        message('containers_combined', {
+          detail: `${combined} containers were combined into others.`,
+          details: { combined },
+        }),
+      );
+  }
+
+  for (const f of p.parsed) {
+    if (f.duplicateCount > 0) {
+      messages.push(
+        message('duplicate_field_titles', {
+          file: f.name,
+          detail: `${f.name}: ${f.duplicateCount} duplicates, e.g. ${f.duplicates
+            .slice(0, 5)
+            .map((t) => JSON.stringify(t))
+            .join(', ')}.`,
+          details: { titles: f.duplicates, count: f.duplicateCount },
+        }),
+      );
+    }
+    if (f.empty)
+      messages.push(
+        message('import_file_resulted_in_empty_report', { file: f.name, detail: `${f.name} (${f.formatter}).` }),
+      );
+  }
+  if (p.totals.tests === 0) messages.push(message('empty_import_after_processing'));
+
+  const date = i.date ?? p.earliest ?? i.now.toISOString();
+  if (i.now.getTime() - Date.parse(date) > DAY_MS)
+    messages.push(message('report_contains_old_date', { detail: `Report date: ${date}.`, details: { date } }));
+  return { messages, date, attachments };
+}

@@ -1,0 +1,184 @@
+/**
+ * The JSON twins of the web pages, in the read API with the same API key: what a person sees on a
+ * page, a script gets here, from the same functions (lib/history/compare.ts, lib/page-data.ts).
+ *
+ *   /api/v2/profiles                              Profiles page
+ *   /api/v2/profiles/{id}/reports                 a profile's Reports page (tag, from, to, before)
+ *   /api/v2/reports/{id}/search                   the Report page's status filter and title search
+ *   /api/v2/profiles/{id}/history                 History comparison (n, tag, show, offset, limit)
+ *   /api/v2/profiles/{id}/history/{key}           one test's history
+ *   /api/v2/profiles/{id}/upload                  Upload page (API Upload tab)
+ *   /api/v2/account                               Account page
+ * The Report page's tree is the existing /api/v2/reports/{id} and /api/v2/reports/{id}/containers.
+ */
+import type { Plugin, Request, ResponseToolkit } from '@hapi/hapi';
+import Joi from 'joi';
+import type { ContainerStatus } from '../lib/formatter/api.js';
+import { DEFAULT_HISTORY_REPORTS, MAX_HISTORY_REPORTS, compareHistory, testHistory } from '../lib/history/compare.js';
+import { profileSummaries } from '../lib/history/profile-summary.js';
+import type { Registry } from '../lib/formatter/registry.js';
+import type { Store } from '../lib/store/store.js';
+import { accountInfo, uploadInfo } from '../lib/page-data.js';
+import { accountOf, baseUrl, profileFor } from './profiles.js';
+import { fault } from './replies.js';
+import { nextCursor, reportFilterOf, storeQuery } from './web/pages/reports.js';
+
+interface PageApiDeps {
+  store: Store;
+  registry: Registry;
+  publicUrl: string | null;
+}
+
+const STATUSES: ContainerStatus[] = ['passed', 'failed', 'errored', 'skipped', 'pending', 'unknown'];
+
+export const pageApiPlugin: Plugin<PageApiDeps> = {
+  name: 'tally-page-api',
+  register(server, { store, registry, publicUrl }) {
+    const failAction = (_r: Request, h: ResponseToolkit, err?: Error) =>
+      fault(h, 'import_validation_error', err?.message).takeover();
+    const profileParam = (request: Request) => (request.params as { id: string }).id;
+
+    server.route({
+      method: 'GET',
+      path: '/api/v2/profiles',
+      options: { auth: 'api-key' },
+      handler: async (request) => ({ profiles: await profileSummaries(store, accountOf(request)) }),
+    });
+
+    server.route({
+      method: 'GET',
+      path: '/api/v2/profiles/{id}/reports',
+      options: {
+        auth: 'api-key',
+        validate: {
+          query: Joi.object({
+            limit: Joi.number().integer().min(1).max(1000).default(50),
+            from: Joi.string().isoDate(),
+            to: Joi.string().isoDate(),
+            before: Joi.string().pattern(/^[0-9T:.+Z-]+(~[0-9a-f-]{36})?$/),
+          }).unknown(true),
+          failAction,
+        },
+      },
+      handler: async (request, h) => {
+        const profile = await profileFor(store, request, h, profileParam(request));
+        if (!('accountId' in profile)) return profile;
+        const limit = (request.query as { limit: number }).limit;
+        const f = reportFilterOf(request);
+        const reports = await store.reports.list(profile.id, storeQuery(f, limit));
+        return {
+          profile_id: profile.id,
+          tags: f.tags,
+          from: f.from,
+          to: f.to,
+          reports,
+          next_before: nextCursor(reports, limit),
+        };
+      },
+    });
+
+    server.route({
+      method: 'GET',
+      path: '/api/v2/reports/{id}/search',
+      options: {
+        auth: 'api-key',
+        validate: {
+          query: Joi.object({
+            status: Joi.alternatives(
+              Joi.string().valid(...STATUSES, 'failing'),
+              Joi.array().items(Joi.string().valid(...STATUSES)),
+            ),
+            q: Joi.string().max(200).allow(''),
+            tests_only: Joi.boolean().default(false),
+            after: Joi.number().integer().min(0),
+            limit: Joi.number().integer().min(1).max(1000).default(100),
+          }),
+          failAction,
+        },
+      },
+      handler: async (request, h) => {
+        const report = await store.reports.get((request.params as { id: string }).id);
+        const profile = report && report.status === 'completed' ? await store.profiles.get(report.profileId) : null;
+        if (!report || !profile || profile.accountId !== accountOf(request)) return fault(h, 'not_found');
+        const q = request.query as {
+          status?: string | string[];
+          q?: string;
+          tests_only: boolean;
+          after?: number;
+          limit: number;
+        };
+        const statuses = (
+          q.status === 'failing' ? ['failed', 'errored'] : q.status === undefined ? [] : [q.status].flat()
+        ) as ContainerStatus[];
+        const containers = await store.containers.find(report.id, {
+          ...(statuses.length ? { statuses } : {}),
+          ...(q.q ? { text: q.q } : {}),
+          testsOnly: q.tests_only,
+          ...(q.after !== undefined ? { afterSeq: q.after } : {}),
+          limit: q.limit,
+        });
+        const last = containers[containers.length - 1];
+        return {
+          report_id: report.id,
+          containers,
+          next_after: containers.length === q.limit && last ? last.seq : null,
+        };
+      },
+    });
+
+    const historyQuery = Joi.object({
+      n: Joi.number().integer().min(1).max(MAX_HISTORY_REPORTS).default(DEFAULT_HISTORY_REPORTS),
+      show: Joi.string().valid('all', 'failing', 'flaky').default('all'),
+      offset: Joi.number().integer().min(0).default(0),
+      limit: Joi.number().integer().min(1).max(10_000).default(500),
+    }).unknown(true);
+
+    server.route({
+      method: 'GET',
+      path: '/api/v2/profiles/{id}/history',
+      options: { auth: 'api-key', validate: { query: historyQuery, failAction } },
+      handler: async (request, h) => {
+        const profile = await profileFor(store, request, h, profileParam(request));
+        if (!('accountId' in profile)) return profile;
+        const q = request.query as { n: number; show: 'all' | 'failing' | 'flaky'; offset: number; limit: number };
+        return compareHistory(store, profile.id, { ...q, tags: reportFilterOf(request).tags });
+      },
+    });
+
+    server.route({
+      method: 'GET',
+      path: '/api/v2/profiles/{id}/history/{key}',
+      options: { auth: 'api-key', validate: { query: historyQuery, failAction } },
+      handler: async (request, h) => {
+        const profile = await profileFor(store, request, h, profileParam(request));
+        if (!('accountId' in profile)) return profile;
+        const key = Number((request.params as { key: string }).key);
+        const found = Number.isSafeInteger(key)
+          ? await testHistory(store, profile.id, key, {
+              n: (request.query as { n: number }).n,
+              tags: reportFilterOf(request).tags,
+            })
+          : null;
+        return found ? { profile_id: profile.id, ...found } : fault(h, 'not_found');
+      },
+    });
+
+    server.route({
+      method: 'GET',
+      path: '/api/v2/profiles/{id}/upload',
+      options: { auth: 'api-key' },
+      handler: async (request, h) => {
+        const profile = await profileFor(store, request, h, profileParam(request));
+        if (!('accountId' in profile)) return profile;
+        return uploadInfo(registry, profile, baseUrl(request, publicUrl));
+      },
+    });
+
+    server.route({
+      method: 'GET',
+      path: '/api/v2/account',
+      options: { auth: 'api-key' },
+      handler: async (request, h) => (await accountInfo(store, accountOf(request))) ?? fault(h, 'not_found'),
+    });
+  },
+};
