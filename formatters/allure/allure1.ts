@@ -69,7 +69,20 @@ export function allure1Handler(ctx: HandlerContext, emit: Emit): XmlMachine {
     // Allure 1 shows the title and keeps the method name apart; the name is worth keeping.
     const name = trimmedOrNull(node.name);
     const meta = name !== null && name !== title ? { name } : undefined;
-    const c = newContainer({ ...node, ...node.when, title, status, failure, attachmentRefs: node.refs, meta });
+    // Field by field, not a spread: this runs once per container, and a spread copies the whole record.
+    const c = newContainer({
+      id: node.id,
+      parentId: node.parentId,
+      type: node.type,
+      title,
+      status,
+      durationMs: node.when.durationMs,
+      startedAt: node.when.startedAt,
+      failure,
+      properties: node.properties,
+      attachmentRefs: node.refs,
+      meta,
+    });
     if (node.type === 'suite')
       ctx.setProducer(producerName(node.properties.find((p) => p.name === 'framework')?.value ?? null));
     frames.find((f): f is NodeFrame => f.kind === 'node')?.node.seen.push(status);

@@ -339,5 +339,19 @@ function reasonInfo(open: Open): FailureInfo | null {
 
 function base(open: Open, status: ContainerStatus, failure: FailureInfo | null): Container {
   // NUnit 3 merges stdout and stderr into one <output>.
-  return newContainer({ ...open, status, failure, stdout: open.output });
+  // Field by field, not a spread: this runs once per container, and a spread copies the whole record.
+  return newContainer({
+    id: open.id,
+    parentId: open.parentId,
+    type: open.type,
+    title: open.title,
+    status,
+    durationMs: open.durationMs,
+    startedAt: open.startedAt,
+    failure,
+    stdout: open.output,
+    properties: open.properties,
+    attachmentRefs: open.attachmentRefs,
+    meta: open.meta,
+  });
 }

@@ -339,7 +339,21 @@ function statusContainer(
 ): Container {
   const value = status?.value ?? 'unknown';
   const failure = value === 'passed' || message === null ? null : { message, type: null, stack: null };
-  return newContainer({ ...of, status: value, ...status?.timing, failure, properties, attachmentRefs, meta });
+  // Field by field, not a spread: this runs once per container, and a spread copies the whole record.
+  const timing = status?.timing;
+  return newContainer({
+    id: of.id,
+    parentId: of.parentId,
+    type: of.type,
+    title: of.title,
+    status: value,
+    durationMs: timing?.durationMs,
+    startedAt: timing?.startedAt,
+    failure,
+    properties,
+    attachmentRefs,
+    meta,
+  });
 }
 
 /** The status text is the failure or skip message; Robot writes no stack traces there. */

@@ -122,7 +122,20 @@ export function testngHandler(ctx: HandlerContext, emit: Emit): XmlMachine {
     const properties = [...tags].map((value): Property => ({ name: 'group', value }));
     m.parent?.seen.add(status);
     const [id, parentId, title] = [ctx.nextId(), m.parent ? m.parent.id : null, methodTitle(m)];
-    return newContainer({ ...m, id, parentId, type, title, status, failure, stdout, properties });
+    // Field by field, not a spread: this runs once per test, and a spread copies the whole record.
+    return newContainer({
+      id,
+      parentId,
+      type,
+      title,
+      status,
+      durationMs: m.durationMs,
+      startedAt: m.startedAt,
+      failure,
+      stdout,
+      properties,
+      meta: m.meta,
+    });
   };
 
   /** A counted test: the final run, with the retried runs before it as attempts. */

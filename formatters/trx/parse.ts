@@ -127,7 +127,21 @@ export function trxHandler(ctx: HandlerContext, emit: Emit): XmlMachine {
 
   const finishResult = (r: Result): void => {
     const status = outcomeStatus(r.outcome);
-    const container = newContainer({ ...r, status, failure: status === 'passed' ? null : errorInfo(r) });
+    // Field by field, not a spread: this runs once per test, and a spread copies the whole record.
+    const container = newContainer({
+      id: r.id,
+      parentId: r.parentId,
+      type: r.type,
+      title: r.title,
+      status,
+      durationMs: r.durationMs,
+      startedAt: r.startedAt,
+      failure: status === 'passed' ? null : errorInfo(r),
+      stdout: r.stdout,
+      stderr: r.stderr,
+      attachmentRefs: r.attachmentRefs,
+      meta: r.meta,
+    });
     if (r.suite) {
       r.suite.seen.add(status);
       if (r.startedAt && (r.suite.startedAt === null || r.startedAt.iso < r.suite.startedAt.iso))

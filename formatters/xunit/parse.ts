@@ -251,7 +251,20 @@ function reasonInfo(o: Open): FailureInfo | null {
 }
 
 function base(o: Open, type: 'suite' | 'test', status: ContainerStatus, failure: FailureInfo | null): Container {
-  return newContainer({ ...o, type, status, failure, stdout: o.output });
+  // Field by field, not a spread: this runs once per container, and a spread copies the whole record.
+  return newContainer({
+    id: o.id,
+    parentId: o.parentId,
+    type,
+    title: o.title,
+    status,
+    durationMs: o.durationMs,
+    startedAt: o.startedAt,
+    failure,
+    stdout: o.output,
+    properties: o.properties,
+    meta: o.meta,
+  });
 }
 
 function putMeta(meta: Record<string, string>, key: string, value: string | undefined): void {
