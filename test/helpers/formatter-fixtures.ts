@@ -238,6 +238,12 @@ export function childrenFirst(containers: Container[]): boolean {
   return true;
 }
 
+/** `eachFixture` of a format that names the producer once per file and emits children before parents. */
+export function producerOnceChildrenFirst(t: Test, { containers, producers }: Parsed, name: string): void {
+  t.ok(childrenFirst(containers), `${name}: children before parents`);
+  t.equal(producers.length, 1, `${name}: producer set once`);
+}
+
 const sizeOf = (fx: FormatterFixtures, name: string): number => fx.read(name).length;
 
 /** The largest fixture that parses (the first in manifest order of equal ones). */
