@@ -158,6 +158,15 @@ export function runner(formatter: Formatter): Run {
   };
 }
 
+/** Parses a report given as text, as a file named `fileName` in one chunk; the containers it gave. */
+export function textParser(
+  fx: FormatterFixtures,
+  fileName: string,
+): (text: string, maxTextChars?: number) => Promise<Container[]> {
+  return async (text, maxTextChars = 100_000) =>
+    (await fx.run(Buffer.from(text), fileName, 65536, maxTextChars)).containers;
+}
+
 /** What `p` rejects with, or null when it resolves. */
 export async function failure(p: Promise<unknown>): Promise<unknown> {
   return p.then(
