@@ -29,11 +29,13 @@ export async function ownProfile(ctx: WebContext, request: Request, id: string):
   return profile && profile.accountId === credentialsOf(request).accountId ? profile : null;
 }
 
-export async function ownReport(
-  ctx: WebContext,
-  request: Request,
-  id: string,
-): Promise<{ report: Report; profile: Profile } | null> {
+/** A completed report of the signed-in account, with its profile. */
+export interface OwnReport {
+  report: Report;
+  profile: Profile;
+}
+
+export async function ownReport(ctx: WebContext, request: Request, id: string): Promise<OwnReport | null> {
   const report = await ctx.store.reports.get(id);
   if (!report || report.status !== 'completed') return null;
   const profile = await ownProfile(ctx, request, report.profileId);
