@@ -5,7 +5,7 @@
  */
 import { asNonNegative as num, asString as str, capText as cap, fileTitle } from '../../lib/formatter/api.js';
 import { FormatError, isRecord as isObject, newContainer, parseTimestamp } from '../../lib/formatter/api.js';
-import { splitErrorName, Stack, suiteStatus as worst } from '../../lib/formatter/api.js';
+import { JsonObjectRoot, splitErrorName, Stack, suiteStatus as worst } from '../../lib/formatter/api.js';
 import type { ContainerStatus, Emit, FailureInfo, HandlerContext, Instant } from '../../lib/formatter/api.js';
 import type { JsonMachine, JsonPath, Property } from '../../lib/formatter/api.js';
 import { readContext } from './context.js';
@@ -27,7 +27,7 @@ const ENTRY_LISTS = new Set(['tests', 'beforeHooks', 'afterHooks']);
 export function mochawesomeHandler(ctx: HandlerContext, emit: Emit): JsonMachine {
   const limit = ctx.limits.maxTextChars;
   const stack = new Stack<OpenSuite>();
-  let rootSeen = false;
+  const root = new JsonObjectRoot(notMochawesome);
   let treeSeen = false;
   let statsSeen = false;
   let start: Instant | null = null;
@@ -124,8 +124,7 @@ export function mochawesomeHandler(ctx: HandlerContext, emit: Emit): JsonMachine
   return {
     open(path, kind) {
       if (path.length === 0) {
-        if (kind !== 'object') throw notMochawesome('the file holds a JSON array, not an object');
-        rootSeen = true;
+        root.open(kind);
         ctx.setProducer('mochawesome');
         return false;
       }
@@ -179,7 +178,7 @@ export function mochawesomeHandler(ctx: HandlerContext, emit: Emit): JsonMachine
     },
 
     end() {
-      if (!rootSeen) throw notMochawesome('the file holds no JSON object');
+      root.end();
       // `results: [false]` (nothing ran) has stats and no tree: zero tests, not an error.
       if (!treeSeen && !statsSeen) throw notMochawesome('it has neither "stats" nor a "results"/"suites" tree');
     },

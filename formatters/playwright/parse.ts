@@ -5,7 +5,7 @@
  */
 import { asNonNegative as num, asString as str, capText as cap, erroredTest } from '../../lib/formatter/api.js';
 import { errorFailure, FormatError, isRecord as isObject, newContainer } from '../../lib/formatter/api.js';
-import { parseTimestamp, Stack, suiteStatus as worst, TextBuffer } from '../../lib/formatter/api.js';
+import { JsonObjectRoot, parseTimestamp, Stack, suiteStatus as worst, TextBuffer } from '../../lib/formatter/api.js';
 import type { Attempt, Container, ContainerStatus, Emit, FailureInfo } from '../../lib/formatter/api.js';
 import type { HandlerContext, Instant, JsonMachine, JsonPath, Property } from '../../lib/formatter/api.js';
 
@@ -34,7 +34,7 @@ const ATTEMPT: Record<string, ContainerStatus> = {
 export function playwrightHandler(ctx: HandlerContext, emit: Emit): JsonMachine {
   const limit = ctx.limits.maxTextChars;
   const stack = new Stack<OpenSuite>();
-  let rootSeen = false;
+  const root = new JsonObjectRoot(notPlaywright);
   let suitesSeen = false;
   let runErrors = 0;
 
@@ -94,8 +94,7 @@ export function playwrightHandler(ctx: HandlerContext, emit: Emit): JsonMachine 
   return {
     open(path, kind) {
       if (path.length === 0) {
-        if (kind !== 'object') throw notPlaywright('the file holds a JSON array, not an object');
-        rootSeen = true;
+        root.open(kind);
         ctx.setProducer('playwright');
         return false;
       }
@@ -150,7 +149,7 @@ export function playwrightHandler(ctx: HandlerContext, emit: Emit): JsonMachine 
     },
 
     end() {
-      if (!rootSeen) throw notPlaywright('the file holds no JSON object');
+      root.end();
       if (!suitesSeen) throw notPlaywright('it has no "suites" array');
     },
   };

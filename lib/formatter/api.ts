@@ -36,6 +36,7 @@ export {
 } from './kit/handler.js';
 export { parseTimestamp, fromEpochMs, type Instant } from './kit/time.js';
 export { parseJson, type JsonHandler, type JsonPath } from './kit/json.js';
+export { JsonObjectRoot } from './kit/json-root.js';
 export { forEachLine, forEachJsonLine } from './kit/lines.js';
 export {
   parseSeconds,
