@@ -6,7 +6,7 @@
 import { stripVTControlCharacters } from 'node:util';
 import { asNonNegative as num, asString as str, capText as cap, erroredTest } from '../../lib/formatter/api.js';
 import { FormatError, fromEpochMs, isRecord as isObject, newContainer } from '../../lib/formatter/api.js';
-import { JsonObjectRoot, suiteStatus as worst, TextBuffer } from '../../lib/formatter/api.js';
+import { firstProducer, JsonObjectRoot, suiteStatus as worst, TextBuffer } from '../../lib/formatter/api.js';
 import type { Attempt, ContainerStatus, Emit, FailureInfo, HandlerContext } from '../../lib/formatter/api.js';
 import type { JsonMachine } from '../../lib/formatter/api.js';
 import { failureFromMessages } from './failure.js';
@@ -48,13 +48,7 @@ export function jestHandler(ctx: HandlerContext, emit: Emit): JsonMachine {
   const root = new JsonObjectRoot(notJest);
   let resultsSeen = false;
   let file: OpenFile | null = null;
-  let producer: string | null = null;
-
-  const guess = (name: string): void => {
-    if (producer !== null) return;
-    producer = name;
-    ctx.setProducer(name);
-  };
+  const guess = firstProducer(ctx);
 
   /** The innermost describe suite of an assertion, created on first use; null for a test at file level. */
   const describeFor = (f: OpenFile, ancestors: string[]): Describe | null => {
