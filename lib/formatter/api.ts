@@ -34,7 +34,7 @@ export {
   type JsonMachine,
   type JsonParseOptions,
 } from './kit/handler.js';
-export { parseTimestamp, fromEpochMs, type Instant } from './kit/time.js';
+export { parseTimestamp, fromEpochMs, type Instant, type Timing } from './kit/time.js';
 export { parseJson, type JsonHandler, type JsonPath } from './kit/json.js';
 export { JsonObjectRoot } from './kit/json-root.js';
 export { firstProducer } from './kit/producer.js';
