@@ -37,6 +37,7 @@ export {
 export { parseTimestamp, fromEpochMs, type Instant, type Timing } from './kit/time.js';
 export { parseJson, type JsonHandler, type JsonPath } from './kit/json.js';
 export { JsonObjectRoot } from './kit/json-root.js';
+export { JsonSuiteStack, type JsonSuite } from './kit/json-suites.js';
 export { firstProducer } from './kit/producer.js';
 export { forEachLine, forEachJsonLine } from './kit/lines.js';
 export {
