@@ -76,10 +76,7 @@ export function ctrfHandler(ctx: HandlerContext, emit: Emit): JsonMachine {
 
   return {
     open(path, kind) {
-      if (path.length === 0) {
-        root.open(kind);
-        return false;
-      }
+      if (root.opens(path, kind)) return false;
       if (path[0] !== 'results') return false;
       if (path.length === 1) {
         if (kind !== 'object') throw notCtrf('"results" is not an object');

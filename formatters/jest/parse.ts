@@ -167,10 +167,7 @@ export function jestHandler(ctx: HandlerContext, emit: Emit): JsonMachine {
 
   return {
     open(path, kind) {
-      if (path.length === 0) {
-        root.open(kind);
-        return false;
-      }
+      if (root.opens(path, kind)) return false;
       if (path[0] !== 'testResults') return false;
       if (path.length === 1) {
         resultsSeen = kind === 'array';

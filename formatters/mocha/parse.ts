@@ -156,8 +156,7 @@ export function mochaHandler(ctx: HandlerContext, emit: Emit): JsonMachine {
 
   return {
     open(path, kind) {
-      if (path.length === 0) {
-        root.open(kind);
+      if (root.opens(path, kind)) {
         ctx.setProducer('mocha');
         return false;
       }

@@ -99,8 +99,7 @@ export function mochawesomeHandler(ctx: HandlerContext, emit: Emit): JsonMachine
 
   return {
     open(path, kind) {
-      if (path.length === 0) {
-        root.open(kind);
+      if (root.opens(path, kind)) {
         ctx.setProducer('mochawesome');
         return false;
       }

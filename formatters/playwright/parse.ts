@@ -81,8 +81,7 @@ export function playwrightHandler(ctx: HandlerContext, emit: Emit): JsonMachine 
 
   return {
     open(path, kind) {
-      if (path.length === 0) {
-        root.open(kind);
+      if (root.opens(path, kind)) {
         ctx.setProducer('playwright');
         return false;
       }
