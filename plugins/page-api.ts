@@ -18,6 +18,7 @@ import { DEFAULT_HISTORY_REPORTS, MAX_HISTORY_REPORTS, compareHistory, testHisto
 import { profileSummaries } from '../lib/history/profile-summary.js';
 import type { Registry } from '../lib/formatter/registry.js';
 import type { Store } from '../lib/store/store.js';
+import type { Profile } from '../lib/store/types.js';
 import { accountInfo, uploadInfo } from '../lib/page-data.js';
 import { accountOf, baseUrl, profileFor } from './profiles.js';
 import { fault } from './replies.js';
@@ -36,7 +37,21 @@ export const pageApiPlugin: Plugin<PageApiDeps> = {
   register(server, { store, registry, publicUrl }) {
     const failAction = (_r: Request, h: ResponseToolkit, err?: Error) =>
       fault(h, 'import_validation_error', err?.message).takeover();
-    const profileParam = (request: Request) => (request.params as { id: string }).id;
+    /** A GET under /api/v2/profiles/{id}: profileFor answers for a profile that is not the key's account's. */
+    const profileRoute = (
+      path: string,
+      query: Joi.ObjectSchema | null,
+      answer: (request: Request, h: ResponseToolkit, profile: Profile) => unknown,
+    ): void =>
+      server.route({
+        method: 'GET',
+        path,
+        options: { auth: 'api-key', ...(query ? { validate: { query, failAction } } : {}) },
+        handler: async (request, h) => {
+          const profile = await profileFor(store, request, h, (request.params as { id: string }).id);
+          return 'accountId' in profile ? answer(request, h, profile) : profile;
+        },
+      });
 
     server.route({
       method: 'GET',
@@ -45,24 +60,15 @@ export const pageApiPlugin: Plugin<PageApiDeps> = {
       handler: async (request) => ({ profiles: await profileSummaries(store, accountOf(request)) }),
     });
 
-    server.route({
-      method: 'GET',
-      path: '/api/v2/profiles/{id}/reports',
-      options: {
-        auth: 'api-key',
-        validate: {
-          query: Joi.object({
-            limit: Joi.number().integer().min(1).max(1000).default(50),
-            from: Joi.string().isoDate(),
-            to: Joi.string().isoDate(),
-            before: Joi.string().pattern(/^[0-9T:.+Z-]+(~[0-9a-f-]{36})?$/),
-          }).unknown(true),
-          failAction,
-        },
-      },
-      handler: async (request, h) => {
-        const profile = await profileFor(store, request, h, profileParam(request));
-        if (!('accountId' in profile)) return profile;
+    profileRoute(
+      '/api/v2/profiles/{id}/reports',
+      Joi.object({
+        limit: Joi.number().integer().min(1).max(1000).default(50),
+        from: Joi.string().isoDate(),
+        to: Joi.string().isoDate(),
+        before: Joi.string().pattern(/^[0-9T:.+Z-]+(~[0-9a-f-]{36})?$/),
+      }).unknown(true),
+      async (request, _h, profile) => {
         const limit = (request.query as { limit: number }).limit;
         const f = reportFilterOf(request);
         const reports = await store.reports.list(profile.id, storeQuery(f, limit));
@@ -75,7 +81,7 @@ export const pageApiPlugin: Plugin<PageApiDeps> = {
           next_before: nextCursor(reports, limit),
         };
       },
-    });
+    );
 
     server.route({
       method: 'GET',
@@ -133,46 +139,25 @@ export const pageApiPlugin: Plugin<PageApiDeps> = {
       limit: Joi.number().integer().min(1).max(10_000).default(500),
     }).unknown(true);
 
-    server.route({
-      method: 'GET',
-      path: '/api/v2/profiles/{id}/history',
-      options: { auth: 'api-key', validate: { query: historyQuery, failAction } },
-      handler: async (request, h) => {
-        const profile = await profileFor(store, request, h, profileParam(request));
-        if (!('accountId' in profile)) return profile;
-        const q = request.query as { n: number; show: 'all' | 'failing' | 'flaky'; offset: number; limit: number };
-        return compareHistory(store, profile.id, { ...q, tags: reportFilterOf(request).tags });
-      },
+    profileRoute('/api/v2/profiles/{id}/history', historyQuery, (request, _h, profile) => {
+      const q = request.query as { n: number; show: 'all' | 'failing' | 'flaky'; offset: number; limit: number };
+      return compareHistory(store, profile.id, { ...q, tags: reportFilterOf(request).tags });
     });
 
-    server.route({
-      method: 'GET',
-      path: '/api/v2/profiles/{id}/history/{key}',
-      options: { auth: 'api-key', validate: { query: historyQuery, failAction } },
-      handler: async (request, h) => {
-        const profile = await profileFor(store, request, h, profileParam(request));
-        if (!('accountId' in profile)) return profile;
-        const key = Number((request.params as { key: string }).key);
-        const found = Number.isSafeInteger(key)
-          ? await testHistory(store, profile.id, key, {
-              n: (request.query as { n: number }).n,
-              tags: reportFilterOf(request).tags,
-            })
-          : null;
-        return found ? { profile_id: profile.id, ...found } : fault(h, 'not_found');
-      },
+    profileRoute('/api/v2/profiles/{id}/history/{key}', historyQuery, async (request, h, profile) => {
+      const key = Number((request.params as { key: string }).key);
+      const found = Number.isSafeInteger(key)
+        ? await testHistory(store, profile.id, key, {
+            n: (request.query as { n: number }).n,
+            tags: reportFilterOf(request).tags,
+          })
+        : null;
+      return found ? { profile_id: profile.id, ...found } : fault(h, 'not_found');
     });
 
-    server.route({
-      method: 'GET',
-      path: '/api/v2/profiles/{id}/upload',
-      options: { auth: 'api-key' },
-      handler: async (request, h) => {
-        const profile = await profileFor(store, request, h, profileParam(request));
-        if (!('accountId' in profile)) return profile;
-        return uploadInfo(registry, profile, baseUrl(request, publicUrl));
-      },
-    });
+    profileRoute('/api/v2/profiles/{id}/upload', null, (request, _h, profile) =>
+      uploadInfo(registry, profile, baseUrl(request, publicUrl)),
+    );
 
     server.route({
       method: 'GET',

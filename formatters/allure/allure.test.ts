@@ -2,7 +2,7 @@ import t from 'tap';
 import { FormatError, type Container } from '../../lib/formatter/api.js';
 import { totalsOf as count } from '../../lib/formatter/check.js';
 import { childrenFirst, failure, formatterChecks, formatterFixtures } from '../../test/helpers/formatter-fixtures.js';
-import { headOf } from '../../test/helpers/formatter-fixtures.js';
+import { headOf, producerOnceChildrenFirst } from '../../test/helpers/formatter-fixtures.js';
 import { allure } from './index.js';
 import { allure2Handler } from './allure2.js';
 import { allure1Handler } from './allure1.js';
@@ -10,14 +10,7 @@ import { allureStatus } from './values.js';
 
 const fx = formatterFixtures(allure, import.meta.url);
 
-formatterChecks(fx, {
-  fixtureScore: 0.9,
-  eachFixture: (t, { containers, producers }, name) => {
-    t.ok(childrenFirst(containers), `${name}: children before parents`);
-    t.equal(producers.length, 1, `${name}: producer set once`);
-  },
-  chunks: { eachInChunksOf: 1 },
-});
+formatterChecks(fx, { fixtureScore: 0.9, eachFixture: producerOnceChildrenFirst, chunks: { eachInChunksOf: 1 } });
 
 t.test('sniff: thin heads, file names and prefixes', async (t) => {
   t.equal(

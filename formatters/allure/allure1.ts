@@ -6,8 +6,8 @@
 import { ElementStack, fileTitle, localName, newContainer, noRootError, suiteStatus } from '../../lib/formatter/api.js';
 import { TextBuffer, trimmedOrNull, unclosedRootError, wrongRootError } from '../../lib/formatter/api.js';
 import type { ContainerStatus, Emit, FailureInfo, HandlerContext, Property } from '../../lib/formatter/api.js';
-import type { XmlMachine } from '../../lib/formatter/api.js';
-import { allureStatus, producerName, span, type Span } from './values.js';
+import type { Timing, XmlMachine } from '../../lib/formatter/api.js';
+import { allureStatus, producerName, span } from './values.js';
 
 type Attrs = Record<string, string>;
 
@@ -21,7 +21,7 @@ interface Node {
   name: TextBuffer | null;
   title: TextBuffer | null;
   status: ContainerStatus;
-  when: Span;
+  when: Timing;
   failure: { message: TextBuffer; stack: TextBuffer } | null;
   properties: Property[];
   refs: string[];

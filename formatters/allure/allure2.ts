@@ -6,8 +6,8 @@
  */
 import { capText, FormatError, isRecord as isObj, newContainer, suiteStatus } from '../../lib/formatter/api.js';
 import type { Container, ContainerStatus, Emit, FailureInfo, JsonMachine, JsonPath } from '../../lib/formatter/api.js';
-import type { ParseContext, Property } from '../../lib/formatter/api.js';
-import { allureStatus, producerName, span, type Span } from './values.js';
+import type { ParseContext, Property, Timing } from '../../lib/formatter/api.js';
+import { allureStatus, producerName, span } from './values.js';
 
 type Obj = Record<string, unknown>;
 
@@ -217,7 +217,7 @@ function base(
   type: Container['type'],
   title: string,
   status: ContainerStatus,
-  when: Span,
+  when: Timing,
   failure: FailureInfo | null,
 ): Container {
   // Allure times are epoch milliseconds: never naive.

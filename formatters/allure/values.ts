@@ -1,6 +1,6 @@
 /** Allure values shared by both generations: statuses and epoch-millisecond times. */
 import { fromEpochMs } from '../../lib/formatter/api.js';
-import type { ContainerStatus, Instant } from '../../lib/formatter/api.js';
+import type { ContainerStatus, Timing } from '../../lib/formatter/api.js';
 
 /**
  * Allure 2 `status` and Allure 1 `status` attribute. `broken` is an unexpected exception (errored);
@@ -23,13 +23,8 @@ export function allureStatus(raw: unknown): ContainerStatus {
   return 'unknown';
 }
 
-export interface Span {
-  startedAt: Instant | null;
-  durationMs: number | null;
-}
-
 /** `start`/`stop` epoch milliseconds (numbers in Allure 2 JSON, strings in Allure 1 attributes). */
-export function span(start: unknown, stop: unknown): Span {
+export function span(start: unknown, stop: unknown): Timing {
   const a = toNumber(start);
   const b = toNumber(stop);
   const startedAt = fromEpochMs(a);

@@ -5,7 +5,7 @@
  */
 import { asNonNegative as num, asString as str, capText as cap, errorFailure } from '../../lib/formatter/api.js';
 import { FormatError, fromEpochMs, isRecord as isObject, newContainer } from '../../lib/formatter/api.js';
-import { ownCopy as own, parseTimestamp, suiteStatus, TextBuffer } from '../../lib/formatter/api.js';
+import { JsonObjectRoot, ownCopy as own, parseTimestamp, suiteStatus, TextBuffer } from '../../lib/formatter/api.js';
 import type { Attempt, Container, ContainerStatus, Emit, FailureInfo } from '../../lib/formatter/api.js';
 import type { HandlerContext, Instant, JsonMachine, Property } from '../../lib/formatter/api.js';
 
@@ -29,7 +29,7 @@ const STATUS: Record<string, ContainerStatus> = {
 
 export function ctrfHandler(ctx: HandlerContext, emit: Emit): JsonMachine {
   const limit = ctx.limits.maxTextChars;
-  let rootSeen = false;
+  const root = new JsonObjectRoot(notCtrf);
   let resultsSeen = false;
   let testsSeen = false;
   let producer = false;
@@ -76,11 +76,7 @@ export function ctrfHandler(ctx: HandlerContext, emit: Emit): JsonMachine {
 
   return {
     open(path, kind) {
-      if (path.length === 0) {
-        if (kind !== 'object') throw notCtrf('the file holds a JSON array, not an object');
-        rootSeen = true;
-        return false;
-      }
+      if (root.opens(path, kind)) return false;
       if (path[0] !== 'results') return false;
       if (path.length === 1) {
         if (kind !== 'object') throw notCtrf('"results" is not an object');
@@ -112,7 +108,7 @@ export function ctrfHandler(ctx: HandlerContext, emit: Emit): JsonMachine {
     },
 
     end() {
-      if (!rootSeen) throw notCtrf('the file holds no JSON object');
+      root.end();
       if (!resultsSeen || !testsSeen) throw notCtrf('it has no "results.tests" array');
       const ordered = [...suites.values()].sort((a, b) => b.depth - a.depth);
       const byId = new Map(ordered.map((s) => [s.id, s]));

@@ -6,7 +6,7 @@
  * scenario that follows it.
  */
 import { asList as list, asNumber as num, asRecord as record, asString as str } from '../../lib/formatter/api.js';
-import { capText as cap, FormatError, newContainer, parseTimestamp } from '../../lib/formatter/api.js';
+import { capText as cap, firstProducer, FormatError, newContainer, parseTimestamp } from '../../lib/formatter/api.js';
 import { roundMs as round, SCENARIO_SEVERITY, ScenarioVerdict, stepResultStatus } from '../../lib/formatter/api.js';
 import { suiteStatus, TextBuffer } from '../../lib/formatter/api.js';
 import type { Container, ContainerStatus, Emit, FailureInfo, HandlerContext } from '../../lib/formatter/api.js';
@@ -45,13 +45,7 @@ export function cucumberHandler(ctx: HandlerContext, emit: Emit): JsonMachine {
   const limit = ctx.limits.maxTextChars;
   let rootSeen = false;
   let feature: Feature | null = null;
-  let producer: string | null = null;
-
-  const guess = (name: string): void => {
-    if (producer !== null) return;
-    producer = name;
-    ctx.setProducer(name);
-  };
+  const guess = firstProducer(ctx);
 
   const readStep = (
     raw: unknown,

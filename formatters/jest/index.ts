@@ -1,7 +1,7 @@
 /**
  * Jest `--json` and Vitest `--reporter=json`. See README.md beside this file.
  */
-import { jsonParse } from '../../lib/formatter/api.js';
+import { jsonParse, JSON_FILES } from '../../lib/formatter/api.js';
 import type { Formatter } from '../../lib/formatter/api.js';
 import { jestHandler } from './parse.js';
 import { sniff } from './sniff.js';
@@ -9,8 +9,7 @@ import { sniff } from './sniff.js';
 export const jest = {
   key: 'jest',
   title: 'Jest / Vitest JSON',
-  extensions: ['.json'],
-  mediaTypes: ['application/json'],
+  ...JSON_FILES,
   sniff,
   // A line with `{` and then `numTotalTests` or another counter, as Jest and Vitest write it.
   parse: jsonParse(jestHandler, {

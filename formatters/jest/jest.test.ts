@@ -1,13 +1,12 @@
 import t from 'tap';
 import { totalsOf as count } from '../../lib/formatter/check.js';
 import { readHead } from '../../lib/formatter/head.js';
-import { formatterFixtures, jsonReportChecks } from '../../test/helpers/formatter-fixtures.js';
+import { formatterFixtures, jsonReportChecks, textParser } from '../../test/helpers/formatter-fixtures.js';
 import { jest as formatter } from './index.js';
 
 const fx = formatterFixtures(formatter, import.meta.url);
 const { run } = fx;
-const parseText = async (text: string, maxTextChars = 100_000) =>
-  (await run(Buffer.from(text), 'r.json', 65536, maxTextChars)).containers;
+const parseText = textParser(fx, 'r.json');
 
 const assertion = (title: string, ancestors: string[], status: string, extra: Record<string, unknown> = {}) => ({
   ancestorTitles: ancestors,

@@ -6,7 +6,7 @@
 import { stripVTControlCharacters } from 'node:util';
 import { asNonNegative as num, asString as str, capText as cap, erroredTest } from '../../lib/formatter/api.js';
 import { FormatError, fromEpochMs, isRecord as isObject, newContainer } from '../../lib/formatter/api.js';
-import { suiteStatus as worst, TextBuffer } from '../../lib/formatter/api.js';
+import { firstProducer, JsonObjectRoot, suiteStatus as worst, TextBuffer } from '../../lib/formatter/api.js';
 import type { Attempt, ContainerStatus, Emit, FailureInfo, HandlerContext } from '../../lib/formatter/api.js';
 import type { JsonMachine } from '../../lib/formatter/api.js';
 import { failureFromMessages } from './failure.js';
@@ -45,16 +45,10 @@ const STATUS: Record<string, ContainerStatus> = {
 
 export function jestHandler(ctx: HandlerContext, emit: Emit): JsonMachine {
   const limit = ctx.limits.maxTextChars;
-  let rootSeen = false;
+  const root = new JsonObjectRoot(notJest);
   let resultsSeen = false;
   let file: OpenFile | null = null;
-  let producer: string | null = null;
-
-  const guess = (name: string): void => {
-    if (producer !== null) return;
-    producer = name;
-    ctx.setProducer(name);
-  };
+  const guess = firstProducer(ctx);
 
   /** The innermost describe suite of an assertion, created on first use; null for a test at file level. */
   const describeFor = (f: OpenFile, ancestors: string[]): Describe | null => {
@@ -173,11 +167,7 @@ export function jestHandler(ctx: HandlerContext, emit: Emit): JsonMachine {
 
   return {
     open(path, kind) {
-      if (path.length === 0) {
-        if (kind !== 'object') throw notJest('the file holds a JSON array, not an object');
-        rootSeen = true;
-        return false;
-      }
+      if (root.opens(path, kind)) return false;
       if (path[0] !== 'testResults') return false;
       if (path.length === 1) {
         resultsSeen = kind === 'array';
@@ -251,7 +241,7 @@ export function jestHandler(ctx: HandlerContext, emit: Emit): JsonMachine {
     },
 
     end() {
-      if (!rootSeen) throw notJest('the file holds no JSON object');
+      root.end();
       if (!resultsSeen) throw notJest('it has no "testResults" array');
       guess('jest');
     },

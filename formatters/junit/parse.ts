@@ -5,7 +5,7 @@
  */
 import { ElementStack, erroredTest, fileTitle, localName, lowerWord, newContainer } from '../../lib/formatter/api.js';
 import { noRootError, parseTimestamp, Stack, suiteStatus, TextBuffer, trimmedOrNull } from '../../lib/formatter/api.js';
-import { unclosedRootError, wrongRootError } from '../../lib/formatter/api.js';
+import { firstProducer, unclosedRootError, wrongRootError } from '../../lib/formatter/api.js';
 import type { Attempt, Container, ContainerStatus, Emit, FailureInfo } from '../../lib/formatter/api.js';
 import type { HandlerContext, Instant, OpenedContainer, Property, XmlMachine } from '../../lib/formatter/api.js';
 import { MarkerScanner, attachmentProperty } from './attachments.js';
@@ -86,13 +86,7 @@ export function junitHandler(
   const frames = new ElementStack<Frame>(IGNORED);
   const containers = new Stack<Open>();
   let rootSeen = false;
-  let producer: string | null = null;
-
-  const guess = (name: string | null): void => {
-    if (producer !== null || name === null) return;
-    producer = name;
-    ctx.setProducer(name);
-  };
+  const guess = firstProducer(ctx);
 
   const openContainer = (type: 'suite' | 'test', a: Attrs): Open => {
     const parent = containers.top ?? null;

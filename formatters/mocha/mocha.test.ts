@@ -2,13 +2,12 @@ import t from 'tap';
 import { FormatError } from '../../lib/formatter/api.js';
 import { totalsOf as count } from '../../lib/formatter/check.js';
 import { readHead } from '../../lib/formatter/head.js';
-import { failure, formatterFixtures, jsonReportChecks } from '../../test/helpers/formatter-fixtures.js';
+import { failure, formatterFixtures, jsonReportChecks, textParser } from '../../test/helpers/formatter-fixtures.js';
 import { mocha as formatter } from './index.js';
 
 const fx = formatterFixtures(formatter, import.meta.url);
 const { run } = fx;
-const parseText = async (text: string, maxTextChars = 100_000) =>
-  (await run(Buffer.from(text), 'r.json', 65536, maxTextChars)).containers;
+const parseText = textParser(fx, 'r.json');
 
 /** A Mocha report in the reporter's order, from entries written as `[title, fullTitle, file, err?, extra?]`. */
 function report(

@@ -6,7 +6,7 @@
  */
 import { asNonNegative as num, asString as str, capText as cap, FormatError } from '../../lib/formatter/api.js';
 import { isRecord as isObject, newContainer, ownCopy as own, parseTimestamp } from '../../lib/formatter/api.js';
-import { splitErrorName, suiteStatus as worst } from '../../lib/formatter/api.js';
+import { JsonObjectRoot, splitErrorName, suiteStatus as worst } from '../../lib/formatter/api.js';
 import type { ContainerStatus, Emit, FailureInfo, HandlerContext, Instant } from '../../lib/formatter/api.js';
 import type { JsonMachine, JsonPath } from '../../lib/formatter/api.js';
 
@@ -39,7 +39,7 @@ const SECTIONS = new Set(['tests', 'pending', 'failures', 'passes']);
 
 export function mochaHandler(ctx: HandlerContext, emit: Emit): JsonMachine {
   const limit = ctx.limits.maxTextChars;
-  let rootSeen = false;
+  const root = new JsonObjectRoot(notMocha);
   let start: Instant | null = null;
   const sectionsSeen = new Set<string>();
   let testsDone = false;
@@ -156,9 +156,7 @@ export function mochaHandler(ctx: HandlerContext, emit: Emit): JsonMachine {
 
   return {
     open(path, kind) {
-      if (path.length === 0) {
-        if (kind !== 'object') throw notMocha('the file holds a JSON array, not an object');
-        rootSeen = true;
+      if (root.opens(path, kind)) {
         ctx.setProducer('mocha');
         return false;
       }
@@ -201,7 +199,7 @@ export function mochaHandler(ctx: HandlerContext, emit: Emit): JsonMachine {
     },
 
     end() {
-      if (!rootSeen) throw notMocha('the file holds no JSON object');
+      root.end();
       if (!sectionsSeen.has('tests')) throw notMocha('it has no "tests" array');
       testsDone = true;
       pendingDone = true;

@@ -1,12 +1,10 @@
 import t from 'tap';
 import { totalsOf as count } from '../../lib/formatter/check.js';
-import { formatterFixtures, jsonReportChecks } from '../../test/helpers/formatter-fixtures.js';
+import { formatterFixtures, jsonReportChecks, textParser } from '../../test/helpers/formatter-fixtures.js';
 import { mochawesome as formatter } from './index.js';
 
 const fx = formatterFixtures(formatter, import.meta.url);
-const { run } = fx;
-const parseText = async (text: string, maxTextChars = 100_000) =>
-  (await run(Buffer.from(text), 'r.json', 65536, maxTextChars)).containers;
+const parseText = textParser(fx, 'r.json');
 
 const STATS =
   '"stats":{"suites":1,"tests":2,"passes":1,"pending":0,"failures":1,"start":"2024-05-01T10:00:00.000Z",' +

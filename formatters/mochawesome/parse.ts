@@ -5,18 +5,12 @@
  */
 import { asNonNegative as num, asString as str, capText as cap, fileTitle } from '../../lib/formatter/api.js';
 import { FormatError, isRecord as isObject, newContainer, parseTimestamp } from '../../lib/formatter/api.js';
-import { splitErrorName, Stack, suiteStatus as worst } from '../../lib/formatter/api.js';
+import { JsonObjectRoot, JsonSuiteStack, splitErrorName, suiteStatus as worst } from '../../lib/formatter/api.js';
 import type { ContainerStatus, Emit, FailureInfo, HandlerContext, Instant } from '../../lib/formatter/api.js';
-import type { JsonMachine, JsonPath, Property } from '../../lib/formatter/api.js';
+import type { JsonMachine, JsonPath, JsonSuite, Property } from '../../lib/formatter/api.js';
 import { readContext } from './context.js';
 
-interface OpenSuite {
-  id: number;
-  parentId: number | null;
-  /** Length of the suite object's path: its own keys are one deeper. */
-  depth: number;
-  title: string;
-  file: string | null;
+interface OpenSuite extends JsonSuite {
   fullFile: string | null;
   durationMs: number | null;
   seen: Set<ContainerStatus>;
@@ -26,36 +20,18 @@ const ENTRY_LISTS = new Set(['tests', 'beforeHooks', 'afterHooks']);
 
 export function mochawesomeHandler(ctx: HandlerContext, emit: Emit): JsonMachine {
   const limit = ctx.limits.maxTextChars;
-  const stack = new Stack<OpenSuite>();
-  let rootSeen = false;
+  const stack = new JsonSuiteStack<OpenSuite>();
+  const root = new JsonObjectRoot(notMochawesome);
   let treeSeen = false;
   let statsSeen = false;
   let start: Instant | null = null;
 
-  const isSuite = (path: JsonPath): boolean => {
-    const top = stack.top;
-    if (!top)
-      return (
-        (path.length === 2 && path[0] === 'results' && typeof path[1] === 'number') ||
-        (path.length === 1 && path[0] === 'suites')
-      );
-    return path.length === top.depth + 2 && path[top.depth] === 'suites' && typeof path[top.depth + 1] === 'number';
-  };
-
-  const openSuite = (path: JsonPath): void => {
-    const parent = stack.top ?? null;
-    treeSeen = true;
-    stack.push({
-      id: ctx.nextId(),
-      parentId: parent?.id ?? null,
-      depth: path.length,
-      title: '',
-      file: null,
-      fullFile: null,
-      durationMs: null,
-      seen: new Set(),
-    });
-  };
+  /** The top-level suites are `results[n]` (or, before mochawesome 4, the one `suites` object). */
+  const isSuite = (path: JsonPath): boolean =>
+    stack.top
+      ? stack.isChildSuite(path)
+      : (path.length === 2 && path[0] === 'results' && typeof path[1] === 'number') ||
+        (path.length === 1 && path[0] === 'suites');
 
   const closeSuite = (): void => {
     const s = stack.pop()!;
@@ -123,14 +99,13 @@ export function mochawesomeHandler(ctx: HandlerContext, emit: Emit): JsonMachine
 
   return {
     open(path, kind) {
-      if (path.length === 0) {
-        if (kind !== 'object') throw notMochawesome('the file holds a JSON array, not an object');
-        rootSeen = true;
+      if (root.opens(path, kind)) {
         ctx.setProducer('mochawesome');
         return false;
       }
       if (kind === 'object' && isSuite(path)) {
-        openSuite(path);
+        treeSeen = true;
+        stack.open(path, ctx.nextId(), { fullFile: null, durationMs: null, seen: new Set() });
         return false;
       }
       const top = stack.top;
@@ -156,14 +131,7 @@ export function mochawesomeHandler(ctx: HandlerContext, emit: Emit): JsonMachine
         onEntry(top, path[top.depth] as string, v);
         return;
       }
-      if (path.length !== top.depth + 1) return;
-      switch (path[top.depth]) {
-        case 'title':
-          if (typeof v === 'string') top.title = v;
-          return;
-        case 'file':
-          if (typeof v === 'string' && v !== '') top.file = v;
-          return;
+      switch (stack.ownKey(path, v)) {
         case 'fullFile':
           if (typeof v === 'string' && v !== '') top.fullFile = v;
           return;
@@ -174,12 +142,11 @@ export function mochawesomeHandler(ctx: HandlerContext, emit: Emit): JsonMachine
     },
 
     close(path, kind) {
-      const top = stack.top;
-      if (top && kind === 'object' && path.length === top.depth) closeSuite();
+      if (stack.closes(path, kind)) closeSuite();
     },
 
     end() {
-      if (!rootSeen) throw notMochawesome('the file holds no JSON object');
+      root.end();
       // `results: [false]` (nothing ran) has stats and no tree: zero tests, not an error.
       if (!treeSeen && !statsSeen) throw notMochawesome('it has neither "stats" nor a "results"/"suites" tree');
     },

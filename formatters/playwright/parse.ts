@@ -4,18 +4,12 @@
  * gives one test per project (`specs[].tests[]`), whose `results[]` are its attempts.
  */
 import { asNonNegative as num, asString as str, capText as cap, erroredTest } from '../../lib/formatter/api.js';
-import { errorFailure, FormatError, isRecord as isObject, newContainer } from '../../lib/formatter/api.js';
-import { parseTimestamp, Stack, suiteStatus as worst, TextBuffer } from '../../lib/formatter/api.js';
+import { errorFailure, FormatError, isRecord as isObject, newContainer, TextBuffer } from '../../lib/formatter/api.js';
+import { JsonObjectRoot, JsonSuiteStack, parseTimestamp, suiteStatus as worst } from '../../lib/formatter/api.js';
 import type { Attempt, Container, ContainerStatus, Emit, FailureInfo } from '../../lib/formatter/api.js';
-import type { HandlerContext, Instant, JsonMachine, JsonPath, Property } from '../../lib/formatter/api.js';
+import type { HandlerContext, Instant, JsonMachine, JsonSuite, Property } from '../../lib/formatter/api.js';
 
-interface OpenSuite {
-  id: number;
-  parentId: number | null;
-  /** Length of the suite object's path: its own keys are one deeper. */
-  depth: number;
-  title: string;
-  file: string | null;
+interface OpenSuite extends JsonSuite {
   line: number | null;
   seen: Set<ContainerStatus>;
   /** Earliest start among the tests below: the JSON gives suites no time of their own. */
@@ -33,16 +27,10 @@ const ATTEMPT: Record<string, ContainerStatus> = {
 
 export function playwrightHandler(ctx: HandlerContext, emit: Emit): JsonMachine {
   const limit = ctx.limits.maxTextChars;
-  const stack = new Stack<OpenSuite>();
-  let rootSeen = false;
+  const stack = new JsonSuiteStack<OpenSuite>();
+  const root = new JsonObjectRoot(notPlaywright);
   let suitesSeen = false;
   let runErrors = 0;
-
-  const isSuite = (path: JsonPath): boolean => {
-    const top = stack.top;
-    const base = top ? top.depth : 0;
-    return path.length === base + 2 && path[base] === 'suites' && typeof path[base + 1] === 'number';
-  };
 
   const closeSuite = (): void => {
     const s = stack.pop()!;
@@ -93,25 +81,13 @@ export function playwrightHandler(ctx: HandlerContext, emit: Emit): JsonMachine 
 
   return {
     open(path, kind) {
-      if (path.length === 0) {
-        if (kind !== 'object') throw notPlaywright('the file holds a JSON array, not an object');
-        rootSeen = true;
+      if (root.opens(path, kind)) {
         ctx.setProducer('playwright');
         return false;
       }
       if (path.length === 1 && path[0] === 'suites' && kind === 'array') suitesSeen = true;
-      if (kind === 'object' && isSuite(path)) {
-        const parent = stack.top ?? null;
-        stack.push({
-          id: ctx.nextId(),
-          parentId: parent?.id ?? null,
-          depth: path.length,
-          title: '',
-          file: null,
-          line: null,
-          seen: new Set(),
-          startedAt: null,
-        });
+      if (kind === 'object' && stack.isChildSuite(path)) {
+        stack.open(path, ctx.nextId(), { line: null, seen: new Set(), startedAt: null });
         return false;
       }
       const top = stack.top;
@@ -130,27 +106,15 @@ export function playwrightHandler(ctx: HandlerContext, emit: Emit): JsonMachine 
         onSpec(top, v);
         return;
       }
-      if (path.length !== top.depth + 1) return;
-      switch (path[top.depth]) {
-        case 'title':
-          if (typeof v === 'string') top.title = v;
-          return;
-        case 'file':
-          if (typeof v === 'string' && v !== '') top.file = v;
-          return;
-        case 'line':
-          if (typeof v === 'number') top.line = v;
-          return;
-      }
+      if (stack.ownKey(path, v) === 'line' && typeof v === 'number') top.line = v;
     },
 
     close(path, kind) {
-      const top = stack.top;
-      if (top && kind === 'object' && path.length === top.depth) closeSuite();
+      if (stack.closes(path, kind)) closeSuite();
     },
 
     end() {
-      if (!rootSeen) throw notPlaywright('the file holds no JSON object');
+      root.end();
       if (!suitesSeen) throw notPlaywright('it has no "suites" array');
     },
   };

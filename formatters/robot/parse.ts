@@ -13,9 +13,9 @@
 import { ElementStack, fileTitle, localName, newContainer, noRootError, Stack } from '../../lib/formatter/api.js';
 import { TextBuffer, unclosedRootError, wrongRootError } from '../../lib/formatter/api.js';
 import type { Container, ContainerStatus, Emit, FailureInfo, HandlerContext } from '../../lib/formatter/api.js';
-import type { Property, XmlMachine } from '../../lib/formatter/api.js';
+import type { Property, Timing, XmlMachine } from '../../lib/formatter/api.js';
 import { HtmlRefScanner, screenshotNames } from './attachments.js';
-import { robotStatus, robotTiming, type Timing } from './values.js';
+import { robotStatus, robotTiming } from './values.js';
 
 type Attrs = Record<string, string>;
 

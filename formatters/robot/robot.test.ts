@@ -2,7 +2,7 @@ import t from 'tap';
 import type { Container } from '../../lib/formatter/api.js';
 import { totalsOf as count } from '../../lib/formatter/check.js';
 import { childrenFirst, driveHandler, feedXml, formatterChecks } from '../../test/helpers/formatter-fixtures.js';
-import { formatterFixtures, headOf } from '../../test/helpers/formatter-fixtures.js';
+import { formatterFixtures, headOf, producerOnceChildrenFirst } from '../../test/helpers/formatter-fixtures.js';
 import type { XmlEvent } from '../../test/helpers/formatter-fixtures.js';
 import { robot } from './index.js';
 import { robotHandler } from './parse.js';
@@ -13,10 +13,7 @@ const fx = formatterFixtures(robot, import.meta.url);
 
 formatterChecks(fx, {
   fixtureScore: 0.9,
-  eachFixture: (t, { containers, producers }, name) => {
-    t.ok(childrenFirst(containers), `${name}: children before parents`);
-    t.equal(producers.length, 1, `${name}: producer set once`);
-  },
+  eachFixture: producerOnceChildrenFirst,
   chunks: { asJson: true, eachInChunksOf: 7 },
 });
 

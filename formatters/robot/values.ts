@@ -1,6 +1,6 @@
 /** Robot Framework attribute values: statuses and the two generations of time attributes. */
 import { parseTimestamp } from '../../lib/formatter/api.js';
-import type { ContainerStatus, Instant } from '../../lib/formatter/api.js';
+import type { ContainerStatus, Instant, Timing } from '../../lib/formatter/api.js';
 
 export function robotStatus(raw: string | undefined): ContainerStatus {
   switch ((raw ?? '').trim().toUpperCase()) {
@@ -14,11 +14,6 @@ export function robotStatus(raw: string | undefined): ContainerStatus {
       return 'skipped';
   }
   return 'unknown';
-}
-
-export interface Timing {
-  startedAt: Instant | null;
-  durationMs: number | null;
 }
 
 /**

@@ -1,7 +1,7 @@
 /**
  * RSpec's JSON formatter (`rspec --format json`). See README.md beside this file.
  */
-import { jsonParse } from '../../lib/formatter/api.js';
+import { jsonParse, JSON_FILES } from '../../lib/formatter/api.js';
 import type { Formatter } from '../../lib/formatter/api.js';
 import { rspecHandler } from './parse.js';
 import { sniff } from './sniff.js';
@@ -9,8 +9,7 @@ import { sniff } from './sniff.js';
 export const rspec = {
   key: 'rspec',
   title: 'RSpec JSON',
-  extensions: ['.json'],
-  mediaTypes: ['application/json'],
+  ...JSON_FILES,
   sniff,
   parse: jsonParse(rspecHandler),
 } satisfies Formatter;

@@ -7,7 +7,7 @@
  * point and its YAML block are kept.
  */
 import { capText as cap, fileTitle, FormatError, newContainer, TextBuffer } from '../../lib/formatter/api.js';
-import { truncationMarker, worstStatus as worst } from '../../lib/formatter/api.js';
+import { firstProducer, truncationMarker, worstStatus as worst } from '../../lib/formatter/api.js';
 import type { Container, ContainerStatus, Emit, FailureInfo, HandlerContext } from '../../lib/formatter/api.js';
 import type { Property } from '../../lib/formatter/api.js';
 import { readYaml, type YamlEntry } from './yaml.js';
@@ -84,13 +84,7 @@ export function tapHandler(ctx: HandlerContext, emit: Emit): TapHandler {
   let plan: { count: number; reason: string | null } | null = null;
   let counted = 0;
   let ordinal = 0;
-  let producer: string | null = null;
-
-  const guess = (name: string): void => {
-    if (producer !== null) return;
-    producer = name;
-    ctx.setProducer(name);
-  };
+  const guess = firstProducer(ctx);
 
   const keepOutput = (text: string): void => {
     stdout.append(text);

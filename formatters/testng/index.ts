@@ -2,7 +2,7 @@
  * TestNG `testng-results.xml` (TestNG's XMLReporter, also written by Surefire's TestNG provider).
  * See README.md beside this file.
  */
-import { xmlParse } from '../../lib/formatter/api.js';
+import { xmlParse, XML_FILES } from '../../lib/formatter/api.js';
 import type { Formatter } from '../../lib/formatter/api.js';
 import { testngHandler } from './parse.js';
 import { sniff } from './sniff.js';
@@ -10,8 +10,7 @@ import { sniff } from './sniff.js';
 export const testng = {
   key: 'testng',
   title: 'TestNG XML',
-  extensions: ['.xml'],
-  mediaTypes: ['application/xml', 'text/xml'],
+  ...XML_FILES,
   sniff,
   parse: xmlParse(testngHandler),
 } satisfies Formatter;

@@ -34,8 +34,11 @@ export {
   type JsonMachine,
   type JsonParseOptions,
 } from './kit/handler.js';
-export { parseTimestamp, fromEpochMs, type Instant } from './kit/time.js';
+export { parseTimestamp, fromEpochMs, type Instant, type Timing } from './kit/time.js';
 export { parseJson, type JsonHandler, type JsonPath } from './kit/json.js';
+export { JsonObjectRoot } from './kit/json-root.js';
+export { JsonSuiteStack, type JsonSuite } from './kit/json-suites.js';
+export { firstProducer } from './kit/producer.js';
 export { forEachLine, forEachJsonLine } from './kit/lines.js';
 export {
   parseSeconds,
@@ -47,6 +50,7 @@ export {
   lowerWord,
 } from './kit/values.js';
 export { skipPreamble } from './kit/preamble.js';
+export { XML_FILES, JSON_FILES } from './kit/files.js';
 export { jsonValueStart, flatObjectText } from './kit/json-head.js';
 export { safeSniff, prefixedRoot } from './kit/sniff.js';
 export { asString, asNumber, asNonNegative, asRecord, isRecord, asList, parseJsonObject } from './kit/json-values.js';

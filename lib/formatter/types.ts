@@ -114,9 +114,9 @@ export interface Formatter {
   /** Path segment and stored name. */
   key: string;
   title: string;
-  extensions: string[];
+  extensions: readonly string[];
   /** Content types accepted for a raw-body import. */
-  mediaTypes: string[];
+  mediaTypes: readonly string[];
   mergeContainersByDefault?: boolean;
   /** 0 = not mine ... 1 = certainly mine. Pure and cheap; never throws. */
   sniff(head: Head): number;

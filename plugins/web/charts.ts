@@ -13,13 +13,17 @@ export interface PassFailPoint {
   label: string;
 }
 
+/** A chart's size in pixels, and its title: what a screen reader says of it. */
+export interface ChartFrame {
+  width: number;
+  height: number;
+  title: string;
+}
+
 const n = (x: number): string => (Math.round(x * 10) / 10).toString();
 
 /** Bars oldest to newest: the height is the share of tests, failed on top of passed. */
-export function passFailTrend(
-  points: readonly PassFailPoint[],
-  o: { width: number; height: number; title: string },
-): Html {
+export function passFailTrend(points: readonly PassFailPoint[], o: ChartFrame): Html {
   if (points.length === 0) return html`<span class="muted">no reports yet</span>`;
   const slot = o.width / Math.max(points.length, 1);
   const bar = Math.max(1, slot * 0.75);
@@ -40,6 +44,11 @@ export function passFailTrend(
       }</g
     >`;
   });
+  return chart(o, bars);
+}
+
+/** Every chart is the same `<svg>` element around what it draws, so that tally.css styles them alike. */
+function chart(o: ChartFrame, drawing: Html | Html[]): Html {
   return html`<svg
     class="chart"
     role="img"
@@ -49,7 +58,7 @@ export function passFailTrend(
     xmlns="http://www.w3.org/2000/svg"
   >
     <title>${o.title}</title>
-    ${bars}
+    ${drawing}
   </svg>`;
 }
 
@@ -60,10 +69,7 @@ export interface DurationPoint {
 }
 
 /** A line of durations oldest to newest, a dot per run coloured by its status. */
-export function durationTrend(
-  points: readonly DurationPoint[],
-  o: { width: number; height: number; title: string },
-): Html {
+export function durationTrend(points: readonly DurationPoint[], o: ChartFrame): Html {
   const known = points.filter((p) => p.durationMs !== null);
   if (known.length === 0) return html`<p class="muted">No durations recorded for this test.</p>`;
   const max = Math.max(...known.map((p) => p.durationMs!), 1);
@@ -84,22 +90,13 @@ export function durationTrend(
       ><title>${p.label}: ${duration(p.durationMs)} (${p.status ?? 'absent'})</title></circle
     >`;
   });
-  return html`<svg
-    class="chart"
-    role="img"
-    width="${o.width}"
-    height="${o.height}"
-    viewBox="0 0 ${o.width} ${o.height}"
-    xmlns="http://www.w3.org/2000/svg"
-  >
-    <title>${o.title}</title>
-    <line class="axis" x1="${padX}" y1="${n(padY + h)}" x2="${n(padX + w)}" y2="${n(padY + h)}" />
+  const plot = html`<line class="axis" x1="${padX}" y1="${n(padY + h)}" x2="${n(padX + w)}" y2="${n(padY + h)}" />
     <line class="axis" x1="${padX}" y1="${padY}" x2="${padX}" y2="${n(padY + h)}" />
     <text class="axis-label" x="${padX - 6}" y="${padY + 4}" text-anchor="end">${duration(max)}</text>
     <text class="axis-label" x="${padX - 6}" y="${n(padY + h)}" text-anchor="end">0</text>
     <polyline class="trend" points="${line}" />
-    ${dots}
-  </svg>`;
+    ${dots}`;
+  return chart(o, plot);
 }
 
 /** The small status square of a history cell. */

@@ -158,6 +158,15 @@ export function runner(formatter: Formatter): Run {
   };
 }
 
+/** Parses a report given as text, as a file named `fileName` in one chunk; the containers it gave. */
+export function textParser(
+  fx: FormatterFixtures,
+  fileName: string,
+): (text: string, maxTextChars?: number) => Promise<Container[]> {
+  return async (text, maxTextChars = 100_000) =>
+    (await fx.run(Buffer.from(text), fileName, 65536, maxTextChars)).containers;
+}
+
 /** What `p` rejects with, or null when it resolves. */
 export async function failure(p: Promise<unknown>): Promise<unknown> {
   return p.then(
@@ -236,6 +245,12 @@ export function childrenFirst(containers: Container[]): boolean {
     emitted.add(c.id);
   }
   return true;
+}
+
+/** `eachFixture` of a format that names the producer once per file and emits children before parents. */
+export function producerOnceChildrenFirst(t: Test, { containers, producers }: Parsed, name: string): void {
+  t.ok(childrenFirst(containers), `${name}: children before parents`);
+  t.equal(producers.length, 1, `${name}: producer set once`);
 }
 
 const sizeOf = (fx: FormatterFixtures, name: string): number => fx.read(name).length;

@@ -9,6 +9,12 @@ export interface Instant {
   naive: boolean;
 }
 
+/** When something ran, each part null when the file does not say; it spreads into newContainer's fields. */
+export interface Timing {
+  startedAt: Instant | null;
+  durationMs: number | null;
+}
+
 const ISO =
   /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d+))?)?\s*(Z|UTC|GMT|[+-]\d{2}(?::?\d{2})?)?$/i;
 // TestNG's JUnitReportReporter and old Ant write `26 Jun 2018 15:41:26 GMT`.

@@ -12,7 +12,7 @@ import { when } from '../format.js';
 import { html, type Html } from '../html.js';
 import { messageList, page } from '../layout.js';
 import { credentialsOf } from '../session.js';
-import { errorPage, respond } from './common.js';
+import { errorPage, FORM_PAYLOAD, respond } from './common.js';
 
 export function accountRoutes(ctx: WebContext): ServerRoute[] {
   const render = async (request: Request, h: ResponseToolkit, once: Html | null = null, status = 200) => {
@@ -80,12 +80,6 @@ export function accountRoutes(ctx: WebContext): ServerRoute[] {
       'no-store',
     );
   };
-  const formPayload = {
-    parse: true,
-    output: 'data' as const,
-    maxBytes: 16 * 1024,
-    allow: 'application/x-www-form-urlencoded',
-  };
   return [
     {
       method: 'GET',
@@ -96,7 +90,7 @@ export function accountRoutes(ctx: WebContext): ServerRoute[] {
     {
       method: 'POST',
       path: '/account/key',
-      options: { auth: 'session', plugins: { 'tally-web': {} }, payload: formPayload },
+      options: { auth: 'session', plugins: { 'tally-web': {} }, payload: FORM_PAYLOAD },
       handler: async (request, h) => {
         const key = await rotateKey(ctx.store, credentialsOf(request).accountId);
         return render(
@@ -113,7 +107,7 @@ export function accountRoutes(ctx: WebContext): ServerRoute[] {
     {
       method: 'POST',
       path: '/account/users',
-      options: { auth: 'session', plugins: { 'tally-web': {} }, payload: formPayload },
+      options: { auth: 'session', plugins: { 'tally-web': {} }, payload: FORM_PAYLOAD },
       handler: async (request, h) => {
         const email = String((request.payload as Record<string, unknown> | null)?.email ?? '');
         try {

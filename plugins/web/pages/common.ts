@@ -7,6 +7,14 @@ import { html } from '../html.js';
 import { messageList, page } from '../layout.js';
 import { credentialsOf, type WebCredentials } from '../session.js';
 
+/** Every page form sends a few short fields, URL-encoded: a larger or other body is not one of them. */
+export const FORM_PAYLOAD = {
+  parse: true,
+  output: 'data' as const,
+  maxBytes: 16 * 1024,
+  allow: 'application/x-www-form-urlencoded',
+};
+
 export function respond(h: ResponseToolkit, body: string, status = 200): ResponseObject {
   return h.response(body).type('text/html; charset=utf-8').code(status);
 }
@@ -21,11 +29,13 @@ export async function ownProfile(ctx: WebContext, request: Request, id: string):
   return profile && profile.accountId === credentialsOf(request).accountId ? profile : null;
 }
 
-export async function ownReport(
-  ctx: WebContext,
-  request: Request,
-  id: string,
-): Promise<{ report: Report; profile: Profile } | null> {
+/** A completed report of the signed-in account, with its profile. */
+export interface OwnReport {
+  report: Report;
+  profile: Profile;
+}
+
+export async function ownReport(ctx: WebContext, request: Request, id: string): Promise<OwnReport | null> {
   const report = await ctx.store.reports.get(id);
   if (!report || report.status !== 'completed') return null;
   const profile = await ownProfile(ctx, request, report.profileId);

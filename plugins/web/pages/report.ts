@@ -5,7 +5,7 @@
  * report of 50,000 containers costs the same page as one of 50. A status filter or a title search
  * lists matching containers at any depth, also paged. Without JavaScript every link is a full page.
  */
-import type { Request, ResponseToolkit, ServerRoute } from '@hapi/hapi';
+import type { Request, ResponseObject, ResponseToolkit, ServerRoute } from '@hapi/hapi';
 import type { ContainerStatus } from '../../../lib/formatter/api.js';
 import { passRate, reportStatus } from '../../../lib/history/profile-summary.js';
 import type { AttachmentLink, ImportRecord, Report, StoredContainer } from '../../../lib/store/types.js';
@@ -15,7 +15,7 @@ import { bytes, duration, percent, when } from '../format.js';
 import { html, query, type Html } from '../html.js';
 import { messageList, page } from '../layout.js';
 import { credentialsOf } from '../session.js';
-import { errorPage, isFragmentRequest, ownReport, respond } from './common.js';
+import { errorPage, isFragmentRequest, ownReport, respond, type OwnReport } from './common.js';
 import { inlineImageType, safeAttachment } from '../attachments.js';
 
 export const CHILDREN_PER_PAGE = 100;
@@ -266,20 +266,20 @@ function reportHeader(report: Report, record: ImportRecord | null): Html {
 
 export function reportRoutes(ctx: WebContext): ServerRoute[] {
   const web = { 'tally-web': {} };
-  const load = async (request: Request, h: ResponseToolkit) => {
-    const found = await ownReport(ctx, request, (request.params as { id: string }).id);
-    return found ?? errorPage(ctx, request, h, 'not_found');
-  };
+  /** The handler of a GET under /reports/{id}: another account's report, or one not completed, is "not found". */
+  const ofOwnReport =
+    (answer: (request: Request, h: ResponseToolkit, found: OwnReport) => Promise<ResponseObject>) =>
+    async (request: Request, h: ResponseToolkit) => {
+      const found = await ownReport(ctx, request, (request.params as { id: string }).id);
+      return found ? answer(request, h, found) : errorPage(ctx, request, h, 'not_found');
+    };
 
   return [
     {
       method: 'GET',
       path: '/reports/{id}',
       options: { auth: 'session', plugins: web },
-      handler: async (request, h) => {
-        const found = await load(request, h);
-        if (!('report' in found)) return found;
-        const { report, profile } = found;
+      handler: ofOwnReport(async (request, h, { report, profile }) => {
         const f = listFilterOf(request);
         const { items, next } = await listPage(ctx, report.id, f);
         const record = await ctx.store.imports.get(report.importId);
@@ -324,29 +324,24 @@ export function reportRoutes(ctx: WebContext): ServerRoute[] {
             body,
           ),
         );
-      },
+      }),
     },
     {
       // One page of a list, as list items: what "Show the next 100" appends.
       method: 'GET',
       path: '/reports/{id}/list',
       options: { auth: 'session', plugins: web },
-      handler: async (request, h) => {
-        const found = await load(request, h);
-        if (!('report' in found)) return found;
+      handler: ofOwnReport(async (request, h, { report }) => {
         const f = listFilterOf(request);
-        const { items, next } = await listPage(ctx, found.report.id, f);
-        return respond(h, listItems(found.report.id, f, items, next).text);
-      },
+        const { items, next } = await listPage(ctx, report.id, f);
+        return respond(h, listItems(report.id, f, items, next).text);
+      }),
     },
     {
       method: 'GET',
       path: '/reports/{id}/nodes/{seq}',
       options: { auth: 'session', plugins: web },
-      handler: async (request, h) => {
-        const found = await load(request, h);
-        if (!('report' in found)) return found;
-        const { report, profile } = found;
+      handler: ofOwnReport(async (request, h, { report, profile }) => {
         const seq = Number((request.params as { seq: string }).seq);
         const c = Number.isSafeInteger(seq) ? await ctx.store.containers.get(report.id, seq) : null;
         if (!c) return errorPage(ctx, request, h, 'not_found');
@@ -370,21 +365,19 @@ export function reportRoutes(ctx: WebContext): ServerRoute[] {
           h,
           page(ctx, { title: c.title || 'Container', user: credentialsOf(request), profile, tab: 'reports' }, body),
         );
-      },
+      }),
     },
     {
       method: 'GET',
       path: '/reports/{id}/attachments/{blob}',
       options: { auth: 'session', plugins: web },
-      handler: async (request, h) => {
-        const found = await load(request, h);
-        if (!('report' in found)) return found;
-        const record = await ctx.store.imports.get(found.report.importId);
+      handler: ofOwnReport(async (request, h, { report }) => {
+        const record = await ctx.store.imports.get(report.importId);
         const blobId = (request.params as { blob: string }).blob;
         const file = record ? [...record.attachments, ...record.files].find((f) => f.blobId === blobId) : undefined;
         if (!file) return errorPage(ctx, request, h, 'not_found');
         return safeAttachment(ctx.store, h, file);
-      },
+      }),
     },
   ];
 }

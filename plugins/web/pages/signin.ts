@@ -24,7 +24,7 @@ import {
   startSession,
   type WebRouteSettings,
 } from '../session.js';
-import { respond } from './common.js';
+import { FORM_PAYLOAD, respond } from './common.js';
 
 /** Only a path on this site: `//evil.example` and absolute URLs fall back to the profiles. */
 function safeNext(next: unknown): string {
@@ -106,13 +106,6 @@ export function signinRoutes(ctx: WebContext): ServerRoute[] {
       </section>`,
     );
 
-  const formPayload = {
-    parse: true,
-    output: 'data' as const,
-    maxBytes: 16 * 1024,
-    allow: 'application/x-www-form-urlencoded',
-  };
-
   return [
     {
       method: 'GET',
@@ -131,7 +124,7 @@ export function signinRoutes(ctx: WebContext): ServerRoute[] {
       options: {
         auth: false,
         plugins: web({ signin: true }),
-        payload: formPayload,
+        payload: FORM_PAYLOAD,
         validate: {
           payload: Joi.object({
             email: Joi.string().max(320).required(),
@@ -175,7 +168,7 @@ export function signinRoutes(ctx: WebContext): ServerRoute[] {
     {
       method: 'POST',
       path: '/signout',
-      options: { auth: 'session', plugins: web({ beforePasswordChange: true }), payload: formPayload },
+      options: { auth: 'session', plugins: web({ beforePasswordChange: true }), payload: FORM_PAYLOAD },
       handler: async (request, h) => {
         await ctx.store.sessions.delete(credentialsOf(request).sessionHash);
         return h.redirect('/signin').unstate(SESSION_COOKIE);
@@ -193,7 +186,7 @@ export function signinRoutes(ctx: WebContext): ServerRoute[] {
     {
       method: 'POST',
       path: '/account/password',
-      options: { auth: 'session', plugins: web({ beforePasswordChange: true }), payload: formPayload },
+      options: { auth: 'session', plugins: web({ beforePasswordChange: true }), payload: FORM_PAYLOAD },
       handler: async (request, h) => {
         const c = credentialsOf(request);
         const p = (request.payload ?? {}) as Record<string, unknown>;
