@@ -11,7 +11,7 @@ import t, { type Test } from 'tap';
 import { createEmbeddedStore, PAGE_SIZE, type EmbeddedStore } from '../../lib/store/embedded/index.js';
 import { AUTOCHECKPOINT_BYTES } from '../../lib/store/embedded/connection.js';
 import { SqliteRowWriter, encodeContainerRow } from '../../lib/store/embedded/row-writer.js';
-import { richContainers, seed, storeConformance, type StoreHarness } from './conformance/index.js';
+import { container, richContainers, seed, storeConformance, type StoreHarness } from './conformance/index.js';
 
 async function harness(): Promise<StoreHarness & { dataDir: string; store: EmbeddedStore }> {
   const dataDir = await mkdtemp(join(tmpdir(), 'tally-store-'));
@@ -109,25 +109,9 @@ t.test('embedded: a purge cut short by a crash is finished on init', async (t) =
     tags: [],
     date: new Date().toISOString(),
   });
-  const rows = Array.from({ length: 12_000 }, (_, i) => ({
-    reportId: report.id,
-    seq: i + 1,
-    parentSeq: null,
-    fileIndex: 0,
-    type: 'test' as const,
-    title: `t${i}`,
-    status: 'passed' as const,
-    durationMs: null,
-    startedAt: null,
-    failure: null,
-    output: null,
-    properties: [],
-    attachmentRefs: [],
-    attachments: [],
-    flaky: false,
-    attempts: [],
-    meta: {},
-  }));
+  const rows = Array.from({ length: 12_000 }, (_, i) =>
+    container(report.id, i + 1, null, { title: `t${i}`, durationMs: null }),
+  );
   await store.containers.insert(rows);
   await store.close();
 
@@ -231,25 +215,9 @@ t.test('embedded: the checkpointer copies the log into the database, which keeps
   let seq = 0;
   const bytesWritten = () => seq * 1100;
   while (bytesWritten() < AUTOCHECKPOINT_BYTES) {
-    const batch = Array.from({ length: 1000 }, () => ({
-      reportId: report.id,
-      seq: ++seq,
-      parentSeq: null,
-      fileIndex: 0,
-      type: 'test' as const,
-      title: `t${seq}`,
-      status: 'passed' as const,
-      durationMs: 1,
-      startedAt: null,
-      failure: null,
-      output: { stdout: text, stderr: null },
-      properties: [],
-      attachmentRefs: [],
-      attachments: [],
-      flaky: false,
-      attempts: [],
-      meta: {},
-    }));
+    const batch = Array.from({ length: 1000 }, () =>
+      container(report.id, ++seq, null, { title: `t${seq}`, durationMs: 1, output: { stdout: text, stderr: null } }),
+    );
     writer.write(batch.map(encodeContainerRow));
     // Paced (~50 MiB/s), so a loaded CI machine still gives the thread its turns.
     await new Promise((resolve) => setTimeout(resolve, 20));

@@ -7,7 +7,7 @@ import { Readable } from 'node:stream';
 import { MongoClient } from 'mongodb';
 import t from 'tap';
 import { createMongoStore, databaseInUrl, type MongoStore } from '../../lib/store/mongo/index.js';
-import { seed, storeConformance, type StoreHarness } from './conformance/index.js';
+import { container, seed, storeConformance, type StoreHarness } from './conformance/index.js';
 
 const url = process.env.TALLY_TEST_MONGODB_URL;
 
@@ -183,25 +183,7 @@ if (!url) {
       tags: [],
       date: new Date().toISOString(),
     });
-    const row = (seq: number) => ({
-      reportId: report.id,
-      seq,
-      parentSeq: null,
-      fileIndex: 0,
-      type: 'test' as const,
-      title: `t${seq}`,
-      status: 'passed' as const,
-      durationMs: null,
-      startedAt: null,
-      failure: null,
-      output: null,
-      properties: [],
-      attachmentRefs: [],
-      attachments: [],
-      flaky: false,
-      attempts: [],
-      meta: {},
-    });
+    const row = (seq: number) => container(report.id, seq, null, { title: `t${seq}`, durationMs: null });
     await store.containers.insert([row(1), row(2)]);
     // A second instance has an empty cache, so it must look the report up.
     const other = (await h.reopen!()) as MongoStore;
@@ -241,25 +223,7 @@ if (!url) {
       type: 'suite' | 'test' | 'step',
       title: string,
       status: 'passed' | 'failed',
-    ) => ({
-      reportId,
-      seq,
-      parentSeq,
-      fileIndex: 0,
-      type,
-      title,
-      status,
-      durationMs: seq * 1.5,
-      startedAt: null,
-      failure: null,
-      output: null,
-      properties: [],
-      attachmentRefs: [],
-      attachments: [],
-      flaky: seq === 3,
-      attempts: [],
-      meta: {},
-    });
+    ) => container(reportId, seq, parentSeq, { type, title, status, durationMs: seq * 1.5, flaky: seq === 3 });
     const tree = (id: string) => [
       row(id, 1, 4, 'test', 'a', 'passed'),
       row(id, 2, 4, 'test', 'b', 'failed'),
@@ -342,27 +306,7 @@ if (!url) {
       date: new Date().toISOString(),
     });
     const meta = { 'java.class': 'a.B', $x: '', '%': '%25' };
-    await store.containers.insert([
-      {
-        reportId: report.id,
-        seq: 1,
-        parentSeq: null,
-        fileIndex: 0,
-        type: 'test',
-        title: 't',
-        status: 'passed',
-        durationMs: null,
-        startedAt: null,
-        failure: null,
-        output: null,
-        properties: [],
-        attachmentRefs: [],
-        attachments: [],
-        flaky: false,
-        attempts: [],
-        meta,
-      },
-    ]);
+    await store.containers.insert([container(report.id, 1, null, { title: 't', durationMs: null, meta })]);
     t.strictSame((await store.containers.get(report.id, 1))?.meta, meta);
     await store.reports.complete(report.id, {
       date: report.date,
@@ -387,25 +331,7 @@ if (!url) {
       date: new Date().toISOString(),
     });
     await store.containers.insert(
-      Array.from({ length: 50 }, (_, i) => ({
-        reportId: report.id,
-        seq: i + 1,
-        parentSeq: null,
-        fileIndex: 0,
-        type: 'test' as const,
-        title: `t${i}`,
-        status: 'passed' as const,
-        durationMs: null,
-        startedAt: null,
-        failure: null,
-        output: null,
-        properties: [],
-        attachmentRefs: [],
-        attachments: [],
-        flaky: false,
-        attempts: [],
-        meta: {},
-      })),
+      Array.from({ length: 50 }, (_, i) => container(report.id, i + 1, null, { title: `t${i}`, durationMs: null })),
     );
     await store.close();
     // What a crash right after reports.fail's status flip leaves behind.

@@ -15,7 +15,7 @@ import { profileCases } from './profiles.js';
 import { reportCases } from './reports.js';
 import { userCases } from './users.js';
 
-export { richContainers, seed, type StoreHarness } from './fixtures.js';
+export { container, richContainers, seed, type StoreHarness } from './fixtures.js';
 
 const NOUNS: Cases[] = [
   accountCases,
