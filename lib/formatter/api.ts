@@ -47,6 +47,6 @@ export {
   lowerWord,
 } from './kit/values.js';
 export { skipPreamble } from './kit/preamble.js';
-export { jsonValueStart, flatObjectText } from './kit/json-head.js';
+export { jsonValueStart, jsonStringValue, flatObjectText } from './kit/json-head.js';
 export { safeSniff, prefixedRoot } from './kit/sniff.js';
 export { asString, asNumber, asNonNegative, asRecord, isRecord, asList, parseJsonObject } from './kit/json-values.js';
