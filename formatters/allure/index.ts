@@ -1,5 +1,5 @@
 /**
- * Allure results: Allure 2 `*-result.json` / `*-container.json` (usually a zipped `allure-results`
+ * Allure results: Allure 2 result and container JSON (usually a zipped `allure-results`
  * folder, one file at a time) and Allure 1 `*-testsuite.xml`. See README.md beside this file.
  */
 import { FormatError, parseJson, parseXml } from '../../lib/formatter/api.js';

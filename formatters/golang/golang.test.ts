@@ -4,7 +4,7 @@ import { totalsOf as count } from '../../lib/formatter/check.js';
 import { byTitle, childrenFirst, driveHandler, formatterChecks } from '../../test/helpers/formatter-fixtures.js';
 import { formatterFixtures, headOf } from '../../test/helpers/formatter-fixtures.js';
 import { golang } from './index.js';
-import { goHandler, type GoEvent } from './parse.js';
+import { DEFAULT_PACKAGE, goHandler, type GoEvent } from './parse.js';
 
 const fx = formatterFixtures(golang, import.meta.url);
 const failing = fx.read('go-junit-report__101-fail.gojson.txt');
@@ -285,4 +285,102 @@ t.test('state machine: a package run with very many tests is emitted as it goes'
   t.ok(emittedBeforeEnd >= 10_000, 'ended tests are not all held until the package ends');
   t.same(count(out), { tests: 10_050, passed: 10_049, failed: 1, errored: 0, skipped: 0 });
   t.equal(out[out.length - 1]!.type, 'suite');
+});
+
+/** Events of `go tool test2json` without `-p`: no Package. */
+const bare = (Action: string, Test?: string, extra: Partial<GoEvent> = {}): GoEvent => ({
+  Action,
+  ...(Test ? { Test } : {}),
+  ...extra,
+});
+const bareOut = (Output: string, Test?: string): GoEvent => bare('output', Test, { Output });
+
+t.test("no Package: go test -v piped through test2json, named by go's summary line", async (t) => {
+  const { containers } = await run(fx.read('tally-generated__test2json-one-package.json'), 'go.json');
+  const suites = containers.filter((c) => c.type === 'suite');
+  t.same(
+    suites.map((c) => [c.title, c.status, c.durationMs]),
+    [['example.com/wordcount', 'failed', 12]],
+    'one suite, titled and timed by `FAIL\texample.com/wordcount\t0.012s`',
+  );
+  t.ok(
+    containers.filter((c) => c.type === 'test' && c.parentId === suites[0]!.id).length === 4,
+    'the four top-level tests under it',
+  );
+  t.match(byTitle(containers, 'hyphen'), { status: 'failed', failure: { message: /want 4/ } });
+});
+
+t.test('no Package: the packages of go test -v ./... stay apart', async (t) => {
+  const { containers } = await run(fx.read('tally-generated__test2json-three-packages.json'), 'go.json');
+  const suites = containers.filter((c) => c.type === 'suite');
+  t.same(
+    suites.map((c) => [c.title, c.status]),
+    [
+      ['example.com/wordcount', 'failed'],
+      ['example.com/wordcount/split', 'passed'],
+    ],
+    "a suite per package with tests; none for go's closing FAIL",
+  );
+  const counts = containers.filter((c) => c.title === 'TestCount').sort((a, b) => a.parentId! - b.parentId!);
+  t.same(
+    counts.map((c) => [c.parentId, c.status, c.attempts?.length ?? 0]),
+    [
+      [suites[0]!.id, 'failed', 0],
+      [suites[1]!.id, 'passed', 0],
+    ],
+    'TestCount of each package is its own test, not a rerun of the other',
+  );
+});
+
+t.test("state machine: no Package and no summary line (a test binary's -test.v output)", async (t) => {
+  const cs = drive([
+    bare('start'),
+    bare('run', 'TestA'),
+    bareOut('=== RUN   TestA\n', 'TestA'),
+    bareOut('    a_test.go:9: boom\n', 'TestA'),
+    bare('fail', 'TestA', { Elapsed: 0.01 }),
+    bareOut('FAIL\n'),
+    bare('fail', undefined, { Elapsed: 0.02 }),
+  ]);
+  t.same(
+    cs.map((c) => [c.type, c.title, c.status]),
+    [
+      ['test', 'TestA', 'failed'],
+      ['suite', DEFAULT_PACKAGE, 'failed'],
+    ],
+  );
+  t.equal(DEFAULT_PACKAGE, '(no package)');
+  t.equal(cs[1]!.durationMs, 20, 'the package result gives the suite its time');
+});
+
+t.test('state machine: no Package, a package that fails to build', async (t) => {
+  const cs = drive([
+    bare('start'),
+    bareOut('# example.com/m/broken\n'),
+    bareOut('broken/x.go:3:2: undefined: y\n'),
+    bareOut('FAIL\texample.com/m/broken [build failed]\n'),
+    bare('run', 'TestOk'),
+    bare('pass', 'TestOk'),
+    bareOut('ok  \texample.com/m/fine\t0.002s\n'),
+    bareOut('FAIL\n'),
+    bare('fail'),
+  ]);
+  t.same(
+    cs.map((c) => [c.type, c.title, c.status]),
+    [
+      ['test', 'example.com/m/broken', 'errored'],
+      ['test', 'TestOk', 'passed'],
+      ['suite', 'example.com/m/broken', 'errored'],
+      ['suite', 'example.com/m/fine', 'passed'],
+    ],
+    "counting rule 4 for the broken package; the closing FAIL is go's exit, not a package",
+  );
+  t.match(cs[0]!.failure, { message: /^Build failed \(broken\/x\.go:3:2: undefined: y\)$/, type: 'build failure' });
+});
+
+t.test('sniff: test2json without -p', async (t) => {
+  t.ok(golang.sniff(headOf('{"Action":"start"}\n{"Action":"run","Test":"TestA"}\n', 'r.json')) >= 0.9);
+  t.ok(golang.sniff(headOf('{"Action":"output","Output":"ok  \\tm\\t0.1s\\n"}\n', 'r.json')) >= 0.9);
+  t.equal(golang.sniff(headOf('{"Action":"start","type":"x"}\n', 'r.json')), 0, 'a field test2json never writes');
+  t.equal(golang.sniff(headOf('{"Action":"output"}\n', 'r.json')), 0, 'output without Output');
 });

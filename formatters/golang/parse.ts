@@ -60,6 +60,14 @@ const NO_RESULT =
 const NO_RESULT_BENCH =
   'The benchmark has no pass, fail or skip event (Go 1.20+ writes none for benchmarks that pass).';
 
+/**
+ * The suite title of a stream without `Package` (`go tool test2json` without `-p`, fed `go test -v`
+ * or a test binary's output) when go's summary line never names the package.
+ */
+export const DEFAULT_PACKAGE = '(no package)';
+/** go test's line per package, passed on by test2json as output: `ok  \tpath\t0.01s`, `FAIL\tpath [build failed]`. */
+const SUMMARY = /^(ok|FAIL|\?)\s*\t(\S+)(?:\t(\d+(?:\.\d+)?)s\b)?/;
+
 interface Run {
   /** null while the attempt is running. */
   status: ContainerStatus | null;
@@ -85,6 +93,9 @@ interface TestState {
 }
 
 interface PackageState {
+  /** What its tests are keyed under: the package, or a name of our own for one without `Package`. */
+  key: string;
+  /** The suite title: the package; for a stream without `Package`, what go's summary line says, once read. */
   name: string;
   id: number;
   startedAt: Instant | null;
@@ -113,10 +124,20 @@ export function goHandler(ctx: HandlerContext, emit: Emit): GoHandler {
   let finishedSeq = 0;
   let producerSet = false;
 
-  const pkgOf = (name: string, time: Instant | null): PackageState => {
-    let p = packages.get(name);
+  /** The package being read of a stream without `Package`, until go's summary line or its result ends it. */
+  let unnamed: PackageState | null = null;
+  let unnamedCount = 0;
+  /** A summary line ended an unnamed package: a result without one after that is go's own exit. */
+  let summarised = false;
+  /** Output and the `start` time of a stream without `Package` while no package is open. */
+  let between = new TextBuffer(limit);
+  let startedBetween: Instant | null = null;
+
+  const pkgOf = (name: string, time: Instant | null, key = name): PackageState => {
+    let p = packages.get(key);
     if (!p) {
       p = {
+        key,
         name,
         id: ctx.nextId(),
         startedAt: time,
@@ -131,17 +152,83 @@ export function goHandler(ctx: HandlerContext, emit: Emit): GoHandler {
         seen: new Set(),
         properties: [],
       };
-      packages.set(name, p);
+      packages.set(key, p);
     }
     p.startedAt ??= time;
     return p;
   };
 
+  const openUnnamed = (time: Instant | null): PackageState => {
+    const p = pkgOf(DEFAULT_PACKAGE, startedBetween ?? time, `\u0000unnamed ${++unnamedCount}`);
+    const before = textOrNull(between);
+    if (before !== null) {
+      p.stdout.append(before);
+      p.runOutput.append(before);
+    }
+    between = new TextBuffer(limit);
+    startedBetween = null;
+    return (unnamed = p);
+  };
+
+  /**
+   * A package-level event of a stream without `Package`. Tests go to the open unnamed package; go's
+   * summary line (`ok  \tpath\t…`, `FAIL\tpath …`) names it and ends its run, so the packages of
+   * `go test -v ./...` piped through test2json stay apart. The result after the last summary is go's
+   * own exit status, told already.
+   */
+  const unnamedEvent = (e: GoEvent, time: Instant | null): void => {
+    switch (e.Action) {
+      case 'start':
+        if (unnamed === null) startedBetween ??= time;
+        return;
+      case 'output': {
+        const out = str(e.Output);
+        if (out === null) return;
+        const summary = SUMMARY.exec(out);
+        if (summary !== null && summary[1] !== '?') {
+          // A FAIL without a package open is a package that failed before any test (a build failure).
+          if (unnamed === null && summary[1] === 'ok') return void (between = new TextBuffer(limit));
+          const pkg = unnamed ?? openUnnamed(time);
+          pkg.name = summary[2]!;
+          pkg.stdout.append(out);
+          pkg.runOutput.append(out);
+          if (summary[3] !== undefined) pkg.durationMs = seconds(Number(summary[3]));
+          closeRun(pkg, summary[1] === 'ok' ? 'pass' : 'fail', null);
+          unnamed = null;
+          summarised = true;
+          return;
+        }
+        if (summary !== null) return void (between = new TextBuffer(limit));
+        if (unnamed === null) between.append(out);
+        else {
+          unnamed.stdout.append(out);
+          unnamed.runOutput.append(out);
+        }
+        return;
+      }
+      case 'pass':
+      case 'fail':
+      case 'skip': {
+        if (unnamed === null && summarised) return;
+        const pkg = unnamed ?? openUnnamed(time);
+        pkg.durationMs = seconds(e.Elapsed);
+        closeRun(pkg, e.Action, str(e.FailedBuild));
+        unnamed = null;
+        return;
+      }
+      case 'attr':
+        if (unnamed !== null) addProperty(unnamed.properties, e);
+        return;
+      default:
+        return;
+    }
+  };
+
   const newRun = (): Run => ({ status: null, durationMs: null, text: new TextBuffer(limit) });
 
   const openTest = (pkg: PackageState, name: string, time: Instant | null): TestState => {
-    const key = keyOf(pkg.name, name);
-    const parent = findParent(pkg.name, name);
+    const key = keyOf(pkg.key, name);
+    const parent = findParent(pkg.key, name);
     const t: TestState = {
       key,
       id: ctx.nextId(),
@@ -299,7 +386,7 @@ export function goHandler(ctx: HandlerContext, emit: Emit): GoHandler {
     e: GoEvent,
     time: Instant | null,
   ): void => {
-    const t = tests.get(keyOf(pkg.name, name)) ?? openTest(pkg, name, time);
+    const t = tests.get(keyOf(pkg.key, name)) ?? openTest(pkg, name, time);
     // Last terminal action wins: a second one without a new `run` updates the same attempt.
     if (t.run.status === null) pkg.ended++;
     endAttempt(t, status, seconds(e.Elapsed));
@@ -333,10 +420,10 @@ export function goHandler(ctx: HandlerContext, emit: Emit): GoHandler {
         return;
       }
       const pkgName = str(e.Package);
-      if (pkgName === null) return;
       const time = parseTimestamp(str(e.Time) ?? undefined);
-      const pkg = pkgOf(pkgName, time);
       const name = str(e.Test);
+      if (pkgName === null && (name === null || name === '')) return unnamedEvent(e, time);
+      const pkg = pkgName === null ? (unnamed ?? openUnnamed(time)) : pkgOf(pkgName, time);
 
       if (name === null || name === '') {
         switch (action) {
@@ -362,7 +449,7 @@ export function goHandler(ctx: HandlerContext, emit: Emit): GoHandler {
         }
       }
 
-      const key = keyOf(pkgName, name);
+      const key = keyOf(pkg.key, name);
       switch (action) {
         case 'run': {
           const existing = tests.get(key);
@@ -431,7 +518,7 @@ function suiteOf(pkg: PackageState): Container {
   // The package's own result, unless a test in it did worse.
   const status = worseOf(worstStatus(pkg.seen), fromResult) ?? 'unknown';
   const { id, durationMs, startedAt, properties } = pkg;
-  const title = pkg.name || '(no package)';
+  const title = pkg.name || DEFAULT_PACKAGE;
   return newContainer({
     id,
     parentId: null,

@@ -1,6 +1,7 @@
 /**
  * The Go vote: a line of the head is a test2json event — a JSON object with a known TitleCase
- * `Action` and `Package`, `ImportPath` or `Test`. Output captured with `2>&1` may start with go's
+ * `Action` and `Package`, `ImportPath` or `Test`, or with test2json's fields only (a stream
+ * without `Package` starts `{"Action":"start"}`). Output captured with `2>&1` may start with go's
  * own text (`go: downloading …`, build errors), so the first lines are searched, not byte 0.
  * Cucumber Messages and Dart's reporter are NDJSON too, but use camelCase keys (`type`, `meta`).
  */
@@ -53,7 +54,22 @@ export const sniff = safeSniff((head) => {
   return 0;
 });
 
+/** What a package-level event without `Package` may hold (`go tool test2json` without -p). */
+const BARE: Record<string, ReadonlySet<string>> = {
+  start: new Set(['Time', 'Action']),
+  output: new Set(['Time', 'Action', 'Output']),
+  pass: new Set(['Time', 'Action', 'Elapsed']),
+  fail: new Set(['Time', 'Action', 'Elapsed']),
+  skip: new Set(['Time', 'Action', 'Elapsed']),
+};
+
 function isEvent(e: Record<string, unknown>): boolean {
-  if (typeof e['Action'] !== 'string' || !ACTIONS.has(e['Action'])) return false;
-  return typeof e['Package'] === 'string' || typeof e['ImportPath'] === 'string' || typeof e['Test'] === 'string';
+  const action = e['Action'];
+  if (typeof action !== 'string' || !ACTIONS.has(action)) return false;
+  if (typeof e['Package'] === 'string' || typeof e['ImportPath'] === 'string' || typeof e['Test'] === 'string')
+    return true;
+  // `go tool test2json` without -p: `{"Action":"start"}`, `{"Action":"output","Output":"…"}`, `{"Action":"fail"}`.
+  const fields = BARE[action];
+  if (!fields || !Object.keys(e).every((k) => fields.has(k))) return false;
+  return action !== 'output' || typeof e['Output'] === 'string';
 }

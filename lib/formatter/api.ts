@@ -51,6 +51,6 @@ export {
 } from './kit/values.js';
 export { skipPreamble } from './kit/preamble.js';
 export { XML_FILES, JSON_FILES } from './kit/files.js';
-export { jsonValueStart, flatObjectText } from './kit/json-head.js';
+export { jsonValueStart, jsonStringValue, flatObjectText } from './kit/json-head.js';
 export { safeSniff, prefixedRoot } from './kit/sniff.js';
 export { asString, asNumber, asNonNegative, asRecord, isRecord, asList, parseJsonObject } from './kit/json-values.js';

@@ -4,6 +4,7 @@
  */
 import type { Totals } from '../store/types.js';
 import type { Store } from '../store/store.js';
+import { passRate, reportStatus } from '../totals.js';
 
 /** What the profiles page shows of one profile: the newest report's outcome and a trend. */
 export interface ProfileSummary {
@@ -19,15 +20,6 @@ export interface ProfileSummary {
   } | null;
   /** Oldest to newest: passed and failed (failed + errored) tests of each of the last reports. */
   trend: { report_id: string; passed: number; failed: number }[];
-}
-
-export function passRate(t: Totals): number | null {
-  const decided = t.passed + t.failed + t.errored;
-  return decided === 0 ? null : t.passed / decided;
-}
-
-export function reportStatus(t: Totals): 'passed' | 'failed' {
-  return t.failed + t.errored > 0 ? 'failed' : 'passed';
 }
 
 export async function profileSummaries(store: Store, accountId: string, trendLength = 30): Promise<ProfileSummary[]> {

@@ -15,7 +15,6 @@ export async function complete(run: Run, uploads: Uploads, bytes: number): Promi
   const { params } = run;
   await uploads.finish();
   await store.imports.update(run.record.id, { status: 'processing' });
-  const used = new Set(uploads.assembly.parsed.map((f) => f.formatter));
   const now = new Date();
   const done = await finalize({
     store,
@@ -23,7 +22,12 @@ export async function complete(run: Run, uploads: Uploads, bytes: number): Promi
     files: uploads.processed,
     flags: params.flags,
     formatterNamed: uploads.formatter !== null,
-    mergeByDefault: registry.all().some((f) => used.has(f.key) && f.mergeContainersByDefault === true),
+    mergeByDefault: new Set(
+      registry
+        .all()
+        .filter((f) => f.mergeContainersByDefault === true)
+        .map((f) => f.key),
+    ),
     limits: config.limits,
     now,
     date: params.date === 'now' ? now.toISOString() : params.date,

@@ -9,6 +9,7 @@ import { duration } from './format.js';
 
 export interface PassFailPoint {
   passed: number;
+  /** Failed and errored tests. */
   failed: number;
   label: string;
 }
@@ -34,9 +35,10 @@ export function passFailTrend(points: readonly PassFailPoint[], o: ChartFrame): 
       return html`<rect class="bar-none" x="${x}" y="${n(o.height - 2)}" width="${n(bar)}" height="2"
         ><title>${p.label}: no decided tests</title></rect
       >`;
-    const failedH = (p.failed / total) * o.height;
+    // A share that is not none never draws as none: each part keeps at least a pixel.
+    const failedH = Math.min((p.failed / total) * o.height, p.passed > 0 ? o.height - 1 : o.height);
     return html`<g
-      ><title>${p.label}: ${p.passed} passed, ${p.failed} failed</title
+      ><title>${p.label}: ${p.passed} passed, ${p.failed} failed or errored</title
       ><rect class="bar-pass" x="${x}" y="${n(failedH)}" width="${n(bar)}" height="${n(o.height - failedH)}" />${
         p.failed > 0
           ? html`<rect class="bar-fail" x="${x}" y="0" width="${n(bar)}" height="${n(Math.max(failedH, 1))}" />`

@@ -43,6 +43,7 @@ t.test('the API exports the types helpers and the kit', async (t) => {
     'lowerWord',
     'skipPreamble',
     'jsonValueStart',
+    'jsonStringValue',
     'flatObjectText',
     'safeSniff',
     'prefixedRoot',

@@ -46,6 +46,13 @@ t.test("each format's folder holds fixtures, README, generator, samples and the 
   }
 });
 
+t.test('status mappings: no README counts a status as skipped (each counts as itself)', async (t) => {
+  for (const key of keys) {
+    const readme = readFileSync(path.join(folderOf(key), 'README.md'), 'utf8');
+    t.notMatch(readme, /count(?:s|ed)? as skipped/i, `${key}: README`);
+  }
+});
+
 /** What a head stands for in the cross-vote table: the format it belongs to and where it comes from. */
 interface Entry {
   format: string;

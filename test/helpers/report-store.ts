@@ -1,7 +1,8 @@
 /**
  * A real embedded store (SQLite in a temp folder) holding one building report, for the tests of the
- * finalize steps that rewrite a report's containers. Containers are written and read back as rows
- * `[seq, parentSeq, type, title, durationMs]`, which is all those steps look at or change.
+ * finalize steps that rewrite a report's containers. Containers are written as rows
+ * `[seq, parentSeq, type, title, durationMs, fileIndex?]` and read back without the file index:
+ * what those steps look at or change (status aside, read with `container`).
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -19,6 +20,8 @@ export type Row = [
   type: ContainerType,
   title: string,
   durationMs: number | null,
+  /** The file the container came from (0 unless given); `rows()` leaves it out. */
+  fileIndex?: number,
 ];
 
 export interface ReportStore {
@@ -58,12 +61,12 @@ export async function reportStore(t: Test): Promise<ReportStore> {
   };
 }
 
-function container(reportId: string, [seq, parentSeq, type, title, durationMs]: Row): StoredContainer {
+function container(reportId: string, [seq, parentSeq, type, title, durationMs, fileIndex = 0]: Row): StoredContainer {
   return {
     reportId,
     seq,
     parentSeq,
-    fileIndex: 0,
+    fileIndex,
     type,
     title,
     status: 'passed',

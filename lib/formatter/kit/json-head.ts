@@ -12,6 +12,31 @@ export function jsonValueStart(text: string, key: string): string | null {
 }
 
 /**
+ * The value of a top-level key when it is a JSON string (`"status": "passed"` → `passed`), read from
+ * the head text; null when the key is not there, holds no string, or the string is cut off.
+ */
+export function jsonStringValue(text: string, key: string): string | null {
+  let found: string | null = null;
+  forEachTopLevelKey(text, (start, end) => {
+    if (text.slice(start + 1, end) !== key) return false;
+    const colon = /^\s*:\s*"/.exec(text.slice(end + 1, end + 64));
+    if (colon) {
+      const open = end + colon[0].length;
+      const close = stringEnd(text, open);
+      if (close > 0) {
+        try {
+          found = JSON.parse(text.slice(open, close + 1)) as string;
+        } catch {
+          found = null;
+        }
+      }
+    }
+    return true;
+  });
+  return found;
+}
+
+/**
  * Each string that stands where a key of the top-level object may (after its `{` or a `,` at depth
  * 1), as the positions of its quotes, until `visit` returns true or the (possibly cut) text ends.
  */

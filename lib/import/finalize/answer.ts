@@ -3,6 +3,7 @@
  * (`report_url`, `report_status_url`, `import_status`, `import_progress`, `message`).
  */
 import type { ImportProgress, ImportStatus, Message, Totals } from '../../store/types.js';
+import { counted, toldList } from '../../totals.js';
 
 export interface ReportSummary {
   date: string;
@@ -55,14 +56,10 @@ export function summarySentence(
     return `The import failed: ${error?.message ?? 'see the messages.'}`;
   }
   const t = report!.totals;
-  const parts = [`${t.passed} passed`, `${t.failed} failed`];
-  if (t.errored) parts.push(`${t.errored} errored`);
-  const skipped = t.skipped + t.pending + t.unknown;
-  if (skipped) parts.push(`${skipped} skipped`);
   const warnings = messages.filter((m) => m.severity === 'warning').length;
   const files = report!.files.length;
-  const warned = warnings ? ` (${warnings} warning${warnings === 1 ? '' : 's'})` : '';
-  return `Imported ${t.tests} tests from ${files} file${files === 1 ? '' : 's'}: ${parts.join(', ')}${warned}.`;
+  const warned = warnings ? ` (${counted(warnings, 'warning')})` : '';
+  return `Imported ${counted(t.tests, 'test')} from ${counted(files, 'file')}: ${toldList(t)}${warned}.`;
 }
 
 export function answerBody(o: {

@@ -7,6 +7,7 @@ import type { Limits } from '../../config.js';
 import { message, type Flag } from '../../messages.js';
 import type { Message, StoredFile, Totals } from '../../store/types.js';
 import type { Store } from '../../store/store.js';
+import { counted } from '../../totals.js';
 import type { AttachmentRef } from '../assemble/assembler.js';
 import type { ParsedFile } from '../assemble/report-assembly.js';
 import { resolveAttachments } from './attachments.js';
@@ -35,8 +36,11 @@ export interface FinalizeInput {
   flags: ReadonlySet<Flag>;
   /** The formatter was named (path or form). */
   formatterNamed: boolean;
-  /** A formatter used in this import merges by default. */
-  mergeByDefault: boolean;
+  /**
+   * Keys of the formatters that merge their own files by default (`mergeContainersByDefault`): the
+   * containers of those files are combined among themselves even without `merge_containers`.
+   */
+  mergeByDefault: ReadonlySet<string>;
   limits: Limits;
   now: Date;
   /** The `date` option: the report date to use instead of the detected one. */
@@ -80,11 +84,12 @@ export async function finalize(i: FinalizeInput): Promise<Finalized> {
   }
   if (!i.formatterNamed) {
     messages.push(message('specify_formatter'));
-    if (p.fileCount > i.limits.maxFilesWithoutFormatter) {
+    const limit = i.limits.maxFilesWithoutFormatter;
+    if (p.fileCount > limit) {
       messages.push(
         message('max_files_limit', {
-          detail: `${p.fileCount} files; the limit without a formatter is ${i.limits.maxFilesWithoutFormatter}.`,
-          details: { files: p.fileCount, limit: i.limits.maxFilesWithoutFormatter },
+          detail: `${counted(p.fileCount, 'file')}; the limit without a formatter is ${limit}.`,
+          details: { files: p.fileCount, limit },
         }),
       );
     }
@@ -103,29 +108,21 @@ export async function finalize(i: FinalizeInput): Promise<Finalized> {
   if (missing.length > MAX_MISSING_LISTED) {
     messages.push(
       message('failed_to_attach_asset', {
-        detail: `${missing.length - MAX_MISSING_LISTED} more references were not found.`,
+        detail: `${more(missing.length - MAX_MISSING_LISTED)} not found.`,
         details: { more: missing.length - MAX_MISSING_LISTED },
       }),
     );
   }
 
-  if (i.flags.has('merge_containers') || i.mergeByDefault) {
-    const combined = await mergeContainers(i.store, i.reportId);
-    if (combined > 0)
-      messages.push(
-        message('containers_combined', {
-          detail: `${combined} containers were combined into others.`,
-          details: { combined },
-        }),
-      );
-  }
+  const merged = await merge(i);
+  if (merged) messages.push(merged);
 
   for (const f of p.parsed) {
     if (f.duplicateCount > 0) {
       messages.push(
         message('duplicate_field_titles', {
           file: f.name,
-          detail: `${f.name}: ${f.duplicateCount} duplicates, e.g. ${f.duplicates
+          detail: `${f.name}: ${counted(f.duplicateCount, 'duplicate')}, e.g. ${f.duplicates
             .slice(0, 5)
             .map((t) => JSON.stringify(t))
             .join(', ')}.`,
@@ -144,4 +141,40 @@ export async function finalize(i: FinalizeInput): Promise<Finalized> {
   if (i.now.getTime() - Date.parse(date) > DAY_MS)
     messages.push(message('report_contains_old_date', { detail: `Report date: ${date}.`, details: { date } }));
   return { messages, date, attachments };
+}
+
+function more(n: number): string {
+  return n === 1 ? '1 more reference was' : `${n} more references were`;
+}
+
+function combinedText(n: number): string {
+  return `${n === 1 ? '1 container was' : `${n} containers were`} combined into others`;
+}
+
+/**
+ * `merge_containers` combines across the whole report. Without it, only the files of a formatter
+ * that merges by default are combined, among themselves: an Allure result file repeats its suites,
+ * so its results form one tree only when merged, while the JUnit files of the same zip stay as
+ * they were sent.
+ */
+async function merge(i: FinalizeInput): Promise<Message | null> {
+  if (i.flags.has('merge_containers')) {
+    const combined = await mergeContainers(i.store, i.reportId);
+    return combined === 0
+      ? null
+      : message('containers_combined', { detail: `${combinedText(combined)}.`, details: { combined } });
+  }
+  const files = i.files.parsed.filter((f) => i.mergeByDefault.has(f.formatter));
+  if (files.length === 0) return null;
+  const combined = await mergeContainers(i.store, i.reportId, new Set(files.map((f) => f.index)));
+  if (combined === 0) return null;
+  const keys = [...new Set(files.map((f) => f.formatter))].sort();
+  const others = files.length < i.files.parsed.length;
+  return message('containers_combined', {
+    detail:
+      `${combinedText(combined)}${others ? `, in the ${keys.join(', ')} files only` : ''}: ` +
+      `${keys.join(', ')} results are merged by default` +
+      (others ? '; the other files are merged with merge_containers=true.' : '.'),
+    details: { combined, by_default: keys },
+  });
 }

@@ -14,6 +14,7 @@ import {
   type HistoryTest,
   type ReportPointer,
 } from '../../../lib/history/compare.js';
+import { counted } from '../../../lib/totals.js';
 import { durationTrend, statusMark } from '../charts.js';
 import type { WebContext } from '../context.js';
 import { duration, when } from '../format.js';
@@ -122,7 +123,7 @@ export function historyRoutes(ctx: WebContext): ServerRoute[] {
             <button type="submit">Compare</button>
           </form>
           <p class="summary">
-            ${cmp.reports.length} report${cmp.reports.length === 1 ? '' : 's'} compared · ${cmp.counts.tests} tests ·
+            ${counted(cmp.reports.length, 'report')} compared · ${counted(cmp.counts.tests, 'test')} ·
             <a href="${link({ show: 'failing', offset: 0 })}">${cmp.counts.failing} failing now</a> ·
             <a href="${link({ show: 'flaky', offset: 0 })}" class="flaky-count">${cmp.counts.flaky} flaky</a>
           </p>
@@ -162,7 +163,7 @@ export function historyRoutes(ctx: WebContext): ServerRoute[] {
           ${
             pages > 1
               ? html`<nav class="pager">
-                  ${previous}<span>page ${at} of ${pages} (${cmp.total} tests)</span>${next}
+                  ${previous}<span>page ${at} of ${pages} (${counted(cmp.total, 'test')})</span>${next}
                 </nav>`
               : ''
           }`;

@@ -1,6 +1,7 @@
 /** Profiles: each with its newest report's status, pass rate and a small pass/fail trend. */
 import type { ServerRoute } from '@hapi/hapi';
 import { profileSummaries } from '../../../lib/history/profile-summary.js';
+import { counted, toldList } from '../../../lib/totals.js';
 import { passFailTrend } from '../charts.js';
 import type { WebContext } from '../context.js';
 import { percent, when } from '../format.js';
@@ -35,7 +36,6 @@ export function profilesRoutes(ctx: WebContext): ServerRoute[] {
                 html` <span class="muted small">${when(latest.date)}</span>`,
               ]
             : html`<span class="muted">no reports</span>`;
-          const failed = latest ? latest.totals.failed + latest.totals.errored : 0;
           return html`<tr>
             <td>
               <a href="${base}">${p.name}</a>
@@ -43,7 +43,7 @@ export function profilesRoutes(ctx: WebContext): ServerRoute[] {
             </td>
             <td>${outcome}</td>
             <td class="num">${latest ? percent(latest.pass_rate) : '–'}</td>
-            <td>${latest ? html`${latest.totals.tests} tests, ${failed} failed` : ''}</td>
+            <td>${latest ? `${counted(latest.totals.tests, 'test')}: ${toldList(latest.totals)}` : ''}</td>
             <td>
               ${passFailTrend(
                 p.trend.map((t) => ({

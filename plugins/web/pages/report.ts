@@ -7,7 +7,7 @@
  */
 import type { Request, ResponseObject, ResponseToolkit, ServerRoute } from '@hapi/hapi';
 import type { ContainerStatus } from '../../../lib/formatter/api.js';
-import { passRate, reportStatus } from '../../../lib/history/profile-summary.js';
+import { counted, passRate, reportStatus, toldCounts } from '../../../lib/totals.js';
 import type { AttachmentLink, ImportRecord, Report, StoredContainer } from '../../../lib/store/types.js';
 import { statusMark } from '../charts.js';
 import type { WebContext } from '../context.js';
@@ -214,12 +214,16 @@ async function nodeDetail(ctx: WebContext, report: Report, c: StoredContainer, a
     }`;
 }
 
+function countClass(s: ContainerStatus): string {
+  return s === 'passed' ? 'pass' : s === 'failed' || s === 'errored' ? 'fail' : '';
+}
+
 function reportHeader(report: Report, record: ImportRecord | null): Html {
   const t = report.totals;
   const status = reportStatus(t);
   const files = report.files.map((f) => {
     const made = `${f.formatter}${f.producer ? ` (${f.producer})` : ''}`;
-    return html`<li>${f.name} <span class="muted">${made}, ${f.tests} tests</span></li>`;
+    return html`<li>${f.name} <span class="muted">${made}, ${counted(f.tests, 'test')}</span></li>`;
   });
   const attached = record?.attachments.length ?? 0;
   return html`<section class="report-head">
@@ -230,11 +234,10 @@ function reportHeader(report: Report, record: ImportRecord | null): Html {
       >${report.tags.length ? html` · ${report.tags.map((tag) => html`<span class="tag">${tag}</span> `)}` : ''}
     </p>
     <ul class="totals">
-      <li><strong>${t.tests}</strong> tests</li>
-      <li class="pass"><strong>${t.passed}</strong> passed</li>
-      <li class="fail"><strong>${t.failed}</strong> failed</li>
-      <li class="fail"><strong>${t.errored}</strong> errored</li>
-      <li><strong>${t.skipped + t.pending + t.unknown}</strong> skipped</li>
+      <li><strong>${t.tests}</strong> ${t.tests === 1 ? 'test' : 'tests'}</li>
+      ${toldCounts(t).map(
+        ({ status, count }) => html`<li class="${countClass(status)}"><strong>${count}</strong> ${status}</li>`,
+      )}
       ${t.flaky ? html`<li><strong>${t.flaky}</strong> flaky</li>` : ''}
       <li>pass rate <strong>${percent(passRate(t))}</strong></li>
     </ul>

@@ -1,6 +1,7 @@
 /** A profile's reports, newest first: date, tags, totals, status; filter by tag and date; paged. */
 import type { Request, ServerRoute } from '@hapi/hapi';
-import { passRate, reportStatus } from '../../../lib/history/profile-summary.js';
+import type { ContainerStatus } from '../../../lib/formatter/api.js';
+import { passRate, reportStatus, TOLD_STATUSES, toldInAny } from '../../../lib/totals.js';
 import type { Report, ReportQuery } from '../../../lib/store/types.js';
 import { passFailTrend } from '../charts.js';
 import type { WebContext } from '../context.js';
@@ -56,6 +57,10 @@ export function storeQuery(f: ReportFilter, limit: number): ReportQuery {
   return q;
 }
 
+function cellClass(s: ContainerStatus): string {
+  return s === 'passed' ? 'num pass' : s === 'failed' || s === 'errored' ? 'num fail' : 'num';
+}
+
 export function nextCursor(reports: Report[], limit: number): string | null {
   const last = reports[reports.length - 1];
   return reports.length === limit && last ? `${last.createdAt}~${last.id}` : null;
@@ -75,6 +80,14 @@ export function reportsRoutes(ctx: WebContext): ServerRoute[] {
         const reports = await ctx.store.reports.list(profile.id, storeQuery(f, REPORTS_PER_PAGE));
         const next = nextCursor(reports, REPORTS_PER_PAGE);
         const trendSource = f.before ? [] : [...reports].slice(0, 50).reverse();
+        // A column per status, as the totals count them; errored, skipped, pending and unknown only
+        // when a report of the page has some (lib/totals.ts).
+        const columns = TOLD_STATUSES.filter((s) =>
+          toldInAny(
+            s,
+            reports.map((r) => r.totals),
+          ),
+        );
         const rows = reports.map((r) => {
           const status = reportStatus(r.totals);
           const t = r.totals;
@@ -85,9 +98,7 @@ export function reportsRoutes(ctx: WebContext): ServerRoute[] {
             </td>
             <td>${r.tags.map((tag) => html`<a class="tag" href="${query({ tag })}">${tag}</a> `)}</td>
             <td class="num">${t.tests}</td>
-            <td class="num pass">${t.passed}</td>
-            <td class="num fail">${t.failed + t.errored}</td>
-            <td class="num">${t.skipped + t.pending + t.unknown}</td>
+            ${columns.map((s) => html`<td class="${cellClass(s)}">${t[s]}</td>`)}
             <td class="num">${percent(passRate(t))}</td>
             <td>
               <span class="status status-${status}">${status}</span
@@ -112,10 +123,15 @@ export function reportsRoutes(ctx: WebContext): ServerRoute[] {
                       failed: r.totals.failed + r.totals.errored,
                       label: when(r.date),
                     })),
-                    { width: 600, height: 60, title: 'Passed and failed tests per report, oldest to newest' },
+                    {
+                      width: 600,
+                      height: 60,
+                      title: 'Passed and failed or errored tests per report, oldest to newest',
+                    },
                   )}
                   <figcaption class="muted small">
-                    Passed (green) and failed (red) share of tests, per report, oldest to newest
+                    Passed (green) and failed or errored (red) share of the tests that ran to a result, per report,
+                    oldest to newest
                   </figcaption>
                 </figure>`
               : ''
@@ -131,9 +147,7 @@ export function reportsRoutes(ctx: WebContext): ServerRoute[] {
                       <th>Date</th>
                       <th>Tags</th>
                       <th class="num">Tests</th>
-                      <th class="num">Passed</th>
-                      <th class="num">Failed</th>
-                      <th class="num">Skipped</th>
+                      ${columns.map((s) => html`<th class="num">${s[0]!.toUpperCase()}${s.slice(1)}</th>`)}
                       <th class="num">Pass rate</th>
                       <th>Status</th>
                     </tr>

@@ -1,6 +1,9 @@
-/** Reading a JSON head (maybe cut) for a vote: where a top-level key's value starts, a flat object's text. */
+/**
+ * Reading a JSON head (maybe cut) for a vote: where a top-level key's value starts, a top-level
+ * string value, a flat object's text.
+ */
 import t from 'tap';
-import { flatObjectText, jsonValueStart } from '../../../lib/formatter/api.js';
+import { flatObjectText, jsonStringValue, jsonValueStart } from '../../../lib/formatter/api.js';
 
 t.test('jsonValueStart', async (t) => {
   const cases: [text: string, key: string, want: string | null][] = [
@@ -12,6 +15,21 @@ t.test('jsonValueStart', async (t) => {
     ['{"cut', 'cut', null],
   ];
   for (const [text, key, want] of cases) t.equal(jsonValueStart(text, key), want, text);
+});
+
+t.test('jsonStringValue', async (t) => {
+  const cases: [text: string, want: string | null][] = [
+    ['{"name": "t", "status": "passed", "steps": []}', 'passed'],
+    ['{"steps":[{"status":"failed"}],"status":"broken"}', 'broken'],
+    ['{"steps":[{"status":"failed"}]', null],
+    ['{"status":1}', null],
+    ['{"status":"pass\\"ed"}', 'pass"ed'],
+    ['{"status":"\\u0070assed"}', 'passed'],
+    ['{"status":"pass', null],
+    ['{"s":"\\"status\\":\\"x\\""}', null],
+    ['[{"status":"passed"}]', null],
+  ];
+  for (const [text, want] of cases) t.equal(jsonStringValue(text, 'status'), want, text);
 });
 
 t.test('flatObjectText', async (t) => {

@@ -166,6 +166,25 @@ const cases: Case[] = [
     ],
   },
   {
+    name: 'missing attachments: one more is one reference',
+    files: { refs: names('m', 51).map((ref, i) => ({ seq: i + 1, ref })) },
+    messages: [
+      ...names('m', 50).map((): Case['messages'][number] => ['failed_to_attach_asset']),
+      ['failed_to_attach_asset', { detail: '1 more reference was not found.', details: { more: 1 } }],
+    ],
+  },
+  {
+    name: 'one duplicate title',
+    files: { parsed: [parsed('a.xml', { duplicates: ['x'], duplicateCount: 1 })] },
+    messages: [['duplicate_field_titles', { detail: 'a.xml: 1 duplicate, e.g. "x".' }]],
+  },
+  {
+    name: 'no formatter named, one file over a limit of none',
+    files: { fileCount: 1 },
+    input: { formatterNamed: false, limits: { ...DEFAULT_LIMITS, maxFilesWithoutFormatter: 0 } },
+    messages: [['specify_formatter'], ['max_files_limit', { detail: '1 file; the limit without a formatter is 0.' }]],
+  },
+  {
     name: 'merge_containers combines and says how many',
     containers: [suite(1, 'A', 2), suite(2, 'A', 3), suite(3, 'A', 4)],
     input: { flags: new Set<Flag>(['merge_containers']) },
@@ -175,11 +194,84 @@ const cases: Case[] = [
     after: [suite(1, 'A', 9)],
   },
   {
+    name: 'merge_containers: one container combined',
+    containers: [suite(1, 'A', 2), suite(2, 'A', 3)],
+    input: { flags: new Set<Flag>(['merge_containers']) },
+    messages: [['containers_combined', { detail: '1 container was combined into others.' }]],
+    after: [suite(1, 'A', 5)],
+  },
+  {
     name: 'a formatter that merges by default',
     containers: [suite(1, 'A'), suite(2, 'A')],
-    input: { mergeByDefault: true },
-    messages: [['containers_combined', { details: { combined: 1 } }]],
+    files: { parsed: [parsed('x-result.json', { formatter: 'allure' })] },
+    input: { mergeByDefault: new Set(['allure']) },
+    messages: [
+      [
+        'containers_combined',
+        {
+          detail: '1 container was combined into others: allure results are merged by default.',
+          details: { combined: 1, by_default: ['allure'] },
+        },
+      ],
+    ],
     after: [suite(1, 'A', 2)],
+  },
+  {
+    name: 'merging by default stays within the files of that formatter',
+    containers: [
+      [1, null, 'suite', 'Calc', 1, 0],
+      [2, null, 'suite', 'Calc', 1, 1],
+      [3, null, 'suite', 'Calc', 1, 2],
+      [4, null, 'suite', 'Calc', 1, 3],
+    ],
+    files: {
+      parsed: [
+        parsed('TEST-node1.xml'),
+        parsed('TEST-node2.xml', { index: 1 }),
+        parsed('a-result.json', { index: 2, formatter: 'allure', tests: 1 }),
+        parsed('b-result.json', { index: 3, formatter: 'allure', tests: 1 }),
+      ],
+    },
+    input: { mergeByDefault: new Set(['allure']) },
+    messages: [
+      [
+        'containers_combined',
+        {
+          detail:
+            '1 container was combined into others, in the allure files only: allure results are merged by default; ' +
+            'the other files are merged with merge_containers=true.',
+          details: { combined: 1, by_default: ['allure'] },
+        },
+      ],
+    ],
+    after: [suite(1, 'Calc'), suite(2, 'Calc'), suite(3, 'Calc', 2)],
+  },
+  {
+    name: 'merge_containers beside a formatter that merges by default: the whole report',
+    containers: [
+      [1, null, 'suite', 'Calc', 1, 0],
+      [2, null, 'suite', 'Calc', 1, 1],
+      [3, null, 'suite', 'Calc', 1, 2],
+    ],
+    files: {
+      parsed: [
+        parsed('TEST-node1.xml'),
+        parsed('TEST-node2.xml', { index: 1 }),
+        parsed('a-result.json', { index: 2, formatter: 'allure', tests: 1 }),
+      ],
+    },
+    input: { mergeByDefault: new Set(['allure']), flags: new Set<Flag>(['merge_containers']) },
+    messages: [
+      ['containers_combined', { detail: '2 containers were combined into others.', details: { combined: 2 } }],
+    ],
+    after: [suite(1, 'Calc', 3)],
+  },
+  {
+    name: 'a formatter that merges by default, none of its files in the import',
+    containers: [suite(1, 'A'), suite(2, 'A')],
+    input: { mergeByDefault: new Set(['allure']) },
+    messages: [],
+    after: [suite(1, 'A'), suite(2, 'A')],
   },
   {
     name: 'merge_containers with nothing to combine says nothing',
@@ -257,7 +349,9 @@ const cases: Case[] = [
     name: 'everything at once, in one order',
     containers: [suite(1, 'A'), suite(2, 'A')],
     files: {
-      parsed: [parsed('a.xml', { duplicates: ['t'], duplicateCount: 1, empty: true, tests: 0 })],
+      parsed: [
+        parsed('a-result.json', { formatter: 'allure', duplicates: ['t'], duplicateCount: 1, empty: true, tests: 0 }),
+      ],
       unmatched: [stored('x.txt')],
       refs: [{ seq: 1, ref: 'nope.png' }],
       fileCount: 3,
@@ -266,7 +360,7 @@ const cases: Case[] = [
     },
     input: {
       formatterNamed: false,
-      mergeByDefault: true,
+      mergeByDefault: new Set(['allure']),
       limits: { ...DEFAULT_LIMITS, maxFilesWithoutFormatter: 1 },
     },
     messages: [
@@ -303,7 +397,7 @@ for (const c of cases) {
       files,
       flags: new Set(),
       formatterNamed: true,
-      mergeByDefault: false,
+      mergeByDefault: new Set<string>(),
       limits: DEFAULT_LIMITS,
       now: NOW,
       date: null,

@@ -204,8 +204,8 @@ t.test('siblings past one page of the store (1000) are merged too', async (t) =>
   );
 });
 
-// A known bug: formatters give a suite the worst status of its children (junit's suiteStatus), but the
-// kept container keeps its own status, so a passed suite can end up holding the failed tests of another.
+// Formatters give a suite the worst status of its children (junit's suiteStatus); the kept
+// container must too, or a passed suite ends up holding the failed tests of another.
 t.test('a merged container takes the worst status of those combined into it', async (t) => {
   const r = await reportStore(t);
   await r.insert([
@@ -218,5 +218,58 @@ t.test('a merged container takes the worst status of those combined into it', as
   await r.store.containers.update(r.reportId, 4, { status: 'failed' });
   t.equal(await mergeContainers(r.store, r.reportId), 1);
   t.equal((await r.container(4))?.parentSeq, 1, 'the failed test moved under the kept suite');
-  t.equal((await r.container(1))?.status, 'failed', 'the kept suite is failed', { todo: 'it stays passed' });
+  t.equal((await r.container(1))?.status, 'failed', 'the kept suite is failed');
+});
+
+t.test('the worst of three, at every level; a better status never replaces a worse one', async (t) => {
+  const r = await reportStore(t);
+  await r.insert([
+    [1, null, 'suite', 'A', 1],
+    [2, 1, 'suite', 'inner', 1],
+    [3, null, 'suite', 'A', 1],
+    [4, 3, 'suite', 'inner', 1],
+    [5, null, 'suite', 'A', 1],
+    [6, null, 'suite', 'B', 1],
+    [7, null, 'suite', 'B', 1],
+  ]);
+  const set = (seq: number, status: 'skipped' | 'errored' | 'failed') =>
+    r.store.containers.update(r.reportId, seq, { status });
+  await set(1, 'skipped');
+  await set(3, 'errored');
+  await set(5, 'failed');
+  await set(4, 'errored');
+  await set(6, 'failed');
+  t.equal(await mergeContainers(r.store, r.reportId), 4);
+  t.equal((await r.container(1))?.status, 'errored', 'skipped, errored and failed: errored');
+  t.equal((await r.container(2))?.status, 'errored', 'the inner suites too');
+  t.equal((await r.container(6))?.status, 'failed', 'a failed kept one stays failed beside a passed one');
+});
+
+t.test('with files given, only their containers are combined, among themselves', async (t) => {
+  const r = await reportStore(t);
+  // Files 0 and 1 are JUnit files of two CI nodes, 2 and 3 Allure results: only 2 and 3 merge.
+  await r.insert([
+    [1, null, 'suite', 'Calc', 1, 0],
+    [2, 1, 'test', 'adds', 1, 0],
+    [3, null, 'suite', 'Calc', 1, 1],
+    [4, 3, 'test', 'adds', 1, 1],
+    [5, null, 'suite', 'Calc', 1, 2],
+    [6, 5, 'suite', 'sub', 1, 2],
+    [7, 6, 'test', 'adds', 1, 2],
+    [8, null, 'suite', 'Calc', 1, 3],
+    [9, 8, 'suite', 'sub', 1, 3],
+    [10, 9, 'test', 'subtracts', 1, 3],
+  ]);
+  t.equal(await mergeContainers(r.store, r.reportId, new Set([2, 3])), 2);
+  t.strictSame(await r.rows(), [
+    [1, null, 'suite', 'Calc', 1],
+    [2, 1, 'test', 'adds', 1],
+    [3, null, 'suite', 'Calc', 1],
+    [4, 3, 'test', 'adds', 1],
+    [5, null, 'suite', 'Calc', 2],
+    [6, 5, 'suite', 'sub', 2],
+    [7, 6, 'test', 'adds', 1],
+    [10, 6, 'test', 'subtracts', 1],
+  ]);
+  t.equal(await mergeContainers(r.store, r.reportId), 2, 'without files, the rest merges too');
 });
