@@ -13,7 +13,7 @@ import type { Store } from '../lib/store/store.js';
 import { createTally } from '../plugins/server.js';
 import { activeTelemetry } from '../lib/telemetry/spans.js';
 import { loadFormatters } from '../lib/formatter/loader.js';
-import { upload } from '../lib/client/upload.js';
+import { runUpload } from '../lib/client/cli.js';
 import { UserError, createUserWithPassword } from '../lib/users.js';
 import { builtinFixtures, checkFormatter } from '../lib/formatter/check.js';
 import { existsSync } from 'node:fs';
@@ -28,9 +28,10 @@ const USAGE = `Usage:
   tally user create --account ID EMAIL [--json] add a person who signs in to the web interface; prints a
                                                 one-time password (shown only here)
   tally formatter check PATH                    run the conformance kit on a formatter folder or package
-  tally upload --url URL --profile ID [--formatter KEY] [--tag k:v]... [--attachment GLOB]... [--strict] PATHS/GLOBS...
-                                                upload results from CI (key from TALLY_API_KEY); exits 1 when
-                                                they did not land (or on a warning with --strict)
+  tally upload --url URL --profile ID [--formatter KEY] [--tag k:v]... [--attachment PATH]... [--strict] PATH...
+                                                upload results from CI (key from TALLY_API_KEY); a PATH is a
+                                                file, a directory (every file under it) or a glob; exits 1
+                                                when they did not land; \`tally upload --help\` says more
 `;
 
 class UsageError extends Error {}
@@ -133,6 +134,17 @@ async function checkCommand(target: string): Promise<void> {
 }
 
 async function main(argv: string[]): Promise<void> {
+  // The upload command has its own arguments (and is also served as tally-upload.mjs): lib/client/.
+  if (argv[0] === 'upload') {
+    process.exitCode = await runUpload(argv.slice(1), {
+      command: 'tally upload',
+      env: process.env,
+      cwd: process.cwd(),
+      out: process.stdout,
+      err: process.stderr,
+    });
+    return;
+  }
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
@@ -140,40 +152,12 @@ async function main(argv: string[]): Promise<void> {
       json: { type: 'boolean', default: false },
       account: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
-      url: { type: 'string' },
-      profile: { type: 'string' },
-      formatter: { type: 'string' },
-      tag: { type: 'string', multiple: true },
-      attachment: { type: 'string', multiple: true },
-      strict: { type: 'boolean', default: false },
     },
   });
   const [command, sub, name] = positionals;
   const json = values.json ?? false;
   if (values.help || !command) {
     process.stdout.write(USAGE);
-    return;
-  }
-  if (command === 'upload') {
-    // The key comes from the environment only: a flag would show in process lists and CI logs.
-    const apiKey = process.env.TALLY_API_KEY;
-    if (!values.url || !values.profile) throw new UsageError('upload needs --url and --profile');
-    if (!apiKey) throw new UsageError('upload reads the API key from TALLY_API_KEY, which is not set');
-    const files = positionals.slice(1);
-    if (files.length === 0) throw new UsageError('upload needs at least one path or glob');
-    const result = await upload({
-      url: values.url,
-      profile: values.profile,
-      apiKey,
-      formatter: values.formatter ?? null,
-      tags: values.tag ?? [],
-      attachments: values.attachment ?? [],
-      patterns: files,
-      strict: values.strict ?? false,
-      cwd: process.cwd(),
-      out: process.stdout,
-    });
-    process.exitCode = result.exitCode;
     return;
   }
   const config = loadConfig();
