@@ -1,7 +1,7 @@
 /**
  * The commands that upload from CI, for one Tally and one profile: what the upload page shows with
  * its own address and profile id filled in, and what docs/uploading-from-ci.md shows with
- * placeholders (test/client/snippets.test.ts holds the page to the doc). Each fetches the upload
+ * placeholders (test/client/upload-client.test.ts holds the doc to them). Each fetches the upload
  * client from the Tally it uploads to, so a runner needs only Node 18 or later and curl.
  */
 
