@@ -12,7 +12,12 @@ import { openStore } from './open-store.js';
 import type { Store } from '../lib/store/store.js';
 import { createTally } from '../plugins/server.js';
 import { activeTelemetry } from '../lib/telemetry/spans.js';
-import { loadFormatters } from '../lib/formatter/loader.js';
+import {
+  FormatterLoadError,
+  loadFormatterModules,
+  loadFormatters,
+  type LoadedModule,
+} from '../lib/formatter/loader.js';
 import { runUpload } from '../lib/client/cli.js';
 import { UserError, createUserWithPassword } from '../lib/users.js';
 import { builtinFixtures, checkFormatter } from '../lib/formatter/check.js';
@@ -114,21 +119,29 @@ function builtinFormattersDir(): string {
 }
 
 async function checkCommand(target: string): Promise<void> {
-  const formatters = await loadFormatters([target]);
+  let modules: LoadedModule[];
+  try {
+    modules = await loadFormatterModules([target], process.cwd(), 'tally formatter check');
+  } catch (e) {
+    if (!(e instanceof FormatterLoadError)) throw e;
+    process.stderr.write(`${e.message}\n`);
+    process.exitCode = 1;
+    return;
+  }
   const others = builtinFixtures(builtinFormattersDir());
   let failed = 0;
-  for (const f of formatters) {
-    // Fixtures sit in the formatter's folder: PATH/fixtures, or PATH/<key>/fixtures for a folder of formatters.
-    const base = path.resolve(target);
-    const own =
-      [path.join(base, f.key, 'fixtures'), path.join(base, 'fixtures')].find((d) => existsSync(d)) ??
-      path.join(base, 'fixtures');
-    process.stdout.write(`${f.key} (${f.title})\n`);
-    for (const c of await checkFormatter(f, { ownFixtures: own, others })) {
-      if (!c.ok) failed++;
-      process.stdout.write(`  ${c.ok ? 'ok  ' : 'FAIL'} ${c.name}${c.detail && !c.ok ? ` — ${c.detail}` : ''}\n`);
+  for (const m of modules)
+    for (const f of m.formatters) {
+      // Fixtures sit beside the formatter's module: DIR/fixtures, or DIR/<key>/fixtures when one module has several.
+      const own =
+        [path.join(m.dir, f.key, 'fixtures'), path.join(m.dir, 'fixtures')].find((d) => existsSync(d)) ??
+        path.join(m.dir, 'fixtures');
+      process.stdout.write(`${f.key} (${f.title}) from ${path.relative(process.cwd(), m.file) || m.file}\n`);
+      for (const c of await checkFormatter(f, { ownFixtures: own, others })) {
+        if (!c.ok) failed++;
+        process.stdout.write(`  ${c.ok ? 'ok  ' : 'FAIL'} ${c.name}${c.detail && !c.ok ? ` — ${c.detail}` : ''}\n`);
+      }
     }
-  }
   process.stdout.write(failed ? `\n${failed} check(s) failed\n` : '\nall checks passed\n');
   if (failed) process.exitCode = 1;
 }
