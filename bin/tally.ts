@@ -32,7 +32,8 @@ const USAGE = `Usage:
   tally key rotate --account ID [--json]        issue a new key; the old one stops working
   tally user create --account ID EMAIL [--json] add a person who signs in to the web interface; prints a
                                                 one-time password (shown only here)
-  tally formatter check PATH                    run the conformance kit on a formatter folder or package
+  tally formatter check PATH                    run the conformance kit on a formatter plugin: a folder or module
+                                                file (with or without ./) or an installed npm package
   tally upload --url URL --profile ID [--formatter KEY] [--tag k:v]... [--attachment PATH]... [--strict] PATH...
                                                 upload results from CI (key from TALLY_API_KEY); a PATH is a
                                                 file, a directory (every file under it) or a glob; exits 1
