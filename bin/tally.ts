@@ -12,8 +12,13 @@ import { openStore } from './open-store.js';
 import type { Store } from '../lib/store/store.js';
 import { createTally } from '../plugins/server.js';
 import { activeTelemetry } from '../lib/telemetry/spans.js';
-import { loadFormatters } from '../lib/formatter/loader.js';
-import { upload } from '../lib/client/upload.js';
+import {
+  FormatterLoadError,
+  loadFormatterModules,
+  loadFormatters,
+  type LoadedModule,
+} from '../lib/formatter/loader.js';
+import { runUpload } from '../lib/client/cli.js';
 import { UserError, createUserWithPassword } from '../lib/users.js';
 import { builtinFixtures, checkFormatter } from '../lib/formatter/check.js';
 import { existsSync } from 'node:fs';
@@ -27,10 +32,12 @@ const USAGE = `Usage:
   tally key rotate --account ID [--json]        issue a new key; the old one stops working
   tally user create --account ID EMAIL [--json] add a person who signs in to the web interface; prints a
                                                 one-time password (shown only here)
-  tally formatter check PATH                    run the conformance kit on a formatter folder or package
-  tally upload --url URL --profile ID [--formatter KEY] [--tag k:v]... [--attachment GLOB]... [--strict] PATHS/GLOBS...
-                                                upload results from CI (key from TALLY_API_KEY); exits 1 when
-                                                they did not land (or on a warning with --strict)
+  tally formatter check PATH                    run the conformance kit on a formatter plugin: a folder or module
+                                                file (with or without ./) or an installed npm package
+  tally upload --url URL --profile ID [--formatter KEY] [--tag k:v]... [--attachment PATH]... [--strict] PATH...
+                                                upload results from CI (key from TALLY_API_KEY); a PATH is a
+                                                file, a directory (every file under it) or a glob; exits 1
+                                                when they did not land; \`tally upload --help\` says more
 `;
 
 class UsageError extends Error {}
@@ -113,26 +120,45 @@ function builtinFormattersDir(): string {
 }
 
 async function checkCommand(target: string): Promise<void> {
-  const formatters = await loadFormatters([target]);
+  let modules: LoadedModule[];
+  try {
+    modules = await loadFormatterModules([target], process.cwd(), 'tally formatter check');
+  } catch (e) {
+    if (!(e instanceof FormatterLoadError)) throw e;
+    process.stderr.write(`${e.message}\n`);
+    process.exitCode = 1;
+    return;
+  }
   const others = builtinFixtures(builtinFormattersDir());
   let failed = 0;
-  for (const f of formatters) {
-    // Fixtures sit in the formatter's folder: PATH/fixtures, or PATH/<key>/fixtures for a folder of formatters.
-    const base = path.resolve(target);
-    const own =
-      [path.join(base, f.key, 'fixtures'), path.join(base, 'fixtures')].find((d) => existsSync(d)) ??
-      path.join(base, 'fixtures');
-    process.stdout.write(`${f.key} (${f.title})\n`);
-    for (const c of await checkFormatter(f, { ownFixtures: own, others })) {
-      if (!c.ok) failed++;
-      process.stdout.write(`  ${c.ok ? 'ok  ' : 'FAIL'} ${c.name}${c.detail && !c.ok ? ` — ${c.detail}` : ''}\n`);
+  for (const m of modules)
+    for (const f of m.formatters) {
+      // Fixtures sit beside the formatter's module: DIR/fixtures, or DIR/<key>/fixtures when one module has several.
+      const own =
+        [path.join(m.dir, f.key, 'fixtures'), path.join(m.dir, 'fixtures')].find((d) => existsSync(d)) ??
+        path.join(m.dir, 'fixtures');
+      process.stdout.write(`${f.key} (${f.title}) from ${path.relative(process.cwd(), m.file) || m.file}\n`);
+      for (const c of await checkFormatter(f, { ownFixtures: own, others })) {
+        if (!c.ok) failed++;
+        process.stdout.write(`  ${c.ok ? 'ok  ' : 'FAIL'} ${c.name}${c.detail && !c.ok ? ` — ${c.detail}` : ''}\n`);
+      }
     }
-  }
   process.stdout.write(failed ? `\n${failed} check(s) failed\n` : '\nall checks passed\n');
   if (failed) process.exitCode = 1;
 }
 
 async function main(argv: string[]): Promise<void> {
+  // The upload command has its own arguments (and is also served as tally-upload.mjs): lib/client/.
+  if (argv[0] === 'upload') {
+    process.exitCode = await runUpload(argv.slice(1), {
+      command: 'tally upload',
+      env: process.env,
+      cwd: process.cwd(),
+      out: process.stdout,
+      err: process.stderr,
+    });
+    return;
+  }
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
@@ -140,40 +166,12 @@ async function main(argv: string[]): Promise<void> {
       json: { type: 'boolean', default: false },
       account: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
-      url: { type: 'string' },
-      profile: { type: 'string' },
-      formatter: { type: 'string' },
-      tag: { type: 'string', multiple: true },
-      attachment: { type: 'string', multiple: true },
-      strict: { type: 'boolean', default: false },
     },
   });
   const [command, sub, name] = positionals;
   const json = values.json ?? false;
   if (values.help || !command) {
     process.stdout.write(USAGE);
-    return;
-  }
-  if (command === 'upload') {
-    // The key comes from the environment only: a flag would show in process lists and CI logs.
-    const apiKey = process.env.TALLY_API_KEY;
-    if (!values.url || !values.profile) throw new UsageError('upload needs --url and --profile');
-    if (!apiKey) throw new UsageError('upload reads the API key from TALLY_API_KEY, which is not set');
-    const files = positionals.slice(1);
-    if (files.length === 0) throw new UsageError('upload needs at least one path or glob');
-    const result = await upload({
-      url: values.url,
-      profile: values.profile,
-      apiKey,
-      formatter: values.formatter ?? null,
-      tags: values.tag ?? [],
-      attachments: values.attachment ?? [],
-      patterns: files,
-      strict: values.strict ?? false,
-      cwd: process.cwd(),
-      out: process.stdout,
-    });
-    process.exitCode = result.exitCode;
     return;
   }
   const config = loadConfig();

@@ -4,6 +4,7 @@
  */
 import { FLAGS, type Flag } from './messages.js';
 import type { Registry } from './formatter/registry.js';
+import { ciSnippets, uploadCommand, type CiSnippets } from './client/snippets.js';
 import type { Store } from './store/store.js';
 import type { ApiKeyRecord, Profile } from './store/types.js';
 
@@ -13,8 +14,10 @@ export interface UploadInfo {
   import_url: string;
   /** The personalised command; the key comes from the environment, never from a page. */
   curl: string;
-  /** The same with the `tally` command. */
+  /** The same with the upload client this Tally serves (`/tally-upload.mjs`, the `tally upload` command). */
   tally_upload: string;
+  /** Steps for GitHub Actions, GitLab CI and Jenkins that run it. */
+  ci: CiSnippets;
   formatters: { key: string; title: string; extensions: string[] }[];
   flags: Flag[];
   tag_example: string;
@@ -32,9 +35,8 @@ export function uploadInfo(registry: Registry, profile: Profile, origin: string)
       `  -F 'tag[]=branch:main' \\`,
       `  '${importUrl}/junit'`,
     ].join('\n'),
-    tally_upload:
-      `TALLY_API_KEY=… npx tally upload --url ${origin} --profile ${profile.id} --formatter junit --tag ` +
-      `branch:main 'build/test-results/**/*.xml'`,
+    tally_upload: uploadCommand(origin, profile.id),
+    ci: ciSnippets(origin, profile.id),
     formatters: registry.all().map((f) => ({ key: f.key, title: f.title, extensions: [...f.extensions] })),
     flags: [...FLAGS],
     tag_example: 'branch:main',

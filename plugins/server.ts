@@ -16,6 +16,7 @@ import { createRegistry, type Registry } from '../lib/formatter/registry.js';
 import type { Store } from '../lib/store/store.js';
 import { authPlugin } from './auth.js';
 import { healthPlugin } from './health.js';
+import { uploadClientPlugin } from './upload-client.js';
 import { importPlugin } from './import.js';
 import { readPlugin } from './read.js';
 import { pageApiPlugin } from './page-api.js';
@@ -128,6 +129,7 @@ export async function createTally(o: TallyOptions): Promise<Tally> {
     { plugin: importPlugin, options: deps },
     { plugin: readPlugin, options: { store: o.store, registry, publicUrl: o.config.publicUrl } },
     { plugin: healthPlugin, options: { store: o.store } },
+    { plugin: uploadClientPlugin, options: { log: o.log } },
     { plugin: pageApiPlugin, options: { store: o.store, registry, publicUrl: o.config.publicUrl } },
     {
       plugin: webPlugin,

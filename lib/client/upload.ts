@@ -1,16 +1,18 @@
 /**
- * `tally upload`: what a CI step runs. Matches files by path or glob, streams them as one request —
- * several files are zipped on the fly into the request body (no temp file, constant memory) — shows
- * progress (a live line on a terminal, plain lines in CI logs), prints the messages, and says by its
- * exit code whether the results landed.
+ * `tally upload`: what a CI step runs. Streams the files its arguments name as one request — several
+ * files are zipped on the fly into the request body (no temp file, constant memory) — shows progress,
+ * prints the answer's messages, and ends with one line that starts `tally: ok` or `tally: failed:`
+ * and says what failed, whatever went wrong (no file, no connection, a broken connection, an answer
+ * that is not Tally's, an error message). The exit code says whether the results landed.
  */
 import { createReadStream, statSync } from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
 import path from 'node:path';
-import { Readable, pipeline } from 'node:stream';
-import { glob } from 'tinyglobby';
+import { PassThrough, Readable, pipeline } from 'node:stream';
 import yazl from 'yazl';
+import { expand } from './files.js';
+import { progress, type Progress, type ProgressOut } from './progress.js';
 
 export interface UploadOptions {
   url: string;
@@ -22,14 +24,15 @@ export interface UploadOptions {
   patterns: string[];
   strict: boolean;
   cwd: string;
-  out: NodeJS.WritableStream & { isTTY?: boolean };
+  out: ProgressOut;
 }
 
 /** What the client reads of Tally's JSON answer (an import answer, or a fault outside an import). */
 export interface TallyAnswer {
+  status?: string;
   messages?: { severity: string; code: string | null; message: string }[];
   message?: string;
-  report_url?: string;
+  report_url?: string | null;
   [field: string]: unknown;
 }
 
@@ -41,26 +44,6 @@ export interface UploadResult {
 
 const BOUNDARY = `----tally-upload-${Math.random().toString(36).slice(2)}`;
 
-/** Paths and globs → files, in a stable order; a pattern that matches nothing is an error. */
-export async function expand(patterns: string[], cwd: string): Promise<string[]> {
-  const files = new Set<string>();
-  for (const p of patterns) {
-    const matched = /[*?[{]/.test(p)
-      ? await glob(p, { cwd, absolute: true, onlyFiles: true, dot: false })
-      : [path.resolve(cwd, p)];
-    const existing = matched.filter((f) => {
-      try {
-        return statSync(f).isFile();
-      } catch {
-        return false;
-      }
-    });
-    if (existing.length === 0) throw new Error(`no file matches ${p}`);
-    for (const f of existing.sort()) files.add(f);
-  }
-  return [...files];
-}
-
 function partHead(name: string, fileName: string, type: string): Buffer {
   const quoted = fileName.replace(/"/g, '%22');
   return Buffer.from(
@@ -69,13 +52,30 @@ function partHead(name: string, fileName: string, type: string): Buffer {
   );
 }
 
+/** A file's bytes, counted into the progress as they are read. */
+function counted(file: string, bar: Progress): Readable {
+  const counter = new PassThrough({ highWaterMark: 256 * 1024 });
+  counter.on('data', (c: Buffer) => bar.add(c.length));
+  return pipeline(createReadStream(file, { highWaterMark: 256 * 1024 }), counter, () => undefined);
+}
+
 /** The zip of `files`, entries named relative to their common folder, produced while it is read. */
-function zipStream(files: string[], cwd: string): Readable {
+function zipStream(files: string[], cwd: string, bar: Progress): Readable {
   const zip = new yazl.ZipFile();
   const base = commonDir(files, cwd);
-  for (const f of files) zip.addFile(f, path.relative(base, f).split(path.sep).join('/'));
+  const output = zip.outputStream as unknown as Readable;
+  // yazl leaves a lazy stream's errors to its caller: a file that cannot be read ends the zip.
+  zip.on('error', (err: Error) => output.destroy(err));
+  // Each file is opened only when its turn comes: thousands of files, one descriptor at a time.
+  for (const f of files)
+    zip.addReadStreamLazy(path.relative(base, f).split(path.sep).join('/'), { mtime: statSync(f).mtime }, (cb) =>
+      cb(
+        null,
+        counted(f, bar).on('error', (err) => output.destroy(err)),
+      ),
+    );
   zip.end();
-  return zip.outputStream as unknown as Readable;
+  return output;
 }
 
 function commonDir(files: string[], cwd: string): string {
@@ -84,82 +84,51 @@ function commonDir(files: string[], cwd: string): string {
   return dir;
 }
 
-async function* body(
-  files: string[],
-  attachments: string[],
-  tags: string[],
-  cwd: string,
-  onBytes: (n: number) => void,
-): AsyncGenerator<Buffer> {
-  const emit = (b: Buffer): Buffer => {
-    onBytes(b.length);
-    return b;
-  };
+async function* body(files: string[], attachments: string[], tags: string[], cwd: string, bar: Progress) {
   for (const tag of tags)
-    yield emit(Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="tag[]"\r\n\r\n${tag}\r\n`));
+    yield Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="tag[]"\r\n\r\n${tag}\r\n`);
   if (files.length === 1) {
-    yield emit(partHead('file[]', path.basename(files[0]!), 'application/octet-stream'));
-    for await (const c of createReadStream(files[0]!, { highWaterMark: 256 * 1024 })) yield emit(c as Buffer);
+    yield partHead('file[]', path.basename(files[0]!), 'application/octet-stream');
+    yield* counted(files[0]!, bar);
   } else {
-    yield emit(partHead('file[]', 'results.zip', 'application/zip'));
-    for await (const c of zipStream(files, cwd)) yield emit(c as Buffer);
+    yield partHead('file[]', 'results.zip', 'application/zip');
+    yield* zipStream(files, cwd, bar);
   }
-  yield emit(Buffer.from('\r\n'));
+  yield Buffer.from('\r\n');
   for (const a of attachments) {
-    yield emit(partHead('attachment[]', path.basename(a), 'application/octet-stream'));
-    for await (const c of createReadStream(a)) yield emit(c as Buffer);
-    yield emit(Buffer.from('\r\n'));
+    yield partHead('attachment[]', path.basename(a), 'application/octet-stream');
+    yield* counted(a, bar);
+    yield Buffer.from('\r\n');
   }
-  yield emit(Buffer.from(`--${BOUNDARY}--\r\n`));
+  yield Buffer.from(`--${BOUNDARY}--\r\n`);
 }
 
-function progress(out: UploadOptions['out'], total: number, files: number): { add(n: number): void; done(): void } {
-  let sent = 0;
-  let lastLine = 0;
-  let lastPercent = -10;
-  const mb = (n: number): string => `${(n / 1024 / 1024).toFixed(1)} MB`;
-  return {
-    add(n) {
-      sent += n;
-      const now = Date.now();
-      const percent = total ? Math.min(100, Math.floor((sent / total) * 100)) : 0;
-      if (out.isTTY) {
-        if (now - lastLine > 100) {
-          out.write(
-            `\r  uploading ${files} file${files === 1 ? '' : 's'}: ${mb(sent)} of ~${mb(total)} (${percent}%)   `,
-          );
-          lastLine = now;
-        }
-      } else if (percent >= lastPercent + 10 || now - lastLine > 5000) {
-        // CI logs: a plain line every 10% or 5 s, never a carriage return.
-        out.write(`uploading: ${mb(sent)} of ~${mb(total)} (${percent}%)\n`);
-        lastPercent = percent - (percent % 10);
-        lastLine = now;
-      }
-    },
-    done() {
-      if (out.isTTY) out.write('\n');
-    },
-  };
+/** Why the request ended without an answer, in words a CI log reader can act on. */
+function whyNoAnswer(err: NodeJS.ErrnoException, target: URL, connected: boolean, bar: Progress): string {
+  const code = err.code ? ` (${err.code})` : '';
+  if (!connected) {
+    if (err.code === 'ECONNREFUSED') return `could not connect to ${target.host}: connection refused${code}`;
+    if (err.code === 'ENOTFOUND' || err.code === 'EAI_AGAIN')
+      return `could not connect to ${target.host}: the name does not resolve${code}`;
+    if (err.syscall === 'open' || err.syscall === 'read') return `could not read a file: ${err.message}`;
+    return `could not connect to ${target.host}: ${err.message}${code}`;
+  }
+  if (err.syscall === 'open' || err.syscall === 'read') return `could not read a file: ${err.message}`;
+  return `the connection to ${target.host} broke after ${bar.summary()} without an answer: ${err.message}${code}`;
 }
 
-export async function upload(o: UploadOptions): Promise<UploadResult> {
-  const files = await expand(o.patterns, o.cwd);
-  const attachments = o.attachments.length ? await expand(o.attachments, o.cwd) : [];
-  const size = [...files, ...attachments].reduce((n, f) => n + statSync(f).size, 0);
-  o.out.write(
-    `tally: ${files.length} result file${files.length === 1 ? '' : 's'}` +
-      `${files.length > 1 ? ' (zipped on the fly)' : ''}` +
-      `${attachments.length ? `, ${attachments.length} attachment(s)` : ''}` +
-      `, ${(size / 1024 / 1024).toFixed(1)} MB\n`,
-  );
-  const target = new URL(
-    `${o.url.replace(/\/+$/, '')}/api/v2/profile/${encodeURIComponent(o.profile)}/import` +
-      `${o.formatter ? `/${encodeURIComponent(o.formatter)}` : ''}`,
-  );
-  const bar = progress(o.out, size, files.length);
+interface Answer {
+  status: number;
+  text: string;
+  /** The answer came before the whole body had gone (a wrong key, a limit, a refused file). */
+  early: boolean;
+}
+
+class NoAnswer extends Error {}
+
+function send(o: UploadOptions, target: URL, files: string[], attachments: string[], bar: Progress): Promise<Answer> {
   const client = target.protocol === 'https:' ? https : http;
-  const answer = await new Promise<{ status: number; text: string }>((resolve, reject) => {
+  return new Promise<Answer>((resolve, reject) => {
     const req = client.request(target, {
       method: 'POST',
       headers: {
@@ -169,42 +138,117 @@ export async function upload(o: UploadOptions): Promise<UploadResult> {
         'user-agent': 'tally-upload',
       },
     });
-    const source = Readable.from(body(files, attachments, o.tags, o.cwd, (n) => bar.add(n)));
-    // Tally may answer before the body has all gone (a wrong key, a limit, a refused file): that
-    // answer is what the step reports, and the rest of the body is not sent.
+    let connected = false;
+    req.on('socket', (socket) => {
+      if (!socket.connecting) connected = true;
+      else socket.once('connect', () => (connected = true));
+    });
+    // The body has gone when the request has finished writing it, not when the files were read.
+    req.on('finish', () => bar.complete());
     let answered = false;
     req.on('response', (res) => {
       answered = true;
+      const early = !req.writableFinished;
+      // Tally may answer before the body has all gone: that answer is what the step reports, and
+      // the rest of the body is not sent.
+      if (early) bar.stop();
       let text = '';
       res.setEncoding('utf8');
-      res.on('data', (c) => (text += c));
+      res.on('data', (c: string) => (text += c));
       res.on('end', () => {
-        resolve({ status: res.statusCode ?? 0, text });
+        resolve({ status: res.statusCode ?? 0, text, early });
         if (!req.writableFinished) req.destroy();
       });
-      res.on('error', reject);
+      res.on('error', (err) => {
+        bar.stop();
+        reject(new NoAnswer(`the answer from ${target.host} broke off: ${err.message}`));
+      });
     });
+    const source = Readable.from(body(files, attachments, o.tags, o.cwd, bar));
     pipeline(source, req, (err) => {
-      if (err && !answered) reject(err);
+      if (!err || answered) return;
+      bar.stop();
+      reject(new NoAnswer(whyNoAnswer(err as NodeJS.ErrnoException, target, connected, bar)));
     });
   });
-  bar.done();
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+
+export async function upload(o: UploadOptions): Promise<UploadResult> {
+  const finish = (exitCode: number, line: string, status: number | null = null, json: TallyAnswer | null = null) => {
+    o.out.write(`tally: ${exitCode === 0 ? 'ok' : 'failed'}: ${line}\n`);
+    return { exitCode, status, body: json };
+  };
+  let files: string[];
+  let attachments: string[];
+  try {
+    files = await expand(o.patterns, o.cwd);
+    attachments = o.attachments.length ? await expand(o.attachments, o.cwd) : [];
+  } catch (e) {
+    return finish(1, `${(e as Error).message}; nothing was sent`);
+  }
+  const size = [...files, ...attachments].reduce((n, f) => n + statSync(f).size, 0);
+  o.out.write(
+    `tally: ${plural(files.length, 'result file')}${files.length > 1 ? ' (zipped on the fly)' : ''}` +
+      `${attachments.length ? `, ${plural(attachments.length, 'attachment')}` : ''}` +
+      `, ${(size / 1024 / 1024).toFixed(1)} MB\n`,
+  );
+  let target: URL;
+  try {
+    target = new URL(
+      `${o.url.replace(/\/+$/, '')}/api/v2/profile/${encodeURIComponent(o.profile)}/import` +
+        `${o.formatter ? `/${encodeURIComponent(o.formatter)}` : ''}`,
+    );
+  } catch {
+    return finish(1, `${o.url} is not a URL; nothing was sent`);
+  }
+  const bar = progress({ out: o.out, total: size });
+  let answer: Answer;
+  try {
+    answer = await send(o, target, files, attachments, bar);
+  } catch (e) {
+    bar.stop();
+    return finish(1, e instanceof NoAnswer ? e.message : `${(e as Error).message}`);
+  }
+  const early = answer.early ? ` (answered after ${bar.summary()})` : '';
   let json: TallyAnswer;
   try {
     json = JSON.parse(answer.text) as TallyAnswer;
   } catch {
-    o.out.write(`tally: HTTP ${answer.status}, not a Tally answer: ${answer.text.slice(0, 300)}\n`);
-    return { exitCode: 1, status: answer.status, body: null };
+    const text = answer.text.replace(/\s+/g, ' ').trim().slice(0, 200);
+    return finish(1, `HTTP ${answer.status} from ${target.host}${early}, not a Tally answer: ${text}`, answer.status);
   }
-  for (const m of json.messages ?? [])
-    o.out.write(`  ${m.severity.padEnd(7)} ${m.code ?? '(uncoded)'}: ${m.message}\n`);
+  const messages = json.messages ?? [];
+  for (const m of messages) o.out.write(`  ${m.severity.padEnd(7)} ${m.code ?? '(uncoded)'}: ${m.message}\n`);
   if (json.message) o.out.write(`tally: ${json.message}\n`);
   if (json.report_url) o.out.write(`tally: report ${json.report_url}\n`);
-  const errors = (json.messages ?? []).filter((m) => m.severity === 'error').length;
-  const warnings = (json.messages ?? []).filter((m) => m.severity === 'warning').length;
+  const codes = (severity: string): string[] =>
+    messages.filter((m) => m.severity === severity).map((m) => m.code ?? '(uncoded)');
+  const errors = codes('error');
+  const warnings = codes('warning');
   const landed = answer.status === 201 || answer.status === 202;
-  const exitCode = !landed || errors > 0 ? 1 : o.strict && warnings > 0 ? 1 : 0;
-  if (exitCode && landed && o.strict && !errors)
-    o.out.write(`tally: ${warnings} warning(s) and --strict: failing the step\n`);
-  return { exitCode, status: answer.status, body: json };
+  const outcome = `HTTP ${answer.status}${json.status ? `, ${json.status}` : ''}${early}`;
+  if (!landed || errors.length > 0)
+    return finish(
+      1,
+      `${outcome}${errors.length ? `: ${plural(errors.length, 'error')} (${errors.join(', ')})` : ''}`,
+      answer.status,
+      json,
+    );
+  if (o.strict && warnings.length > 0)
+    return finish(
+      1,
+      `${outcome}, but --strict and ${plural(warnings.length, 'warning')} (${warnings.join(', ')})`,
+      answer.status,
+      json,
+    );
+  return finish(
+    0,
+    `${outcome}${warnings.length ? `, ${plural(warnings.length, 'warning')}` : ''}`,
+    answer.status,
+    json,
+  );
 }

@@ -1,7 +1,8 @@
 // A complete Tally formatter for the plain output of Rust's test harness (`cargo test`), written as
-// the walk-through of docs/writing-a-formatter.md. Plain JavaScript (ESM): Tally loads it with
-// TALLY_FORMATTERS=./docs/example-formatter and `tally formatter check docs/example-formatter` checks it.
-// A plugin imports the formatter API by the package name; Tally resolves it to its own build.
+// the walk-through of docs/writing-a-formatter.md. Plain JavaScript, an ES module (package.json says
+// "type": "module"): Tally loads it with TALLY_FORMATTERS=./docs/example-formatter, and
+// `tally formatter check docs/example-formatter` checks it. A plugin imports the formatter API by the
+// name tally/formatter-api, wherever it sits on disk: Tally maps that name to its own API module.
 import { FormatError, capText, forEachLine, newContainer } from 'tally/formatter-api';
 
 const RESULT = /^test (\S+)(?: - should panic)? \.\.\. (ok|FAILED|ignored)(?:, .*)?$/;

@@ -50,10 +50,21 @@ export function uploadRoutes(ctx: WebContext): ServerRoute[] {
             </p>
             <pre class="command" id="curl-command">${info.curl}</pre>
             <p>
-              Or with the <code>tally</code> command, which zips many files on the fly and exits non-zero when they did
-              not land:
+              Or with Tally's upload client, one file this server hands out at
+              <a href="/tally-upload.mjs"><code>/tally-upload.mjs</code></a> (Node 18 or later, nothing to install; the
+              same as the <code>tally upload</code> command): it takes a directory, files or globs, zips many files on
+              the fly, reads the key from <code>TALLY_API_KEY</code>, and exits non-zero when they did not land.
             </p>
-            <pre class="command">${info.tally_upload}</pre>
+            <pre class="command" id="client-command">${info.tally_upload}</pre>
+            <details id="ci-snippets">
+              <summary>As a CI step: GitHub Actions, GitLab CI, Jenkins</summary>
+              <h4>GitHub Actions</h4>
+              <pre class="command">${info.ci.github_actions}</pre>
+              <h4>GitLab CI</h4>
+              <pre class="command">${info.ci.gitlab_ci}</pre>
+              <h4>Jenkins</h4>
+              <pre class="command">${info.ci.jenkins}</pre>
+            </details>
             <dl class="facts">
               <dt>Profile id</dt>
               <dd><code>${info.profile_id}</code></dd>
