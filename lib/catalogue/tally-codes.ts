@@ -27,6 +27,23 @@ export const TALLY_CODES = {
     origin: 'tally',
     text: 'There is no such resource, or this key may not see it.',
   },
+  empty_result_file: {
+    severity: 'error',
+    status: 422,
+    origin: 'tally',
+    text:
+      'Every file sent in file[] is empty (0 bytes), so there is nothing to import. Check that the test run wrote ' +
+      'its results before the upload step (an empty file is often one the runner was still writing, or a run ' +
+      'that crashed), then send them again.',
+  },
+  empty_result_file_skipped: {
+    severity: 'warning',
+    status: 201,
+    origin: 'tally',
+    text:
+      'A file sent in file[] is empty (0 bytes) and was left out; the other files were imported. Check that the ' +
+      'test run wrote it before the upload step.',
+  },
   payload_too_large: {
     severity: 'error',
     status: 413,

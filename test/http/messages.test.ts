@@ -480,6 +480,39 @@ const cases: Case[] = [
     request: (h) => ({ path: importPath(h, '/import/junit', 'nope'), ...form([file('file[]', 'a.xml', xml)]) }),
   },
   {
+    name: 'the only file[] part is empty',
+    code: 'empty_result_file',
+    severity: 'error',
+    status: 422,
+    request: (h) => post(h, [file('file[]', 'empty.xml', '')]),
+    check: (t, reply) => {
+      t.equal(reply.messages.length, 1, 'one message, no word of a missing file or a body without a name');
+      t.match(reply.messages[0], {
+        file: 'empty.xml',
+        message: /Empty: empty\.xml\./,
+        details: { files: ['empty.xml'] },
+      });
+      t.match(reply.messages[0].message, /wrote its results before the upload step/, 'says what to do');
+    },
+  },
+  {
+    name: 'an empty file[] part beside a result file',
+    code: 'empty_result_file_skipped',
+    severity: 'warning',
+    status: 201,
+    request: (h) => post(h, [file('file[]', 'empty.xml', ''), file('file[]', 'a.xml', xml)]),
+    check: (t, reply) => {
+      t.match(
+        reply.messages.find((m: any) => m.code === 'empty_result_file_skipped'),
+        {
+          file: 'empty.xml',
+          details: { files: ['empty.xml'] },
+        },
+      );
+      t.equal(reply.report.totals.tests, 2, 'the other file is imported');
+    },
+  },
+  {
     name: 'a field over the size limit',
     code: 'multipart_limit_exceeded',
     severity: 'error',
