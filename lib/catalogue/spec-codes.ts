@@ -14,8 +14,8 @@ export const SPEC_CODES = {
     status: 422,
     origin: 'spec',
     text:
-      'No uploaded file matches a known formatter (unknown format, invalid file, or a file Tally could not read). ' +
-      'Check the file, or name the formatter in the path.',
+      'No uploaded file matches a known formatter, or the formatter named in the path (unknown format, invalid ' +
+      'file, or a file Tally could not read).',
   },
   invalid_formatter: {
     severity: 'error',

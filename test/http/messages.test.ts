@@ -6,6 +6,7 @@ import t from 'tap';
 import Database from 'better-sqlite3';
 import path from 'node:path';
 import { junit } from '../../formatters/junit/index.js';
+import { trx } from '../../formatters/trx/index.js';
 import { CATALOGUE } from '../../lib/messages.js';
 import type { Head } from '../../lib/formatter/api.js';
 import { startTally, storeKinds, type Harness, type RawRequest, type StoreKind } from '../helpers/tally.js';
@@ -72,6 +73,31 @@ const cases: Case[] = [
     severity: 'error',
     status: 422,
     request: (h) => post(h, [file('file[]', 'a.txt', 'plain words')], '/import'),
+  },
+  {
+    name: 'a JUnit file sent to the TRX formatter',
+    code: 'zero_files_matched_formatters',
+    severity: 'error',
+    status: 422,
+    request: (h) => post(h, [file('file[]', 'TEST-a.xml', xml)], '/import/trx'),
+    check: (t, reply) => {
+      const m = reply.messages.find((m: any) => m.code === 'zero_files_matched_formatters');
+      t.match(m.message, /TEST-a\.xml does not look like trx \(.*\); its content looks like junit \(.*\): send it to /);
+      t.match(m.message, /\/import\/junit, or to \/import to have the format detected\.$/);
+      t.notMatch(m.message, /name the formatter in the path/, 'no advice to do what it did');
+      t.same(m.details.refused, [{ file: 'TEST-a.xml', looks_like: ['junit'] }]);
+    },
+  },
+  {
+    name: 'a JUnit raw body sent to the TRX formatter',
+    code: 'zero_files_matched_formatters',
+    severity: 'error',
+    status: 422,
+    request: (h) => ({ path: importPath(h, '/import/trx'), headers: { 'content-type': 'application/xml' }, body: xml }),
+    check: (t, reply) => {
+      const m = reply.messages.find((m: any) => m.code === 'zero_files_matched_formatters');
+      t.match(m.message, /request-body does not look like trx .*: send it to \/import\/junit/);
+    },
   },
   {
     name: 'unknown formatter key',
@@ -598,7 +624,7 @@ for (const kind of storeKinds(t))
   t.test(`every message code (${kind} store)`, async (t) => {
     const h = await startTally(t, {
       store: kind,
-      formatters: [junit, twin, throwing],
+      formatters: [junit, twin, throwing, trx],
       limits: { maxFilesWithoutFormatter: 2, maxZipEntries: 5, maxUploadBytes: 200_000, maxTextChars: 1000 },
     });
     const covered = new Set<string | null>();
