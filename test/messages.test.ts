@@ -4,6 +4,9 @@
  * decides the HTTP status. The import applies them once the whole request is read.
  */
 import t from 'tap';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import {
   applyFlags,
   CATALOGUE,
@@ -92,4 +95,21 @@ t.test('statusOf', async (t) => {
     const e = CATALOGUE[code];
     if (e.severity === 'error') t.equal(statusOf([message(code)]), e.status, `${code} alone: ${e.status}`);
   }
+});
+
+// The key texts once sent people to the account page for a key it shows only masked.
+t.test('the key messages point to what exists: a key shown once, and the ways to issue a new one', async (t) => {
+  const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+  const usage = await readFile(path.join(root, 'bin/tally.ts'), 'utf8');
+  const accountPage = await readFile(path.join(root, 'plugins/web/pages/account.ts'), 'utf8');
+  for (const code of ['missing_api_key', 'invalid_api_key'] as const) {
+    const text = CATALOGUE[code].text;
+    t.notMatch(text, /key is on the account page/i, `${code}: no key to find on the account page`);
+    t.match(text, /shown only once/, `${code}: says a key is shown once`);
+  }
+  const invalid = CATALOGUE.invalid_api_key.text;
+  t.match(invalid, '`tally key rotate --account ID`');
+  t.match(usage, 'tally key rotate --account ID', 'the command it names exists');
+  t.match(invalid, '"Rotate the API key" on the Account page');
+  t.match(accountPage, 'Rotate the API key', 'the button it names exists');
 });

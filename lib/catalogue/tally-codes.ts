@@ -6,13 +6,18 @@ export const TALLY_CODES = {
     severity: 'error',
     status: 401,
     origin: 'tally',
-    text: 'The x-api-key header is missing. The key is on the account page.',
+    text:
+      'The x-api-key header is missing. Send the API key of the account that owns the profile; a key is shown ' +
+      'only once, when it is made, so store it as a CI secret.',
   },
   invalid_api_key: {
     severity: 'error',
     status: 401,
     origin: 'tally',
-    text: 'The API key is not valid (unknown, malformed or rotated). The current key is on the account page.',
+    text:
+      'The API key is not valid (unknown, malformed, or replaced by a newer one). A key is shown only once, when it ' +
+      'is made, and the Account page shows only its prefix: if the key is lost, issue a new one with "Rotate the ' +
+      'API key" on the Account page or `tally key rotate --account ID` (the old key stops working).',
   },
   profile_forbidden: {
     severity: 'error',
