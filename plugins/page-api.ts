@@ -11,7 +11,7 @@
  *   /api/v2/account                               Account page
  * The Report page's tree is the existing /api/v2/reports/{id} and /api/v2/reports/{id}/containers.
  */
-import type { Plugin, Request, ResponseToolkit } from '@hapi/hapi';
+import type { Plugin, Request } from '@hapi/hapi';
 import Joi from 'joi';
 import type { ContainerStatus } from '../lib/formatter/api.js';
 import { DEFAULT_HISTORY_REPORTS, MAX_HISTORY_REPORTS, compareHistory, testHistory } from '../lib/history/compare.js';
@@ -20,6 +20,7 @@ import type { Registry } from '../lib/formatter/registry.js';
 import type { Store } from '../lib/store/store.js';
 import { accountInfo, uploadInfo } from '../lib/page-data.js';
 import { accountOf, baseUrl, profileFor } from './profiles.js';
+import { queryFailAction as failAction } from './query-fault.js';
 import { fault } from './replies.js';
 import { nextCursor, reportFilterOf, storeQuery } from './web/pages/reports.js';
 
@@ -34,8 +35,6 @@ const STATUSES: ContainerStatus[] = ['passed', 'failed', 'errored', 'skipped', '
 export const pageApiPlugin: Plugin<PageApiDeps> = {
   name: 'tally-page-api',
   register(server, { store, registry, publicUrl }) {
-    const failAction = (_r: Request, h: ResponseToolkit, err?: Error) =>
-      fault(h, 'import_validation_error', err?.message).takeover();
     const profileParam = (request: Request) => (request.params as { id: string }).id;
 
     server.route({
@@ -55,7 +54,9 @@ export const pageApiPlugin: Plugin<PageApiDeps> = {
             limit: Joi.number().integer().min(1).max(1000).default(50),
             from: Joi.string().isoDate(),
             to: Joi.string().isoDate(),
-            before: Joi.string().pattern(/^[0-9T:.+Z-]+(~[0-9a-f-]{36})?$/),
+            before: Joi.string()
+              .pattern(/^[0-9T:.+Z-]+(~[0-9a-f-]{36})?$/)
+              .description('a time, or the next_before cursor of the previous page'),
           }).unknown(true),
           failAction,
         },
@@ -87,7 +88,7 @@ export const pageApiPlugin: Plugin<PageApiDeps> = {
             status: Joi.alternatives(
               Joi.string().valid(...STATUSES, 'failing'),
               Joi.array().items(Joi.string().valid(...STATUSES)),
-            ),
+            ).description(`failing, or one or more of ${STATUSES.join(', ')}`),
             q: Joi.string().max(200).allow(''),
             tests_only: Joi.boolean().default(false),
             after: Joi.number().integer().min(0),

@@ -64,13 +64,21 @@ export interface Tally {
 }
 
 const BOOM_CODES: Record<number, MessageCode> = {
-  400: 'import_validation_error',
+  400: 'malformed_request',
   404: 'not_found',
   405: 'invalid_request_method',
   413: 'payload_too_large',
   415: 'import_content_type_error',
   503: 'store_unavailable',
 };
+
+/** The POST routes of SPEC part 4 (plugins/import.ts). */
+function isImportRoute(request: Request): boolean {
+  return (
+    request.route.method === 'post' &&
+    /\/(import(\/\{formatter\})?|report\/import|testresult)$/.test(request.route.path)
+  );
+}
 
 export async function createTally(o: TallyOptions): Promise<Tally> {
   const registry = createRegistry(o.formatters);
@@ -110,7 +118,10 @@ export async function createTally(o: TallyOptions): Promise<Tally> {
     // Pages answer faults as pages (plugins/web); this shape is the API's.
     if ((request.route.settings.plugins as Record<string, unknown> | undefined)?.['tally-web']) return h.continue;
     const status = response.output.statusCode;
-    const code = BOOM_CODES[status] ?? 'internal_error';
+    // A 400 hapi gives an import (a multipart type without a boundary) is about the import request; on
+    // any other route it is about the HTTP request itself (a cookie or URL hapi cannot read).
+    const code =
+      status === 400 && isImportRoute(request) ? 'import_validation_error' : (BOOM_CODES[status] ?? 'internal_error');
     if (code === 'internal_error')
       o.log('request.internal_error', { path: request.path, error: response.stack ?? response.message });
     return h

@@ -26,6 +26,12 @@ export const TALLY_CODES = {
     text: 'This API key may not use this profile: it belongs to another account.',
   },
   profile_not_found: { severity: 'error', status: 404, origin: 'tally', text: 'There is no profile with this id.' },
+  invalid_query: {
+    severity: 'error',
+    status: 400,
+    origin: 'tally',
+    text: 'A query parameter of this request is not valid; the text names it and what it allows.',
+  },
   not_found: {
     severity: 'error',
     status: 404,

@@ -663,10 +663,12 @@ for (const kind of storeKinds(t))
     // Tested elsewhere: not_found, upload_aborted, import_interrupted (test/http/import.test.ts), the 429s
     // (test/http/limits.test.ts), the web interface's codes (test/web/auth.test.ts); upload_timeout
     // (test/faults/slow-client.test.ts), storage_full (test/faults/full-disk.test.ts), request_headers_too_large
-    // and malformed_request (test/http/odd-names.test.ts: Node's parser refuses them before any route).
+    // and malformed_request (test/http/odd-names.test.ts: Node's parser refuses them before any route);
+    // invalid_query (test/http/read-query.test.ts: the read routes).
     const web = ['session_required', 'csrf_rejected', 'signin_failed', 'password_rejected'];
     const elsewhere = [
       'not_found',
+      'invalid_query',
       'upload_aborted',
       'import_interrupted',
       'too_many_imports',
