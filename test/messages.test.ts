@@ -75,6 +75,14 @@ t.test('applyFlags: a code not in the catalogue passes as it is', async (t) => {
   t.strictSame(applyFlags([odd], new Set(FLAGS)), [odd]);
 });
 
+t.test('every code with a status other than 201 is an error: it fails the answer it is in', async (t) => {
+  for (const code of codes) {
+    const e = CATALOGUE[code];
+    if (e.status !== 201) t.equal(e.severity, 'error', `${code} (${e.status})`);
+    else t.not(e.severity, 'error', `${code} (201)`);
+  }
+});
+
 t.test('statusOf', async (t) => {
   const cases: [name: string, messages: Message[], status: number][] = [
     ['no messages', [], 201],
@@ -87,8 +95,6 @@ t.test('statusOf', async (t) => {
     ],
     ['an error not in the catalogue', [{ severity: 'error', code: 'from_elsewhere', message: 'x' }], 500],
     ['an uncoded error', [{ severity: 'error', code: null, message: 'x' }], 201],
-    // A warning's own status is never the answer's: invalid_request_method is answered by the route.
-    ['a warning with a status of its own', [message('invalid_request_method')], 201],
   ];
   for (const [name, messages, status] of cases) t.equal(statusOf(messages), status, name);
   for (const code of codes) {

@@ -342,16 +342,25 @@ const cases: Case[] = [
   {
     name: 'GET on an import path',
     code: 'invalid_request_method',
-    severity: 'warning',
+    severity: 'error',
     status: 405,
     request: (h) => ({ method: 'GET', path: importPath(h) }),
   },
   {
     name: 'PUT on the detect path',
     code: 'invalid_request_method',
-    severity: 'warning',
+    severity: 'error',
     status: 405,
     request: (h) => ({ method: 'PUT', path: importPath(h, '/import'), body: 'x' }),
+    check: (t, reply) => {
+      t.equal(reply.status, 'failed');
+      t.strictSame(
+        reply.messages.map((m: any) => [m.code, m.severity]),
+        [['invalid_request_method', 'error']],
+        'a failed answer: its one message is an error',
+      );
+      t.match(reply.messages[0].message, /POST only\. Use POST\.$/);
+    },
   },
   {
     name: 'more files than the limit without a formatter',
