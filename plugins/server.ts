@@ -22,6 +22,7 @@ import { pageApiPlugin } from './page-api.js';
 import { webPlugin } from './web/index.js';
 import { openapiPlugin } from './openapi/index.js';
 import { answerClientError } from './client-error.js';
+import { logFailure } from './failure-log.js';
 import { securityHeadersPlugin } from './security-headers.js';
 import { lingerPlugin } from './linger.js';
 import { createImports, ParsePool, type FormatterModule, type QueueRunner } from '../lib/import/index.js';
@@ -108,11 +109,14 @@ export async function createTally(o: TallyOptions): Promise<Tally> {
     return h.continue;
   });
 
-  // Faults hapi answers itself (unknown route, Content-Length over the limit, ...) get our shape too.
+  // Faults hapi answers itself (unknown route, Content-Length over the limit, ...) get our shape too;
+  // every failed JSON answer (an import, a refusal) is logged once with its request id.
   server.ext('onPreResponse', (request: Request, h: ResponseToolkit) => {
     const response = request.response as Boom | Hapi.ResponseObject;
     if (!('isBoom' in response) || !response.isBoom) {
-      (response as Hapi.ResponseObject).header('x-request-id', request.info.id);
+      const ok = response as Hapi.ResponseObject;
+      ok.header('x-request-id', request.info.id);
+      if (ok.variety === 'plain') logFailure(o.log, request, ok.statusCode, ok.source);
       return h.continue;
     }
     // Pages answer faults as pages (plugins/web); this shape is the API's.
@@ -124,10 +128,9 @@ export async function createTally(o: TallyOptions): Promise<Tally> {
       status === 400 && isImportRoute(request) ? 'import_validation_error' : (BOOM_CODES[status] ?? 'internal_error');
     if (code === 'internal_error')
       o.log('request.internal_error', { path: request.path, error: response.stack ?? response.message });
-    return h
-      .response({ status: 'failed', messages: [message(code)] })
-      .code(status)
-      .header('x-request-id', request.info.id);
+    const body = { status: 'failed', messages: [message(code)] };
+    logFailure(o.log, request, status, body);
+    return h.response(body).code(status).header('x-request-id', request.info.id);
   });
 
   const pool = await ParsePool.create(o.config.parseWorkers, o.threadFormatters ?? [BUILTIN_FORMATTER_MODULE]);
