@@ -55,8 +55,8 @@ async function serve(config: Config): Promise<void> {
   const external = await loadFormatters(config.formatterModules);
   if (external.length > 0) log('formatters.loaded', { keys: external.map((f) => f.key) });
   const tally = await createTally({ config, store, formatters: [...builtinFormatters, ...external], log });
+  // Logs server.started: what it listens on and the URLs to open.
   await tally.start();
-  log('server.started', { url: tally.url(), store: store.kind, dataDir: config.dataDir });
   let stopping = false;
   const stop = async (signal: string): Promise<void> => {
     if (stopping) return;

@@ -6,6 +6,7 @@
 import Hapi, { type Request, type ResponseToolkit } from '@hapi/hapi';
 import type { Boom } from '@hapi/boom';
 import http from 'node:http';
+import os from 'node:os';
 import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { Config } from '../lib/config.js';
@@ -72,6 +73,30 @@ const BOOM_CODES: Record<number, MessageCode> = {
   415: 'import_content_type_error',
   503: 'store_unavailable',
 };
+
+/**
+ * What the server listens on, and the URLs a person can open: on a wildcard address (0.0.0.0, ::)
+ * localhost and each of the machine's network addresses; TALLY_PUBLIC_URL first when it is set.
+ */
+export function addressesOf(server: Hapi.Server, publicUrl: string | null): { listening: string; urls: string[] } {
+  const { address, port, protocol } = server.info;
+  const host = (a: string) => (a.includes(':') ? `[${a}]` : a);
+  const url = (a: string) => `${protocol}://${host(a)}:${port}`;
+  const wildcard = address === '0.0.0.0' || address === '::';
+  const urls = wildcard
+    ? [
+        url('localhost'),
+        ...Object.values(os.networkInterfaces())
+          .flat()
+          .filter(
+            (i) => i && !i.internal && (i.family === 'IPv4' || (address === '::' && !i.address.startsWith('fe80'))),
+          )
+          .map((i) => url(i!.address)),
+      ]
+    : [url(address ?? 'localhost')];
+  if (publicUrl) urls.unshift(publicUrl.replace(/\/+$/, ''));
+  return { listening: url(address ?? ''), urls: [...new Set(urls)] };
+}
 
 /** The POST routes of SPEC part 4 (plugins/import.ts). */
 function isImportRoute(request: Request): boolean {
@@ -193,6 +218,8 @@ export async function createTally(o: TallyOptions): Promise<Tally> {
       await sweep();
       sweeper = setInterval(() => void sweep(), SWEEP_EVERY_MS).unref();
       queue.start();
+      const { listening, urls } = addressesOf(server, o.config.publicUrl);
+      o.log('server.started', { listening, urls, store: o.store.kind, data_dir: o.config.dataDir });
     },
     async stop() {
       if (sweeper) clearInterval(sweeper);
