@@ -21,6 +21,7 @@ import type { Store } from '../lib/store/store.js';
 import { accountInfo, uploadInfo } from '../lib/page-data.js';
 import { accountOf, baseUrl, profileFor } from './profiles.js';
 import { queryFailAction as failAction } from './query-fault.js';
+import { snakeCaseAnswers } from './api-json.js';
 import { fault } from './replies.js';
 import { nextCursor, reportFilterOf, storeQuery } from './web/pages/reports.js';
 
@@ -35,6 +36,8 @@ const STATUSES: ContainerStatus[] = ['passed', 'failed', 'errored', 'skipped', '
 export const pageApiPlugin: Plugin<PageApiDeps> = {
   name: 'tally-page-api',
   register(server, { store, registry, publicUrl }) {
+    // Field names are snake_case on the way out (plugins/api-json.ts).
+    server.ext('onPreResponse', snakeCaseAnswers, { sandbox: 'plugin' });
     const profileParam = (request: Request) => (request.params as { id: string }).id;
 
     server.route({

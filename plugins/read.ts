@@ -9,6 +9,7 @@ import type { Store } from '../lib/store/store.js';
 import { accountOf, baseUrl, profileFor } from './profiles.js';
 import { progressPercent, reportPageUrl } from '../lib/import/index.js';
 import { queryFailAction } from './query-fault.js';
+import { snakeCaseAnswers } from './api-json.js';
 import { fault } from './replies.js';
 
 interface ReadDeps {
@@ -34,6 +35,8 @@ async function ownedReport(store: Store, request: Request, id: string) {
 export const readPlugin: Plugin<ReadDeps> = {
   name: 'tally-read',
   register(server, { store, registry, publicUrl }) {
+    // Field names are snake_case on the way out (plugins/api-json.ts).
+    server.ext('onPreResponse', snakeCaseAnswers, { sandbox: 'plugin' });
     server.route({
       method: 'GET',
       path: '/api/v2/formatters',

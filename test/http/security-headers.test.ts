@@ -47,7 +47,7 @@ t.test('every answer carries the security headers; no HSTS over http', async (t)
   });
   t.equal(imported.status, 201);
   const record = await h.send({ method: 'GET', path: `/api/v2/imports/${imported.json.import_id}` });
-  const blob = record.json.attachments[0].blobId;
+  const blob = record.json.attachments[0].blob_id;
   const answers: [string, Reply][] = [
     ['import 201', imported],
     ['healthz', await h.send({ method: 'GET', path: '/healthz', noKey: true })],

@@ -95,7 +95,7 @@ export function rawBodyCandidates(
     const who = formatter ? `the formatter ${formatter.key} (${formatter.mediaTypes.join(', ')})` : 'any formatter';
     throw new ImportFault('import_content_type_error', {
       detail: `${mediaType} is not a content type of ${who}.`,
-      details: { contentType: mediaType },
+      details: { content_type: mediaType },
     });
   }
   return candidates;

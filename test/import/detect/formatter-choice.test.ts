@@ -120,6 +120,6 @@ t.test('lookupFormatter and rawBodyCandidates', async (t) => {
   t.throws(() => rawBodyCandidates(registry, null, 'text/csv'), {
     code: 'import_content_type_error',
     message: /text\/csv is not a content type of any formatter\.$/,
-    msg: { details: { contentType: 'text/csv' } },
+    msg: { details: { content_type: 'text/csv' } },
   });
 });
