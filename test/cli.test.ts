@@ -51,7 +51,7 @@ t.test('serve on an empty data dir, then the admin commands', async (t) => {
   let out = '';
   child.stdout.on('data', (c: Buffer) => (out += c.toString()));
   child.stderr.on('data', (c: Buffer) => (out += c.toString()));
-  for (let i = 0; i < 100 && !out.includes('server.started'); i++) await new Promise((r) => setTimeout(r, 100));
+  for (let i = 0; i < 300 && !out.includes('server.started'); i++) await new Promise((r) => setTimeout(r, 100));
   t.match(out, /API key: +tly_/, 'prints the demo key');
   // The printed command, run as printed by a shell, from a folder with nothing in it.
   const printed = /^curl [^\n]*<<'EOF'\n[\s\S]*?\nEOF$/m.exec(out)?.[0];
