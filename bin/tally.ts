@@ -62,8 +62,8 @@ async function serve(config: Config): Promise<void> {
   const external = await loadFormatters(config.formatterModules);
   if (external.length > 0) log('formatters.loaded', { keys: external.map((f) => f.key) });
   const tally = await createTally({ config, store, formatters: [...builtinFormatters, ...external], log });
+  // Logs server.started: what it listens on and the URLs to open.
   await tally.start();
-  log('server.started', { url: tally.url(), store: store.kind, dataDir: config.dataDir });
   let stopping = false;
   const stop = async (signal: string): Promise<void> => {
     if (stopping) return;
@@ -99,9 +99,9 @@ async function createDemo(store: Store, config: Config): Promise<void> {
       `  profile id: ${profile.id}`,
       `  API key:    ${apiKey}`,
       '',
-      'Import a JUnit file:',
-      `  curl -sS -H 'x-api-key: ${apiKey}' -F 'file[]=@results.xml' ` +
-        `'${base}/api/v2/profile/${profile.id}/import/junit'`,
+      'Import a small JUnit file (the command carries the file; paste all of it, down to EOF):',
+      '',
+      ...demoImportCommand(apiKey, `${base}/api/v2/profile/${profile.id}/import/junit`),
       '',
       `Open the web interface at ${base}/signin and sign in as ${user.email}`,
       `with this one-time password (shown only now; you choose your own at the first sign-in):`,
@@ -109,6 +109,25 @@ async function createDemo(store: Store, config: Config): Promise<void> {
       '',
     ].join('\n') + '\n',
   );
+}
+
+/**
+ * A command that works as printed: the JUnit file is a here-doc sent as the file[] part
+ * (`@-;filename=…`), so nothing has to exist on disk. Lines are not indented: a here-doc ends
+ * only at an `EOF` at the start of a line.
+ */
+function demoImportCommand(apiKey: string, importUrl: string): string[] {
+  return [
+    `curl -sS -w '\\n' -H 'x-api-key: ${apiKey}' -F 'file[]=@-;filename=results.xml' '${importUrl}' <<'EOF'`,
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    '<testsuite name="demo" tests="2" failures="1">',
+    '  <testcase classname="demo.Checkout" name="adds an item"/>',
+    '  <testcase classname="demo.Checkout" name="applies a coupon">',
+    '    <failure message="expected 90, got 100">AssertionError: expected 90, got 100</failure>',
+    '  </testcase>',
+    '</testsuite>',
+    'EOF',
+  ];
 }
 
 /** The folder holding the built-in formatters (and their fixtures), from a checkout. */

@@ -21,6 +21,8 @@ import type { Store } from '../lib/store/store.js';
 import type { Profile } from '../lib/store/types.js';
 import { accountInfo, uploadInfo } from '../lib/page-data.js';
 import { accountOf, baseUrl, profileFor } from './profiles.js';
+import { queryFailAction as failAction } from './query-fault.js';
+import { snakeCaseAnswers } from './api-json.js';
 import { fault } from './replies.js';
 import { nextCursor, reportFilterOf, storeQuery } from './web/pages/reports.js';
 
@@ -35,8 +37,8 @@ const STATUSES: ContainerStatus[] = ['passed', 'failed', 'errored', 'skipped', '
 export const pageApiPlugin: Plugin<PageApiDeps> = {
   name: 'tally-page-api',
   register(server, { store, registry, publicUrl }) {
-    const failAction = (_r: Request, h: ResponseToolkit, err?: Error) =>
-      fault(h, 'import_validation_error', err?.message).takeover();
+    // Field names are snake_case on the way out (plugins/api-json.ts).
+    server.ext('onPreResponse', snakeCaseAnswers, { sandbox: 'plugin' });
     /** A GET under /api/v2/profiles/{id}: profileFor answers for a profile that is not the key's account's. */
     const profileRoute = (
       path: string,
@@ -66,7 +68,9 @@ export const pageApiPlugin: Plugin<PageApiDeps> = {
         limit: Joi.number().integer().min(1).max(1000).default(50),
         from: Joi.string().isoDate(),
         to: Joi.string().isoDate(),
-        before: Joi.string().pattern(/^[0-9T:.+Z-]+(~[0-9a-f-]{36})?$/),
+        before: Joi.string()
+          .pattern(/^[0-9T:.+Z-]+(~[0-9a-f-]{36})?$/)
+          .description('a time, or the next_before cursor of the previous page'),
       }).unknown(true),
       async (request, _h, profile) => {
         const limit = (request.query as { limit: number }).limit;
@@ -93,7 +97,7 @@ export const pageApiPlugin: Plugin<PageApiDeps> = {
             status: Joi.alternatives(
               Joi.string().valid(...STATUSES, 'failing'),
               Joi.array().items(Joi.string().valid(...STATUSES)),
-            ),
+            ).description(`failing, or one or more of ${STATUSES.join(', ')}`),
             q: Joi.string().max(200).allow(''),
             tests_only: Joi.boolean().default(false),
             after: Joi.number().integer().min(0),

@@ -2,12 +2,14 @@
  * The read API: what was stored, as JSON, with the same key. A report or import of another
  * account answers 404 (its existence is not revealed).
  */
-import type { Plugin, Request, ResponseToolkit } from '@hapi/hapi';
+import type { Plugin, Request } from '@hapi/hapi';
 import Joi from 'joi';
 import type { Registry } from '../lib/formatter/registry.js';
 import type { Store } from '../lib/store/store.js';
 import { accountOf, baseUrl, profileFor } from './profiles.js';
 import { progressPercent, reportPageUrl } from '../lib/import/index.js';
+import { queryFailAction } from './query-fault.js';
+import { snakeCaseAnswers } from './api-json.js';
 import { fault } from './replies.js';
 
 interface ReadDeps {
@@ -33,9 +35,8 @@ async function ownedReport(store: Store, request: Request, id: string) {
 export const readPlugin: Plugin<ReadDeps> = {
   name: 'tally-read',
   register(server, { store, registry, publicUrl }) {
-    const validateFail = (_r: Request, h: ResponseToolkit, err?: Error) =>
-      fault(h, 'import_validation_error', err?.message).takeover();
-
+    // Field names are snake_case on the way out (plugins/api-json.ts).
+    server.ext('onPreResponse', snakeCaseAnswers, { sandbox: 'plugin' });
     server.route({
       method: 'GET',
       path: '/api/v2/formatters',
@@ -60,9 +61,11 @@ export const readPlugin: Plugin<ReadDeps> = {
           // `before` is a time, or the `next_before` cursor of the previous page (`<time>~<report id>`).
           query: Joi.object({
             limit: Joi.number().integer().min(1).max(MAX_PAGE).default(50),
-            before: Joi.string().pattern(/^[0-9T:.+Z-]+(~[0-9a-f-]{36})?$/),
+            before: Joi.string()
+              .pattern(/^[0-9T:.+Z-]+(~[0-9a-f-]{36})?$/)
+              .description('a time, or the next_before cursor of the previous page'),
           }).unknown(true),
-          failAction: validateFail,
+          failAction: queryFailAction,
         },
       },
       handler: async (request, h) => {
@@ -72,7 +75,10 @@ export const readPlugin: Plugin<ReadDeps> = {
         const tags = tagsOf(request);
         const [before, beforeId] = (q.before ?? '').split('~');
         if (before && Number.isNaN(Date.parse(before)))
-          return fault(h, 'import_validation_error', '"before" is not a time.');
+          return fault(h, 'invalid_query', `before must be a time, or the next_before cursor of the previous page.`, {
+            parameter: 'before',
+            allowed: 'a time, or the next_before cursor of the previous page',
+          });
         const reports = await store.reports.list(profile.id, {
           limit: q.limit,
           ...(before ? { before } : {}),
@@ -143,7 +149,7 @@ export const readPlugin: Plugin<ReadDeps> = {
             after: Joi.number().integer().min(0),
             limit: Joi.number().integer().min(1).max(MAX_PAGE).default(100),
           }),
-          failAction: validateFail,
+          failAction: queryFailAction,
         },
       },
       handler: async (request, h) => {

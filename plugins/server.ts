@@ -6,6 +6,7 @@
 import Hapi, { type Request, type ResponseToolkit } from '@hapi/hapi';
 import type { Boom } from '@hapi/boom';
 import http from 'node:http';
+import os from 'node:os';
 import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { Config } from '../lib/config.js';
@@ -23,6 +24,7 @@ import { pageApiPlugin } from './page-api.js';
 import { webPlugin } from './web/index.js';
 import { openapiPlugin } from './openapi/index.js';
 import { answerClientError } from './client-error.js';
+import { logFailure } from './failure-log.js';
 import { securityHeadersPlugin } from './security-headers.js';
 import { lingerPlugin } from './linger.js';
 import { createImports, ParsePool, type FormatterModule, type QueueRunner } from '../lib/import/index.js';
@@ -65,13 +67,45 @@ export interface Tally {
 }
 
 const BOOM_CODES: Record<number, MessageCode> = {
-  400: 'import_validation_error',
+  400: 'malformed_request',
   404: 'not_found',
   405: 'invalid_request_method',
   413: 'payload_too_large',
   415: 'import_content_type_error',
   503: 'store_unavailable',
 };
+
+/**
+ * What the server listens on, and the URLs a person can open: on a wildcard address (0.0.0.0, ::)
+ * localhost and each of the machine's network addresses; TALLY_PUBLIC_URL first when it is set.
+ */
+export function addressesOf(server: Hapi.Server, publicUrl: string | null): { listening: string; urls: string[] } {
+  const { address, port, protocol } = server.info;
+  const host = (a: string) => (a.includes(':') ? `[${a}]` : a);
+  const url = (a: string) => `${protocol}://${host(a)}:${port}`;
+  const wildcard = address === '0.0.0.0' || address === '::';
+  const urls = wildcard
+    ? [
+        url('localhost'),
+        ...Object.values(os.networkInterfaces())
+          .flat()
+          .filter(
+            (i) => i && !i.internal && (i.family === 'IPv4' || (address === '::' && !i.address.startsWith('fe80'))),
+          )
+          .map((i) => url(i!.address)),
+      ]
+    : [url(address ?? 'localhost')];
+  if (publicUrl) urls.unshift(publicUrl.replace(/\/+$/, ''));
+  return { listening: url(address ?? ''), urls: [...new Set(urls)] };
+}
+
+/** The POST routes of SPEC part 4 (plugins/import.ts). */
+function isImportRoute(request: Request): boolean {
+  return (
+    request.route.method === 'post' &&
+    /\/(import(\/\{formatter\})?|report\/import|testresult)$/.test(request.route.path)
+  );
+}
 
 export async function createTally(o: TallyOptions): Promise<Tally> {
   const registry = createRegistry(o.formatters);
@@ -101,23 +135,28 @@ export async function createTally(o: TallyOptions): Promise<Tally> {
     return h.continue;
   });
 
-  // Faults hapi answers itself (unknown route, Content-Length over the limit, ...) get our shape too.
+  // Faults hapi answers itself (unknown route, Content-Length over the limit, ...) get our shape too;
+  // every failed JSON answer (an import, a refusal) is logged once with its request id.
   server.ext('onPreResponse', (request: Request, h: ResponseToolkit) => {
     const response = request.response as Boom | Hapi.ResponseObject;
     if (!('isBoom' in response) || !response.isBoom) {
-      (response as Hapi.ResponseObject).header('x-request-id', request.info.id);
+      const ok = response as Hapi.ResponseObject;
+      ok.header('x-request-id', request.info.id);
+      if (ok.variety === 'plain') logFailure(o.log, request, ok.statusCode, ok.source);
       return h.continue;
     }
     // Pages answer faults as pages (plugins/web); this shape is the API's.
     if ((request.route.settings.plugins as Record<string, unknown> | undefined)?.['tally-web']) return h.continue;
     const status = response.output.statusCode;
-    const code = BOOM_CODES[status] ?? 'internal_error';
+    // A 400 hapi gives an import (a multipart type without a boundary) is about the import request; on
+    // any other route it is about the HTTP request itself (a cookie or URL hapi cannot read).
+    const code =
+      status === 400 && isImportRoute(request) ? 'import_validation_error' : (BOOM_CODES[status] ?? 'internal_error');
     if (code === 'internal_error')
       o.log('request.internal_error', { path: request.path, error: response.stack ?? response.message });
-    return h
-      .response({ status: 'failed', messages: [message(code)] })
-      .code(status)
-      .header('x-request-id', request.info.id);
+    const body = { status: 'failed', messages: [message(code)] };
+    logFailure(o.log, request, status, body);
+    return h.response(body).code(status).header('x-request-id', request.info.id);
   });
 
   const pool = await ParsePool.create(o.config.parseWorkers, o.threadFormatters ?? [BUILTIN_FORMATTER_MODULE]);
@@ -181,6 +220,8 @@ export async function createTally(o: TallyOptions): Promise<Tally> {
       await sweep();
       sweeper = setInterval(() => void sweep(), SWEEP_EVERY_MS).unref();
       queue.start();
+      const { listening, urls } = addressesOf(server, o.config.publicUrl);
+      o.log('server.started', { listening, urls, store: o.store.kind, data_dir: o.config.dataDir });
     },
     async stop() {
       if (sweeper) clearInterval(sweeper);

@@ -51,19 +51,25 @@ t.test('serve on an empty data dir, then the admin commands', async (t) => {
   let out = '';
   child.stdout.on('data', (c: Buffer) => (out += c.toString()));
   child.stderr.on('data', (c: Buffer) => (out += c.toString()));
-  for (let i = 0; i < 100 && !out.includes('server.started'); i++) await new Promise((r) => setTimeout(r, 100));
+  for (let i = 0; i < 300 && !out.includes('server.started'); i++) await new Promise((r) => setTimeout(r, 100));
   t.match(out, /API key: +tly_/, 'prints the demo key');
-  const curl = /curl -sS -H 'x-api-key: (tly_\S+)' -F 'file\[\]=@results\.xml' '(http:\/\/\S+)'/.exec(out);
-  t.ok(curl, 'prints a ready-to-paste curl command');
-  const [, demoKey, importUrl] = curl!;
+  // The printed command, run as printed by a shell, from a folder with nothing in it.
+  const printed = /^curl [^\n]*<<'EOF'\n[\s\S]*?\nEOF$/m.exec(out)?.[0];
+  t.ok(printed, 'prints a ready-to-paste curl command, its file inline');
+  t.match(printed, /x-api-key: tly_/, 'with the demo key');
+  const empty = await mkdtemp(path.join(os.tmpdir(), 'tally-cli-cwd-'));
+  t.teardown(() => rm(empty, { recursive: true, force: true }));
+  const ran = await run('sh', ['-c', printed!], { cwd: empty });
+  const answer = JSON.parse(ran.stdout);
+  t.match(
+    answer,
+    { status: 'completed', messages: [], report: { files: [{ name: 'results.xml', formatter: 'junit' }] } },
+    'the printed command imports, with no message',
+  );
+  t.strictSame(answer.messages, [], 'no warning or notice');
+  t.match(answer.report.totals, { tests: 2, passed: 1, failed: 1 });
   const base = `http://127.0.0.1:${port}`;
   const m = multipart([file('file[]', 'results.xml', junitXml())]);
-  const reply = await send(base, demoKey!, {
-    path: new URL(importUrl!).pathname,
-    headers: { 'content-type': m.contentType },
-    body: m.body,
-  });
-  t.equal(reply.status, 201, 'the printed command imports');
 
   const account = await tally(dataDir, 'account', 'create', 'team', '--json');
   t.match(account, { account_id: String, api_key: /^tly_/ });

@@ -4,6 +4,9 @@
  * decides the HTTP status. The import applies them once the whole request is read.
  */
 import t from 'tap';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import {
   applyFlags,
   CATALOGUE,
@@ -72,6 +75,14 @@ t.test('applyFlags: a code not in the catalogue passes as it is', async (t) => {
   t.strictSame(applyFlags([odd], new Set(FLAGS)), [odd]);
 });
 
+t.test('every code with a status other than 201 is an error: it fails the answer it is in', async (t) => {
+  for (const code of codes) {
+    const e = CATALOGUE[code];
+    if (e.status !== 201) t.equal(e.severity, 'error', `${code} (${e.status})`);
+    else t.not(e.severity, 'error', `${code} (201)`);
+  }
+});
+
 t.test('statusOf', async (t) => {
   const cases: [name: string, messages: Message[], status: number][] = [
     ['no messages', [], 201],
@@ -84,12 +95,27 @@ t.test('statusOf', async (t) => {
     ],
     ['an error not in the catalogue', [{ severity: 'error', code: 'from_elsewhere', message: 'x' }], 500],
     ['an uncoded error', [{ severity: 'error', code: null, message: 'x' }], 201],
-    // A warning's own status is never the answer's: invalid_request_method is answered by the route.
-    ['a warning with a status of its own', [message('invalid_request_method')], 201],
   ];
   for (const [name, messages, status] of cases) t.equal(statusOf(messages), status, name);
   for (const code of codes) {
     const e = CATALOGUE[code];
     if (e.severity === 'error') t.equal(statusOf([message(code)]), e.status, `${code} alone: ${e.status}`);
   }
+});
+
+// The key texts once sent people to the account page for a key it shows only masked.
+t.test('the key messages point to what exists: a key shown once, and the ways to issue a new one', async (t) => {
+  const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+  const usage = await readFile(path.join(root, 'bin/tally.ts'), 'utf8');
+  const accountPage = await readFile(path.join(root, 'plugins/web/pages/account.ts'), 'utf8');
+  for (const code of ['missing_api_key', 'invalid_api_key'] as const) {
+    const text = CATALOGUE[code].text;
+    t.notMatch(text, /key is on the account page/i, `${code}: no key to find on the account page`);
+    t.match(text, /shown only once/, `${code}: says a key is shown once`);
+  }
+  const invalid = CATALOGUE.invalid_api_key.text;
+  t.match(invalid, '`tally key rotate --account ID`');
+  t.match(usage, 'tally key rotate --account ID', 'the command it names exists');
+  t.match(invalid, '"Rotate the API key" on the Account page');
+  t.match(accountPage, 'Rotate the API key', 'the button it names exists');
 });

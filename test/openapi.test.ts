@@ -7,6 +7,7 @@ import t from 'tap';
 import { startTally } from './helpers/tally.js';
 import { buildDocument, isApiPath, routeKey } from '../plugins/openapi/document.js';
 import { OPERATIONS } from '../plugins/openapi/operations.js';
+import { SCHEMAS } from '../plugins/openapi/schemas.js';
 
 t.test('the document and the routes agree', async (t) => {
   const h = await startTally(t);
@@ -62,4 +63,23 @@ t.test('a route without a document, or a document without a route, is reported',
   const built = buildDocument(h.tally.server.table(), 'test', extra);
   t.same(built.undocumented, ['GET /api/v2/undocumented']);
   t.same(built.unrouted, ['GET /api/v2/nowhere']);
+});
+
+t.test('the answers the document describes have snake_case field names', async (t) => {
+  const names: string[] = [];
+  const walk = (s: unknown): void => {
+    if (Array.isArray(s)) return s.forEach(walk);
+    if (!s || typeof s !== 'object') return;
+    const o = s as Record<string, unknown>;
+    if (o.properties) names.push(...Object.keys(o.properties as object));
+    if (Array.isArray(o.required)) names.push(...(o.required as string[]));
+    for (const v of Object.values(o)) walk(v);
+  };
+  for (const [name, schema] of Object.entries(SCHEMAS)) if (name !== 'OpenApi') walk(schema);
+  t.ok(names.length > 50, `${names.length} field names`);
+  t.strictSame(
+    names.filter((n) => !/^[a-z0-9]+(_[a-z0-9]+)*$/.test(n)),
+    [],
+    'every field name is snake_case',
+  );
 });

@@ -6,13 +6,18 @@ export const TALLY_CODES = {
     severity: 'error',
     status: 401,
     origin: 'tally',
-    text: 'The x-api-key header is missing. The key is on the account page.',
+    text:
+      'The x-api-key header is missing. Send the API key of the account that owns the profile; a key is shown ' +
+      'only once, when it is made, so store it as a CI secret.',
   },
   invalid_api_key: {
     severity: 'error',
     status: 401,
     origin: 'tally',
-    text: 'The API key is not valid (unknown, malformed or rotated). The current key is on the account page.',
+    text:
+      'The API key is not valid (unknown, malformed, or replaced by a newer one). A key is shown only once, when it ' +
+      'is made, and the Account page shows only its prefix: if the key is lost, issue a new one with "Rotate the ' +
+      'API key" on the Account page or `tally key rotate --account ID` (the old key stops working).',
   },
   profile_forbidden: {
     severity: 'error',
@@ -21,11 +26,34 @@ export const TALLY_CODES = {
     text: 'This API key may not use this profile: it belongs to another account.',
   },
   profile_not_found: { severity: 'error', status: 404, origin: 'tally', text: 'There is no profile with this id.' },
+  invalid_query: {
+    severity: 'error',
+    status: 400,
+    origin: 'tally',
+    text: 'A query parameter of this request is not valid; the text names it and what it allows.',
+  },
   not_found: {
     severity: 'error',
     status: 404,
     origin: 'tally',
     text: 'There is no such resource, or this key may not see it.',
+  },
+  empty_result_file: {
+    severity: 'error',
+    status: 422,
+    origin: 'tally',
+    text:
+      'Every file sent in file[] is empty (0 bytes), so there is nothing to import. Check that the test run wrote ' +
+      'its results before the upload step (an empty file is often one the runner was still writing, or a run ' +
+      'that crashed), then send them again.',
+  },
+  empty_result_file_skipped: {
+    severity: 'warning',
+    status: 201,
+    origin: 'tally',
+    text:
+      'A file sent in file[] is empty (0 bytes) and was left out; the other files were imported. Check that the ' +
+      'test run wrote it before the upload step.',
   },
   payload_too_large: {
     severity: 'error',

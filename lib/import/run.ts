@@ -22,6 +22,7 @@ import { progressWriter, type ProgressWriter } from './progress.js';
 import { enqueue } from './queue/enqueue.js';
 import { StoredRequest } from './queue/stored-request.js';
 import { receiveBody, receiveFault, type ReceivedBody } from './receive/body.js';
+import { emptyFilesFault, emptyFilesSkipped } from './receive/empty-files.js';
 import { readForm, type PartReceiver } from './receive/form.js';
 import { ImportParams } from './receive/params.js';
 import type { ImportAnswer, Run } from './run-state.js';
@@ -176,7 +177,7 @@ async function receiveForm(
     (run.params.processAsync
       ? (run.stored = new StoredRequest(run.deps.store, run.record.id))
       : (run.uploads = new Uploads(uploadOptions(run, formatter, registry.all(), progress))));
-  const { emptyParts } = await readForm(body.stream, req.contentType!, config.limits, run.params, {
+  const { emptyFiles } = await readForm(body.stream, req.contentType!, config.limits, run.params, {
     receiver,
     fieldRead() {
       if (formatter || !run.params.formatterField) return;
@@ -185,10 +186,12 @@ async function receiveForm(
       else formatter = field;
     },
   });
-  if ((run.uploads?.uploads.length ?? run.stored?.uploads.length ?? 0) === 0) {
-    if (emptyParts > 0) run.early.push(message('parameter_file_empty', { detail: 'The file[] parts were empty.' }));
-    throw new ImportFault('import_missing_file');
+  const files = run.uploads?.uploads.length ?? run.stored?.uploads.length ?? 0;
+  if (emptyFiles.length > 0) {
+    if (files === 0) throw emptyFilesFault(emptyFiles);
+    run.early.push(emptyFilesSkipped(emptyFiles));
   }
+  if (files === 0) throw new ImportFault('import_missing_file');
   return formatter;
 }
 

@@ -32,7 +32,10 @@ export interface UploadOptions {
   importId: string;
   /** The formatter named in the path (or form), or null to detect. */
   formatter: Formatter | null;
-  /** Formatters allowed to vote when none is named (all, or those taking a raw body's media type). */
+  /**
+   * Formatters allowed to vote (all, or those taking a raw body's media type): on every file when none
+   * is named, else on a file the named one refuses, to say what it looks like.
+   */
   candidates: readonly Formatter[];
   /** `smart` (default true): formatters may group or sort for readability. */
   smart: boolean;
@@ -74,7 +77,7 @@ export class Uploads {
   get processed(): ProcessedFiles {
     const { parsed, refs, totals, earliest } = this.assembly;
     const { unmatched, attachments, fileCount } = this;
-    return { parsed, unmatched, attachments, refs, fileCount, totals, earliest };
+    return { parsed, unmatched, refused: this.choice.refused, attachments, refs, fileCount, totals, earliest };
   }
 
   /** Names the formatter after construction (a `formatter` form field); only before any file. */

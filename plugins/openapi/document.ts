@@ -75,8 +75,16 @@ function operation(route: RequestRoute, op: Operation): Schema {
   const query = route.settings.validate?.query;
   if (query && typeof (query as Joi.Schema).describe === 'function') {
     const described = (query as Joi.Schema).describe() as { keys?: Record<string, Joi.Description> };
-    for (const [name, d] of Object.entries(described.keys ?? {}))
-      parameters.push({ name, in: 'query', required: false, schema: joiToSchema(d) });
+    for (const [name, d] of Object.entries(described.keys ?? {})) {
+      const description = (d.flags as { description?: string } | undefined)?.description;
+      parameters.push({
+        name,
+        in: 'query',
+        required: false,
+        ...(description ? { description } : {}),
+        schema: joiToSchema(d),
+      });
+    }
   }
   for (const q of op.query ?? []) {
     parameters.push({

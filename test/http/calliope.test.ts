@@ -87,6 +87,17 @@ for (const kind of storeKinds(t)) {
       const bad = await upload(h, [file('file[]', 'a.xml', junitXml()), field('date', 'last tuesday')]);
       t.equal(bad.status, 400);
       t.equal(bad.json.messages.find((m: any) => m.severity === 'error').code, 'import_validation_error');
+      const ahead = new Date(Date.now() + 60 * 60 * 1000).toISOString();
+      const future = await upload(h, [file('file[]', 'a.xml', junitXml()), field('date', ahead)]);
+      t.equal(future.status, 400, 'a date an hour ahead is refused');
+      t.match(
+        future.json.messages.find((m: any) => m.severity === 'error'),
+        {
+          code: 'import_validation_error',
+          message: /is in the future/,
+          details: { parameter: 'date' },
+        },
+      );
     });
 
     await t.test('smart, suppress_notifications and envelope are known options', async (t) => {

@@ -42,7 +42,7 @@ for (const kind of storeKinds(t))
       t.equal(test.attachments[0].name, 'page.png');
       const blob = await h.send({
         method: 'GET',
-        path: `/api/v2/imports/${reply.json.import_id}/blobs/${test.attachments[0].blobId}`,
+        path: `/api/v2/imports/${reply.json.import_id}/blobs/${test.attachments[0].blob_id}`,
       });
       t.equal(blob.status, 200);
       t.match(blob.headers['content-disposition'], /^attachment; filename\*=UTF-8''page\.png$/);

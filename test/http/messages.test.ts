@@ -6,6 +6,7 @@ import t from 'tap';
 import Database from 'better-sqlite3';
 import path from 'node:path';
 import { junit } from '../../formatters/junit/index.js';
+import { trx } from '../../formatters/trx/index.js';
 import { CATALOGUE } from '../../lib/messages.js';
 import type { Head } from '../../lib/formatter/api.js';
 import { startTally, storeKinds, type Harness, type RawRequest, type StoreKind } from '../helpers/tally.js';
@@ -72,6 +73,31 @@ const cases: Case[] = [
     severity: 'error',
     status: 422,
     request: (h) => post(h, [file('file[]', 'a.txt', 'plain words')], '/import'),
+  },
+  {
+    name: 'a JUnit file sent to the TRX formatter',
+    code: 'zero_files_matched_formatters',
+    severity: 'error',
+    status: 422,
+    request: (h) => post(h, [file('file[]', 'TEST-a.xml', xml)], '/import/trx'),
+    check: (t, reply) => {
+      const m = reply.messages.find((m: any) => m.code === 'zero_files_matched_formatters');
+      t.match(m.message, /TEST-a\.xml does not look like trx \(.*\); its content looks like junit \(.*\): send it to /);
+      t.match(m.message, /\/import\/junit, or to \/import to have the format detected\.$/);
+      t.notMatch(m.message, /name the formatter in the path/, 'no advice to do what it did');
+      t.same(m.details.refused, [{ file: 'TEST-a.xml', looks_like: ['junit'] }]);
+    },
+  },
+  {
+    name: 'a JUnit raw body sent to the TRX formatter',
+    code: 'zero_files_matched_formatters',
+    severity: 'error',
+    status: 422,
+    request: (h) => ({ path: importPath(h, '/import/trx'), headers: { 'content-type': 'application/xml' }, body: xml }),
+    check: (t, reply) => {
+      const m = reply.messages.find((m: any) => m.code === 'zero_files_matched_formatters');
+      t.match(m.message, /request-body does not look like trx .*: send it to \/import\/junit/);
+    },
   },
   {
     name: 'unknown formatter key',
@@ -316,16 +342,25 @@ const cases: Case[] = [
   {
     name: 'GET on an import path',
     code: 'invalid_request_method',
-    severity: 'warning',
+    severity: 'error',
     status: 405,
     request: (h) => ({ method: 'GET', path: importPath(h) }),
   },
   {
     name: 'PUT on the detect path',
     code: 'invalid_request_method',
-    severity: 'warning',
+    severity: 'error',
     status: 405,
     request: (h) => ({ method: 'PUT', path: importPath(h, '/import'), body: 'x' }),
+    check: (t, reply) => {
+      t.equal(reply.status, 'failed');
+      t.strictSame(
+        reply.messages.map((m: any) => [m.code, m.severity]),
+        [['invalid_request_method', 'error']],
+        'a failed answer: its one message is an error',
+      );
+      t.match(reply.messages[0].message, /POST only\. Use POST\.$/);
+    },
   },
   {
     name: 'more files than the limit without a formatter',
@@ -480,6 +515,39 @@ const cases: Case[] = [
     request: (h) => ({ path: importPath(h, '/import/junit', 'nope'), ...form([file('file[]', 'a.xml', xml)]) }),
   },
   {
+    name: 'the only file[] part is empty',
+    code: 'empty_result_file',
+    severity: 'error',
+    status: 422,
+    request: (h) => post(h, [file('file[]', 'empty.xml', '')]),
+    check: (t, reply) => {
+      t.equal(reply.messages.length, 1, 'one message, no word of a missing file or a body without a name');
+      t.match(reply.messages[0], {
+        file: 'empty.xml',
+        message: /Empty: empty\.xml\./,
+        details: { files: ['empty.xml'] },
+      });
+      t.match(reply.messages[0].message, /wrote its results before the upload step/, 'says what to do');
+    },
+  },
+  {
+    name: 'an empty file[] part beside a result file',
+    code: 'empty_result_file_skipped',
+    severity: 'warning',
+    status: 201,
+    request: (h) => post(h, [file('file[]', 'empty.xml', ''), file('file[]', 'a.xml', xml)]),
+    check: (t, reply) => {
+      t.match(
+        reply.messages.find((m: any) => m.code === 'empty_result_file_skipped'),
+        {
+          file: 'empty.xml',
+          details: { files: ['empty.xml'] },
+        },
+      );
+      t.equal(reply.report.totals.tests, 2, 'the other file is imported');
+    },
+  },
+  {
     name: 'a field over the size limit',
     code: 'multipart_limit_exceeded',
     severity: 'error',
@@ -565,7 +633,7 @@ for (const kind of storeKinds(t))
   t.test(`every message code (${kind} store)`, async (t) => {
     const h = await startTally(t, {
       store: kind,
-      formatters: [junit, twin, throwing],
+      formatters: [junit, twin, throwing, trx],
       limits: { maxFilesWithoutFormatter: 2, maxZipEntries: 5, maxUploadBytes: 200_000, maxTextChars: 1000 },
     });
     const covered = new Set<string | null>();
@@ -604,10 +672,12 @@ for (const kind of storeKinds(t))
     // Tested elsewhere: not_found, upload_aborted, import_interrupted (test/http/import.test.ts), the 429s
     // (test/http/limits.test.ts), the web interface's codes (test/web/auth.test.ts); upload_timeout
     // (test/faults/slow-client.test.ts), storage_full (test/faults/full-disk.test.ts), request_headers_too_large
-    // and malformed_request (test/http/odd-names.test.ts: Node's parser refuses them before any route).
+    // and malformed_request (test/http/odd-names.test.ts: Node's parser refuses them before any route);
+    // invalid_query (test/http/read-query.test.ts: the read routes).
     const web = ['session_required', 'csrf_rejected', 'signin_failed', 'password_rejected'];
     const elsewhere = [
       'not_found',
+      'invalid_query',
       'upload_aborted',
       'import_interrupted',
       'too_many_imports',

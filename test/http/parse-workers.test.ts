@@ -78,16 +78,16 @@ async function tree(h: Harness, reportId: string): Promise<unknown[]> {
       for (const c of page.json.containers) {
         out.push({
           seq: c.seq,
-          parentSeq: c.parentSeq,
-          fileIndex: c.fileIndex,
+          parent_seq: c.parent_seq,
+          file_index: c.file_index,
           type: c.type,
           title: c.title,
           status: c.status,
-          durationMs: c.durationMs,
+          duration_ms: c.duration_ms,
           failure: c.failure,
           output: c.output,
           meta: c.meta,
-          attachmentRefs: c.attachmentRefs,
+          attachment_refs: c.attachment_refs,
         });
         // Tests of these formats hold no children; asking for them would only slow the walk.
         if (c.type !== 'test') await walk(c.seq);

@@ -7,6 +7,10 @@ import { startTally } from '../helpers/tally.js';
 import { file, multipart } from '../helpers/multipart.js';
 import { junitXml } from '../helpers/junit.js';
 import type { Reply } from '../helpers/tally.js';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { CONTENT_SECURITY_POLICY, securityHeaders } from '../../plugins/security-headers.js';
 
 const EVERY = {
   'x-content-type-options': 'nosniff',
@@ -43,7 +47,7 @@ t.test('every answer carries the security headers; no HSTS over http', async (t)
   });
   t.equal(imported.status, 201);
   const record = await h.send({ method: 'GET', path: `/api/v2/imports/${imported.json.import_id}` });
-  const blob = record.json.attachments[0].blobId;
+  const blob = record.json.attachments[0].blob_id;
   const answers: [string, Reply][] = [
     ['import 201', imported],
     ['healthz', await h.send({ method: 'GET', path: '/healthz', noKey: true })],
@@ -75,4 +79,37 @@ t.test('HSTS when TALLY_PUBLIC_URL is https', async (t) => {
     t.equal(r.headers['strict-transport-security'], 'max-age=31536000; includeSubDomains');
     t.equal(r.headers['x-content-type-options'], 'nosniff');
   }
+});
+
+// The README once stated two different policies and referrers for pages; its table now says what is sent.
+t.test("the README's security headers table is what Tally sends", async (t) => {
+  const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+  const readme = await readFile(path.join(root, 'README.md'), 'utf8');
+  const rows = new Map<string, { csp: string; referrer: string }>();
+  for (const m of readme.matchAll(/^\| (API|page) \| `([^`]+)` \| `([^`]+)` \|$/gm))
+    rows.set(m[1]!, { csp: m[2]!, referrer: m[3]! });
+  t.strictSame([...rows.keys()], ['API', 'page'], 'one row for the API, one for pages');
+
+  const h = await startTally(t);
+  const api = await h.send({ method: 'GET', path: '/healthz', noKey: true });
+  const page = await h.send({ method: 'GET', path: '/signin', noKey: true });
+  t.match(page.headers['content-type'], /^text\/html/, '/signin is a page');
+  for (const [name, r] of [
+    ['API', api],
+    ['page', page],
+  ] as const) {
+    t.equal(r.headers['content-security-policy'], rows.get(name)?.csp, `${name}: Content-Security-Policy`);
+    t.equal(r.headers['referrer-policy'], rows.get(name)?.referrer, `${name}: Referrer-Policy`);
+  }
+  t.equal(rows.get('API')?.csp, CONTENT_SECURITY_POLICY, 'the API row is plugins/security-headers.ts');
+  t.equal(rows.get('API')?.referrer, securityHeaders(null)['referrer-policy']);
+
+  // Stated once: no other policy for pages or answers anywhere in the README (attachments have their own).
+  const policies = [...readme.matchAll(/default-src [^`|]*/g)].map((m) => m[0].trim());
+  t.strictSame(
+    policies.filter((p) => !p.endsWith('sandbox')),
+    [rows.get('API')?.csp, rows.get('page')?.csp],
+    'each policy is stated once',
+  );
+  t.notMatch(readme, /Referrer-Policy:\s*no-referrer/, 'the referrers are stated in the table only');
 });

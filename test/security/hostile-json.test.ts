@@ -74,7 +74,10 @@ for (const kind of storeKinds(t)) {
         async (t, reply) => {
           t.equal(reply.json.report.totals.tests, 1, 'the test was stored');
           const test = (await allContainers(h, reply.json.report_id)).find((c) => c.type === 'test');
-          t.ok(test.durationMs === null || Number.isFinite(test.durationMs), `duration stored as ${test.durationMs}`);
+          t.ok(
+            test.duration_ms === null || Number.isFinite(test.duration_ms),
+            `duration stored as ${test.duration_ms}`,
+          );
           t.notMatch(JSON.stringify(test), /Infinity|NaN/, 'no Infinity or NaN stored');
         },
         { blobsAdded: 1 },

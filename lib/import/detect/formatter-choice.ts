@@ -1,13 +1,18 @@
 /**
  * Which formatter reads a file: the one named (path or form), if its sniff accepts the head; else
  * the vote of the candidates (all formatters, or those taking a raw body's media type). A tie is a
- * fault of that file (`multiple_formatter_match`); no match leaves the file unmatched.
+ * fault of that file (`multiple_formatter_match`); no match leaves the file unmatched. A file the
+ * named formatter refuses is put to the others' vote too, so the answer can say what it looks like.
  */
 import type { Formatter, Head } from '../../formatter/api.js';
 import { scoreOf, vote, type Registry } from '../../formatter/registry.js';
 import { ImportFault } from '../../messages.js';
+import { MAX_REFUSALS_KEPT, type Refusal } from './refusals.js';
 
 export class FormatterChoice {
+  /** Files the named formatter refused, with what the others' vote says they are (the first ones). */
+  readonly refused: Refusal[] = [];
+
   constructor(
     private named: Formatter | null,
     private readonly candidates: readonly Formatter[],
@@ -34,7 +39,19 @@ export class FormatterChoice {
   }
 
   choose(head: Head, name: string): Formatter | null {
-    if (this.named) return scoreOf(this.named, head) > 0 ? this.named : null;
+    const named = this.named;
+    if (named) {
+      if (scoreOf(named, head) > 0) return named;
+      if (this.refused.length < MAX_REFUSALS_KEPT) {
+        const v = vote(
+          this.candidates.filter((f) => f !== named),
+          head,
+        );
+        const looksLike = v.kind === 'match' ? [v.formatter] : v.kind === 'tie' ? v.formatters : [];
+        this.refused.push({ file: name, formatter: named, looksLike });
+      }
+      return null;
+    }
     const v = vote(this.candidates, head);
     if (v.kind === 'tie') {
       const keys = v.formatters.map((f) => f.key);
@@ -63,22 +80,22 @@ export function lookupFormatter(registry: Registry, key: string): Formatter {
   return f;
 }
 
-/** Who may read a raw body of this media type: the named formatter if it takes it, else all that do. */
+/**
+ * Who votes on a raw body of this media type: every formatter taking it. A named formatter must be
+ * one of them; it reads the body, and the others' vote only says what a body it refuses looks like.
+ */
 export function rawBodyCandidates(
   registry: Registry,
   formatter: Formatter | null,
   mediaType: string,
 ): readonly Formatter[] {
-  const candidates = formatter
-    ? formatter.mediaTypes.includes(mediaType)
-      ? [formatter]
-      : []
-    : registry.byMediaType(mediaType);
+  const takers = registry.byMediaType(mediaType);
+  const candidates = formatter && !takers.includes(formatter) ? [] : takers;
   if (candidates.length === 0) {
     const who = formatter ? `the formatter ${formatter.key} (${formatter.mediaTypes.join(', ')})` : 'any formatter';
     throw new ImportFault('import_content_type_error', {
       detail: `${mediaType} is not a content type of ${who}.`,
-      details: { contentType: mediaType },
+      details: { content_type: mediaType },
     });
   }
   return candidates;

@@ -10,6 +10,7 @@ import type { Store } from '../../store/store.js';
 import { counted } from '../../totals.js';
 import type { AttachmentRef } from '../assemble/assembler.js';
 import type { ParsedFile } from '../assemble/report-assembly.js';
+import { describeRefusals, type Refusal } from '../detect/refusals.js';
 import { resolveAttachments } from './attachments.js';
 import { mergeContainers } from './merge.js';
 
@@ -21,6 +22,8 @@ export interface ProcessedFiles {
   parsed: readonly ParsedFile[];
   /** Files and entries no formatter claimed. */
   unmatched: readonly StoredFile[];
+  /** Those the named formatter refused, with what they look like (the first ones). */
+  refused?: readonly Refusal[];
   attachments: readonly StoredFile[];
   refs: AttachmentRef[];
   /** Result files seen, zip entries counted one by one (SPEC 8). */
@@ -58,16 +61,19 @@ export async function finalize(i: FinalizeInput): Promise<Finalized> {
   const messages: Message[] = [];
   const attachments = [...p.attachments];
 
+  // A named formatter that refused files: say what they look like instead of "name the formatter".
+  const refused = p.refused?.length ? describeRefusals(p.refused) : null;
   if (p.parsed.length === 0) {
+    const names = p.unmatched.map((f) => f.name);
+    const listed = names.length > 0 ? `Files: ${names.slice(0, 20).join(', ')}${names.length > 20 ? ', …' : ''}.` : '';
     messages.push(
       message('zero_files_matched_formatters', {
-        detail:
-          p.unmatched.length > 0
-            ? `Files: ${p.unmatched
-                .map((f) => f.name)
-                .slice(0, 20)
-                .join(', ')}.`
-            : undefined,
+        detail: refused
+          ? `${listed} ${refused.detail}`.trim()
+          : i.formatterNamed
+            ? listed || undefined
+            : `${listed} Check the files, or name the formatter in the path (/import/{formatter}).`.trim(),
+        details: { files: names.slice(0, 200), ...refused?.details },
       }),
     );
     return { messages, date: i.now.toISOString(), attachments };
@@ -75,10 +81,11 @@ export async function finalize(i: FinalizeInput): Promise<Finalized> {
   if (p.unmatched.length > 0) {
     attachments.push(...p.unmatched);
     const names = p.unmatched.map((f) => f.name);
+    const listed = `Files: ${names.slice(0, 20).join(', ')}${names.length > 20 ? ', …' : ''}.`;
     messages.push(
       message('files_moved_to_attachments', {
-        detail: `Files: ${names.slice(0, 20).join(', ')}${names.length > 20 ? ', …' : ''}.`,
-        details: { files: names.slice(0, 200) },
+        detail: refused ? `${listed} ${refused.detail}` : listed,
+        details: { files: names.slice(0, 200), ...refused?.details },
       }),
     );
   }

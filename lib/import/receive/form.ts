@@ -8,6 +8,7 @@ import type { Limits } from '../../config.js';
 import { ImportFault } from '../../messages.js';
 import type { StoredFile } from '../../store/types.js';
 import { bindToActive } from '../../telemetry/spans.js';
+import { emptyPartName } from './empty-files.js';
 import { readMultipart } from './multipart.js';
 import type { ImportParams } from './params.js';
 
@@ -26,15 +27,15 @@ export interface FormHandlers {
   fieldRead(): void;
 }
 
-/** Reads the whole form; resolves to how many file[] parts held no bytes. */
+/** Reads the whole form; resolves to the names of the file[] parts that held no bytes. */
 export async function readForm(
   body: Readable,
   contentType: string,
   limits: Limits,
   params: ImportParams,
   on: FormHandlers,
-): Promise<{ emptyParts: number }> {
-  let emptyParts = 0;
+): Promise<{ emptyFiles: string[] }> {
+  const emptyFiles: string[] = [];
   await readMultipart(body, contentType, limits, {
     field: (name, value) => {
       params.addValue(name, value);
@@ -46,7 +47,7 @@ export async function readForm(
         const n = params.notePart(name, fileName);
         if (n.role === 'file') {
           const added = await on.receiver().addUpload(stream, fileName ?? 'file', mime ?? null);
-          if (!added) emptyParts++;
+          if (!added) emptyFiles.push(emptyPartName(name, fileName));
         } else if (n.role === 'attachment') {
           await on.receiver().addAttachment(stream, fileName ?? 'attachment', mime ?? null);
         } else if (n.role === 'unknown') {
@@ -59,7 +60,7 @@ export async function readForm(
       },
     ),
   });
-  return { emptyParts };
+  return { emptyFiles };
 }
 
 /** A flag or tag sent as a file part, as text, refused past the field limit. */

@@ -8,12 +8,14 @@ import { FLAGS, ImportFault, message, unusedParameters, type Flag } from '../../
 import type { Message } from '../../store/types.js';
 
 const REPEATABLE = new Set(['file', 'attachment', 'tag']);
-const PLURALS: Record<string, string> = {
-  files: 'file',
-  attachments: 'attachment',
-  tags: 'tag',
-  formatters: 'formatter',
-};
+// A Map, not an object literal: `name in {...}` held for constructor, toString, __proto__ and the
+// other members of Object.prototype, which were reported as plural names.
+const PLURALS: ReadonlyMap<string, string> = new Map([
+  ['files', 'file'],
+  ['attachments', 'attachment'],
+  ['tags', 'tag'],
+  ['formatters', 'formatter'],
+]);
 const DEPRECATED_TAGS = new Set(['os', 'platform', 'build']);
 const FLAG_SET: ReadonlySet<string> = new Set(FLAGS);
 /**
@@ -47,8 +49,8 @@ export function normaliseName(raw: string): NormalisedName {
   let name = raw.trim();
   const array = name.endsWith('[]');
   if (array) name = name.slice(0, -2);
-  const plural = name in PLURALS;
-  const base = PLURALS[name] ?? name;
+  const plural = PLURALS.has(name);
+  const base = PLURALS.get(name) ?? name;
   const scalar = REPEATABLE.has(base) && !array && !plural;
   let role: ParamRole = 'unknown';
   if (base === 'file' || base === 'attachment' || base === 'tag' || base === 'formatter') role = base;
@@ -197,17 +199,43 @@ export class ImportParams {
   }
 }
 
-/** `date=now` or an ISO 8601 date-time (a date alone is midnight UTC); anything else is refused. */
-export function parseReportDate(value: string): string {
+/**
+ * How far ahead of this server's clock a `date` may be: CI runners' clocks drift a little. A date
+ * or time without a zone is read as UTC, so a local time east of UTC is ahead of it by up to the
+ * largest zone offset (+14:00): that much more is allowed for it.
+ */
+export const DATE_SKEW_MS = 5 * 60 * 1000;
+export const NAIVE_DATE_EXTRA_MS = 14 * 60 * 60 * 1000;
+
+/**
+ * `date=now` or an ISO 8601 date-time (a date alone is midnight UTC); anything else is refused, as
+ * are days past the end of their month and dates in the future (beyond the allowances above).
+ */
+export function parseReportDate(value: string, now: Date = new Date()): string {
   const v = value.trim();
   if (v.toLowerCase() === 'now') return 'now';
   const m = /^(\d{4}-\d{2}-\d{2})(?:[T ](\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?)(Z|[+-]\d{2}:?\d{2})?)?$/.exec(v);
   // A time without a zone is read as UTC, like the report dates formatters read.
   const t = m ? Date.parse(`${m[1]}T${m[2] ?? '00:00:00'}${m[3] ?? 'Z'}`) : NaN;
-  if (Number.isNaN(t))
+  // Date.parse reads 2024-02-30 as 2024-03-01: the day must be one of its month.
+  if (Number.isNaN(t) || !isCalendarDay(m![1]!))
     throw new ImportFault('import_validation_error', {
       detail: `date must be "now" or an ISO 8601 date-time, got "${v.slice(0, 40)}".`,
       details: { parameter: 'date' },
     });
+  if (t > now.getTime() + DATE_SKEW_MS + (m![3] ? 0 : NAIVE_DATE_EXTRA_MS))
+    throw new ImportFault('import_validation_error', {
+      detail:
+        `date "${v.slice(0, 40)}" is in the future: more than ${DATE_SKEW_MS / 60_000} minutes ahead of this ` +
+        `server's clock (${now.toISOString()}), or ${NAIVE_DATE_EXTRA_MS / 3_600_000} hours more without a zone. ` +
+        'Send the time the tests ran, or date=now.',
+      details: { parameter: 'date' },
+    });
   return new Date(t).toISOString();
+}
+
+function isCalendarDay(ymd: string): boolean {
+  const [y, mo, d] = ymd.split('-').map(Number) as [number, number, number];
+  const day = new Date(Date.UTC(y, mo - 1, d));
+  return day.getUTCFullYear() === y && day.getUTCMonth() === mo - 1 && day.getUTCDate() === d;
 }

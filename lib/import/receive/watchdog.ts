@@ -45,7 +45,7 @@ export class ReceiveWatchdog {
           detail:
             `${got} bytes arrived in the last ${seconds} s; at least ${this.limits.minUploadBytes} are needed ` +
             '(TALLY_MIN_UPLOAD_BYTES per TALLY_UPLOAD_TIMEOUT_MS).',
-          details: { bytes: got, seconds, minBytes: this.limits.minUploadBytes },
+          details: { bytes: got, seconds, min_bytes: this.limits.minUploadBytes },
         }),
       );
       return;

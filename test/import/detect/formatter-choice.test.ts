@@ -46,6 +46,29 @@ t.test('choose: named, voted, tied', async (t) => {
   });
 });
 
+t.test("choose: a file the named formatter refuses is put to the others' vote", async (t) => {
+  const choice = new FormatterChoice(alpha, [alpha, beta, greedy]);
+  t.equal(choice.choose(head('beta …'), 'b.txt'), null, 'refused: unmatched');
+  t.equal(choice.choose(head('alpha …'), 'a.txt'), alpha, 'taken: not listed');
+  t.strictSame(
+    choice.refused.map((r) => [r.file, r.formatter.key, r.looksLike.map((f) => f.key)]),
+    [['b.txt', 'alpha', ['beta', 'greedy']]],
+    'a tie of the others: both named; the named formatter never votes on its own refusal',
+  );
+  const sure = new FormatterChoice(beta, [alpha, beta]);
+  sure.choose(head('alpha …'), 'a.txt');
+  sure.choose(head('gamma …'), 'g.txt');
+  t.strictSame(
+    sure.refused.map((r) => [r.file, r.looksLike.map((f) => f.key)]),
+    [
+      ['a.txt', ['alpha']],
+      ['g.txt', []],
+    ],
+    'one match, or none',
+  );
+  t.strictSame(new FormatterChoice(null, [alpha, beta]).refused, [], 'nothing is refused when nothing is named');
+});
+
 t.test('name: a formatter field after files must agree with them', async (t) => {
   const sofar = (files: number, unmatched: number, formatters: string[]) => ({ files, unmatched, formatters });
   const ok: [name: string, named: Formatter | null, s: ReturnType<typeof sofar>][] = [
@@ -83,7 +106,13 @@ t.test('lookupFormatter and rawBodyCandidates', async (t) => {
     msg: { details: { formatter: 'x'.repeat(60) } },
   });
   t.strictSame(rawBodyCandidates(registry, null, 'application/json'), [json], 'all that take the type');
-  t.strictSame(rawBodyCandidates(registry, json, 'application/json'), [json], 'the named one, when it takes it');
+  const json2 = formatter('json-too', { mediaTypes: ['application/json'] });
+  const both = createRegistry([alpha, json, json2]);
+  t.strictSame(
+    rawBodyCandidates(both, json, 'application/json'),
+    [json, json2],
+    'named, when it takes the type: all that take it vote on what a body it refuses looks like',
+  );
   t.throws(() => rawBodyCandidates(registry, alpha, 'application/json'), {
     code: 'import_content_type_error',
     message: /application\/json is not a content type of the formatter alpha \(\)\.$/,
@@ -91,6 +120,6 @@ t.test('lookupFormatter and rawBodyCandidates', async (t) => {
   t.throws(() => rawBodyCandidates(registry, null, 'text/csv'), {
     code: 'import_content_type_error',
     message: /text\/csv is not a content type of any formatter\.$/,
-    msg: { details: { contentType: 'text/csv' } },
+    msg: { details: { content_type: 'text/csv' } },
   });
 });

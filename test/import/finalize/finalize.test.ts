@@ -13,6 +13,8 @@ import type { ParsedFile } from '../../../lib/import/assemble/report-assembly.js
 import { finalize, type FinalizeInput, type ProcessedFiles } from '../../../lib/import/finalize/finalize.js';
 import type { StoredFile, Totals } from '../../../lib/store/types.js';
 import { reportStore, type Row } from '../../helpers/report-store.js';
+import { junit } from '../../../formatters/junit/index.js';
+import { trx } from '../../../formatters/trx/index.js';
 
 const NOW = new Date('2025-06-01T12:00:00.000Z');
 const HOUR = 60 * 60 * 1000;
@@ -73,14 +75,57 @@ const cases: Case[] = [
     name: 'no file matched a formatter: that alone, dated now',
     files: { parsed: [], totals: totals(0), earliest: null },
     input: { formatterNamed: false },
-    messages: [['zero_files_matched_formatters', { detail: undefined }]],
+    messages: [
+      [
+        'zero_files_matched_formatters',
+        { detail: 'Check the files, or name the formatter in the path (/import/{formatter}).' },
+      ],
+    ],
     date: NOW.toISOString(),
+    attachments: [],
+  },
+  {
+    name: 'no file matched the named formatter: what each looks like, and where to send it',
+    files: {
+      parsed: [],
+      unmatched: [stored('TEST-a.xml'), stored('notes.txt')],
+      refused: [
+        { file: 'TEST-a.xml', formatter: trx, looksLike: [junit] },
+        { file: 'notes.txt', formatter: trx, looksLike: [] },
+      ],
+      fileCount: 2,
+    },
+    messages: [
+      [
+        'zero_files_matched_formatters',
+        {
+          detail:
+            'Files: TEST-a.xml, notes.txt. TEST-a.xml does not look like trx ("TRX (Visual Studio test results)"); ' +
+            'its content looks like junit ("JUnit XML"): send it to /import/junit, or to /import to have the ' +
+            'format detected. notes.txt does not look like trx ("TRX (Visual Studio test results)"), nor like any ' +
+            'other format Tally reads: check it (GET /api/v2/formatters lists the formats).',
+          details: {
+            files: ['TEST-a.xml', 'notes.txt'],
+            formatter: 'trx',
+            refused: [
+              { file: 'TEST-a.xml', looks_like: ['junit'] },
+              { file: 'notes.txt', looks_like: [] },
+            ],
+          },
+        },
+      ],
+    ],
     attachments: [],
   },
   {
     name: 'no file matched: the files are named, 20 at most',
     files: { parsed: [], unmatched: names('f', 25).map(stored), fileCount: 25 },
-    messages: [['zero_files_matched_formatters', { detail: `Files: ${names('f', 20).join(', ')}.` }]],
+    messages: [
+      [
+        'zero_files_matched_formatters',
+        { detail: `Files: ${names('f', 20).join(', ')}, ….`, details: { files: names('f', 25) } },
+      ],
+    ],
     attachments: [],
   },
   {
@@ -93,6 +138,36 @@ const cases: Case[] = [
       ],
     ],
     attachments: ['log.txt', 'notes.txt', 'shot.png'],
+  },
+  {
+    name: 'files the named formatter refused beside a result file: moved, with what they look like',
+    files: {
+      unmatched: [stored('a.trx'), stored('b.trx')],
+      refused: [
+        { file: 'a.trx', formatter: junit, looksLike: [trx] },
+        { file: 'b.trx', formatter: junit, looksLike: [trx] },
+      ],
+      fileCount: 3,
+    },
+    messages: [
+      [
+        'files_moved_to_attachments',
+        {
+          detail:
+            'Files: a.trx, b.trx. a.trx, b.trx do not look like junit ("JUnit XML"); their content looks like ' +
+            'trx ("TRX (Visual Studio test results)"): send them to /import/trx, or to /import to have the format ' +
+            'detected.',
+          details: {
+            files: ['a.trx', 'b.trx'],
+            formatter: 'junit',
+            refused: [
+              { file: 'a.trx', looks_like: ['trx'] },
+              { file: 'b.trx', looks_like: ['trx'] },
+            ],
+          },
+        },
+      ],
+    ],
   },
   {
     name: 'many files moved: 20 named in the text, 200 in the details',
