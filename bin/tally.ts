@@ -123,7 +123,7 @@ function demoImportCommand(apiKey: string, importUrl: string): string[] {
     '<testsuite name="demo" tests="2" failures="1">',
     '  <testcase classname="demo.Checkout" name="adds an item"/>',
     '  <testcase classname="demo.Checkout" name="applies a coupon">',
-    '    <failure message="expected 90, got 100">AssertionError: expected 90, got 100</failure>',
+    '    <failure message="expected 90, got 100">at Checkout.applyCoupon (checkout.test.js:12:5)</failure>',
     '  </testcase>',
     '</testsuite>',
     'EOF',
