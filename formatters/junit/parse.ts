@@ -3,7 +3,7 @@
  * elements (the suites and the test being read, with their capped text), never the tree, so a test
  * can drive it with an array of events and memory stays flat whatever the file size.
  */
-import { ElementStack, erroredTest, fileTitle, localName, lowerWord, newContainer } from '../../lib/formatter/api.js';
+import { ElementStack, erroredTest, fileTitle, localName, lowerWord, closeContainer } from '../../lib/formatter/api.js';
 import { noRootError, parseTimestamp, Stack, suiteStatus, TextBuffer, trimmedOrNull } from '../../lib/formatter/api.js';
 import { firstProducer, unclosedRootError, wrongRootError } from '../../lib/formatter/api.js';
 import type { Attempt, Container, ContainerStatus, Emit, FailureInfo } from '../../lib/formatter/api.js';
@@ -149,7 +149,7 @@ export function junitHandler(
             ? 'skipped'
             : 'passed';
     const info = decisive ? outcomeInfo(decisive) : null;
-    const container = base(open, status, info);
+    const container = closeContainer(open, status, info);
     if (open.retries.length > 0) {
       const last: Attempt = { status, durationMs: null, failure: info };
       const earlier = open.retries.map(retryAttempt);
@@ -171,7 +171,7 @@ export function junitHandler(
       emit(erroredTest({ id: ctx.nextId(), parentId: open.id, title: open.title, failure, meta }));
       failure = null;
     }
-    return base(open, own ? 'errored' : suiteStatus(open.seen), failure);
+    return closeContainer(open, own ? 'errored' : suiteStatus(open.seen), failure);
   };
 
   const openChild = (top: Frame, name: string, a: Attrs): Frame => {
@@ -357,24 +357,4 @@ function retryAttempt(r: Retry): Attempt {
   const failure =
     r.message === null && r.type === null && stack === null ? null : { message: r.message, type: r.type, stack };
   return { status: r.status, durationMs: r.durationMs, failure };
-}
-
-function base(open: Open, status: ContainerStatus, failure: FailureInfo | null): Container {
-  // Field by field, not a spread of `open`: this runs once per test and a spread copies every field of
-  // the open record (outcomes, retries, seen …) into a throw-away object.
-  return newContainer({
-    id: open.id,
-    parentId: open.parentId,
-    type: open.type,
-    title: open.title,
-    status,
-    durationMs: open.durationMs,
-    startedAt: open.startedAt,
-    failure,
-    stdout: open.stdout,
-    stderr: open.stderr,
-    properties: open.properties,
-    attachmentRefs: open.attachmentRefs,
-    meta: open.meta,
-  });
 }

@@ -3,7 +3,7 @@
  * SAX events in, containers out, in closing order. It keeps only the open suites and the open test
  * with their capped text, never the tree, so a test can drive it with an array of events.
  */
-import { ElementStack, erroredTest, localName, lowerWord as lower, newContainer } from '../../lib/formatter/api.js';
+import { ElementStack, erroredTest, localName, lowerWord as lower, closeContainer } from '../../lib/formatter/api.js';
 import { noRootError, parseTimestamp, Stack, TextBuffer, trimmedOrNull } from '../../lib/formatter/api.js';
 import { unclosedRootError, worstStatus, wrongRootError } from '../../lib/formatter/api.js';
 import type { Container, ContainerStatus, Emit, FailureInfo, HandlerContext } from '../../lib/formatter/api.js';
@@ -36,7 +36,8 @@ interface Open {
   failureMessage: TextBuffer | null;
   failureStack: TextBuffer | null;
   reason: TextBuffer | null;
-  output: TextBuffer | null;
+  /** NUnit 3 merges stdout and stderr into one <output>. */
+  stdout: TextBuffer | null;
   /** Counted tests anywhere below: a suite that failed on its own with none becomes one (rule 4). */
   testDescendants: number;
   /** Statuses of direct child containers, for the suite's own status. */
@@ -106,7 +107,7 @@ export function nunitHandler(ctx: HandlerContext, emit: Emit): XmlMachine {
       failureMessage: null,
       failureStack: null,
       reason: null,
-      output: null,
+      stdout: null,
       testDescendants: 0,
       seen: new Set(),
     };
@@ -130,7 +131,7 @@ export function nunitHandler(ctx: HandlerContext, emit: Emit): XmlMachine {
 
   const finishTest = (open: Open): Container => {
     const status = statusOf(open.outcome);
-    return base(open, status, status === 'passed' ? null : failureInfo(open, true));
+    return closeContainer(open, status, status === 'passed' ? null : failureInfo(open, true));
   };
 
   const finishSuite = (open: Open): Container => {
@@ -149,7 +150,7 @@ export function nunitHandler(ctx: HandlerContext, emit: Emit): XmlMachine {
     if (ownFailure) open.seen.add(own);
     const status = worstStatus(open.seen) ?? (own === 'unknown' ? 'passed' : own);
     if (failure === null && status === 'skipped') failure = reasonInfo(open);
-    return base(open, status, failure);
+    return closeContainer(open, status, failure);
   };
 
   const childOf = (top: Frame, name: string, a: Attrs): Frame => {
@@ -162,7 +163,7 @@ export function nunitHandler(ctx: HandlerContext, emit: Emit): XmlMachine {
           case 'reason':
             return { kind: 'reason', owner };
           case 'output':
-            return { kind: 'text', buffer: (owner.output ??= new TextBuffer(limit)) };
+            return { kind: 'text', buffer: (owner.stdout ??= new TextBuffer(limit)) };
           case 'properties':
             return { kind: 'properties', owner };
           case 'categories':
@@ -335,23 +336,4 @@ function reasonInfo(open: Open): FailureInfo | null {
   const message = open.reason ? trimmedOrNull(open.reason) : null;
   const type = open.outcome.label?.trim() || null;
   return message === null && type === null ? null : { message, type, stack: null };
-}
-
-function base(open: Open, status: ContainerStatus, failure: FailureInfo | null): Container {
-  // NUnit 3 merges stdout and stderr into one <output>.
-  // Field by field, not a spread: this runs once per container, and a spread copies the whole record.
-  return newContainer({
-    id: open.id,
-    parentId: open.parentId,
-    type: open.type,
-    title: open.title,
-    status,
-    durationMs: open.durationMs,
-    startedAt: open.startedAt,
-    failure,
-    stdout: open.output,
-    properties: open.properties,
-    attachmentRefs: open.attachmentRefs,
-    meta: open.meta,
-  });
 }

@@ -4,7 +4,14 @@
  * tests) become steps of it. Memory stays flat: the open result with its capped text, plus, only
  * when the definitions come before the results (mstest.exe), a map from test id to class name.
  */
-import { ElementStack, localName, newContainer, noRootError, parseTimestamp } from '../../lib/formatter/api.js';
+import {
+  ElementStack,
+  closeContainer,
+  localName,
+  newContainer,
+  noRootError,
+  parseTimestamp,
+} from '../../lib/formatter/api.js';
 import { suiteStatus, TextBuffer, trimmedOrNull, unclosedRootError, wrongRootError } from '../../lib/formatter/api.js';
 import type { ContainerStatus, Emit, FailureInfo, HandlerContext, Instant } from '../../lib/formatter/api.js';
 import type { XmlMachine } from '../../lib/formatter/api.js';
@@ -127,21 +134,7 @@ export function trxHandler(ctx: HandlerContext, emit: Emit): XmlMachine {
 
   const finishResult = (r: Result): void => {
     const status = outcomeStatus(r.outcome);
-    // Field by field, not a spread: this runs once per test, and a spread copies the whole record.
-    const container = newContainer({
-      id: r.id,
-      parentId: r.parentId,
-      type: r.type,
-      title: r.title,
-      status,
-      durationMs: r.durationMs,
-      startedAt: r.startedAt,
-      failure: status === 'passed' ? null : errorInfo(r),
-      stdout: r.stdout,
-      stderr: r.stderr,
-      attachmentRefs: r.attachmentRefs,
-      meta: r.meta,
-    });
+    const container = closeContainer(r, status, status === 'passed' ? null : errorInfo(r));
     if (r.suite) {
       r.suite.seen.add(status);
       if (r.startedAt && (r.suite.startedAt === null || r.startedAt.iso < r.suite.startedAt.iso))

@@ -22,7 +22,7 @@ export { TextBuffer, textOrNull, trimmedOrNull, capText, truncationMarker, ownCo
 export { worstStatus, suiteStatus, worseOf, SEVERITY } from './kit/status.js';
 export { stepResultStatus, ScenarioVerdict, SCENARIO_SEVERITY } from './kit/step-results.js';
 export { splitErrorName, errorFailure } from './kit/js-errors.js';
-export { newContainer, erroredTest, type ContainerFields } from './kit/container.js';
+export { newContainer, closeContainer, erroredTest, type ContainerFields, type OpenFields } from './kit/container.js';
 export { Stack, ElementStack } from './kit/stack.js';
 export {
   xmlParse,
