@@ -71,5 +71,8 @@ t.test('with an OTLP endpoint, serve exports its spans and flushes them on SIGTE
   const sent = Buffer.concat(traces.map((x) => x.body)).toString('latin1');
   t.match(sent, /tally\.import/, 'the import span is among them');
   t.match(sent, /tally\.file/, 'and its file span');
+  // The loader wraps only what an instrumentation hooks: hapi's and http's spans must still come.
+  t.match(sent, /@opentelemetry\/instrumentation-hapi/, 'the hapi instrumentation is loaded and reports');
+  t.match(sent, /@opentelemetry\/instrumentation-http/, 'and the http one');
   t.notMatch(out, /error/i, 'no telemetry errors in the log');
 });

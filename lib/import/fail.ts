@@ -1,8 +1,8 @@
 /**
  * The end of a run that failed, wherever it failed: its messages are decided (a real bug is logged
  * and answered as internal_error), container writes still in flight are waited out, and the store
- * ends the record and cleans up in its own order (the report first, so no half report is ever
- * shown, then the blobs).
+ * cleans up in its own order (the report first, so no half report is ever shown, then the blobs)
+ * and then ends the record.
  */
 import { applyFlags, ImportFault, message, statusOf } from '../messages.js';
 import { isStorageFull } from '../store/faults.js';

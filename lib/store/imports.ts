@@ -25,9 +25,9 @@ export interface ImportStore {
    */
   failStale(olderThan: string, message: Message): Promise<number>;
   /**
-   * Ends an import that failed while it ran: marked `failed` with `patch` (its messages and what
-   * it received; its files are gone), then cleaned up in the order failStale keeps: its report
-   * failed (containers deleted), then the blobs written for it. Every step is tried even when one
+   * Ends an import that failed while it ran: cleaned up in the order failStale keeps (its report
+   * failed, containers deleted, then the blobs written for it), then marked `failed` with `patch`
+   * (its messages and what it received; its files are gone). Every step is tried even when one
    * before it failed; resolves to how many steps failed.
    */
   fail(id: string, patch: Pick<ImportPatch, 'messages' | 'params' | 'tags'>, reportId: string | null): Promise<number>;
@@ -115,8 +115,10 @@ export function importStore(
         work().catch(() => {
           failed++;
         });
-      await step(() => update(id, { ...patch, status: 'failed', finishedAt: now(), files: [], attachments: [] }));
+      // Cleaned up before the record says `failed`: whoever sees `failed` finds nothing left behind. Should the
+      // process die in between, the record is still live and the sweep ends it and cleans up again.
       await cleanUp(id, reportId, step);
+      await step(() => update(id, { ...patch, status: 'failed', finishedAt: now(), files: [], attachments: [] }));
       return failed;
     },
   };
