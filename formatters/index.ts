@@ -21,6 +21,7 @@ import { tap } from './tap/index.js';
 import { testng } from './testng/index.js';
 import { trx } from './trx/index.js';
 import { xunit } from './xunit/index.js';
+import { zaproxy } from './zaproxy/index.js';
 
 export const builtinFormatters: readonly Formatter[] = [
   allure,
@@ -41,4 +42,5 @@ export const builtinFormatters: readonly Formatter[] = [
   testng,
   trx,
   xunit,
+  zaproxy,
 ];
