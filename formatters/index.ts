@@ -8,6 +8,7 @@ import { ctrf } from './ctrf/index.js';
 import { cucumber } from './cucumber/index.js';
 import { cucumberMessages } from './cucumber-messages/index.js';
 import { dart } from './dart/index.js';
+import { gherkin } from './gherkin/index.js';
 import { golang } from './golang/index.js';
 import { jest } from './jest/index.js';
 import { junit } from './junit/index.js';
@@ -29,6 +30,7 @@ export const builtinFormatters: readonly Formatter[] = [
   cucumber,
   cucumberMessages,
   dart,
+  gherkin,
   golang,
   jest,
   junit,
