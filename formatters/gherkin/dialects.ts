@@ -74,6 +74,24 @@ export function dialect(code: string): Dialect | null {
   return d;
 }
 
+let featureIndex: { keyword: string; code: string }[] | null = null;
+
+/**
+ * The language of a Feature line written without a `# language:` header (a project that sets
+ * Cucumber's default language, `Fonctionnalité: Panier`): English when it is English, else the first
+ * language (by code) with that Feature keyword, longest keyword first. Null when no language has it.
+ */
+export function featureLanguage(line: string): Dialect | null {
+  const isFeature = (keyword: string): boolean => line.startsWith(keyword) && line.charCodeAt(keyword.length) === 58;
+  if (dialect('en')!.features.some(isFeature)) return dialect('en');
+  featureIndex ??= Object.keys(table)
+    .sort()
+    .flatMap((code) => table[code]!.feature.map((k) => ({ keyword: k.trim(), code })))
+    .sort((a, b) => b.keyword.length - a.keyword.length);
+  const hit = featureIndex.find((f) => isFeature(f.keyword));
+  return hit ? dialect(hit.code) : null;
+}
+
 /** The header kind and the text after `Keyword:` when the (trimmed) line is one, else null. */
 export function headerOf(d: Dialect, line: string): { kind: HeaderKind; keyword: string; name: string } | null {
   for (const { keyword, kind } of d.headers)

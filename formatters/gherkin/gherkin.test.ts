@@ -281,6 +281,22 @@ t.test('languages: French, Japanese and emoji keywords', async (t) => {
   );
 });
 
+t.test('without a language header, the Feature line names the language', async (t) => {
+  const out = parse('Fonctionnalité: Panier\n  Scénario: vide\n    Soit un panier vide\n    Alors le total est 0\n');
+  t.same(
+    out.map((c) => [c.type, c.title]),
+    [
+      ['step', 'Soit un panier vide'],
+      ['step', 'Alors le total est 0'],
+      ['scenario', 'vide'],
+      ['suite', 'Panier'],
+    ],
+  );
+  t.equal(out[3]!.meta?.language, 'fr');
+  t.equal(parse('Feature: a\n  Scenario: b\n    Given c\n')[2]!.meta?.language, 'en', 'English first');
+  t.throws(() => parse('# language: en\nFonctionnalité: Panier\n'), FormatError, 'a header is taken at its word');
+});
+
 t.test('outlines without rows: none without a table, one scenario without Examples', async (t) => {
   const name = 'incomplete-scenario-outlines.feature';
   const { containers } = await fx.run(fx.read(name), name);

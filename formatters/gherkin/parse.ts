@@ -7,7 +7,8 @@
  */
 import { FormatError, TextBuffer, capText, fileTitle, newContainer, ownCopy } from '../../lib/formatter/api.js';
 import type { Emit, HandlerContext, Property } from '../../lib/formatter/api.js';
-import { LANGUAGE_LINE, dialect, headerOf, stepOf, type Dialect, type HeaderKind } from './dialects.js';
+import { LANGUAGE_LINE, dialect, featureLanguage, headerOf, stepOf } from './dialects.js';
+import type { Dialect, HeaderKind } from './dialects.js';
 
 /** What tags may stand before. */
 const TAGGABLE: ReadonlySet<HeaderKind> = new Set(['feature', 'rule', 'scenario', 'scenarioOutline', 'examples']);
@@ -99,6 +100,7 @@ export interface GherkinMachine {
 export function gherkinHandler(ctx: HandlerContext, emit: Emit): GherkinMachine {
   const limit = ctx.limits.maxTextChars;
   let d: Dialect = dialect('en')!;
+  let languageNamed = false;
   let section: Section = 'start';
   let feature: Group | null = null;
   let rule: Group | null = null;
@@ -408,6 +410,7 @@ export function gherkinHandler(ctx: HandlerContext, emit: Emit): GherkinMachine 
         const language = section === 'start' ? LANGUAGE_LINE.exec(text) : null;
         if (language) {
           d = dialect(language[1]!) ?? fail(n, `"${language[1]}" is not a language Gherkin knows`);
+          languageNamed = true;
           return;
         }
         if (comments.length < MAX_COMMENTS) comments.push(capText(ownCopy(text.slice(1).trim()), COMMENT_CHARS));
@@ -425,6 +428,8 @@ export function gherkinHandler(ctx: HandlerContext, emit: Emit): GherkinMachine 
         tagsLine = n;
         return;
       }
+      // Without a `# language:` header, the Feature line may be in the project's default language.
+      if (section === 'start' && !languageNamed) d = featureLanguage(text) ?? d;
       const h = headerOf(d, text);
       if (tags.length > 0 && !(h && TAGGABLE.has(h.kind)))
         fail(tagsLine, 'tags go on the line before a Feature, Rule, Scenario or Examples');
