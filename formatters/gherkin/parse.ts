@@ -85,8 +85,6 @@ interface Scenario extends Element {
   examples: Examples | null;
   /** Examples blocks seen: with one, even an empty one, the scenario is an outline. */
   examplesCount: number;
-  /** Titles taken by its rows. */
-  rowTitles: Set<string>;
 }
 
 type Section = 'start' | 'feature' | 'rule' | 'background' | 'scenario' | 'examples';
@@ -255,7 +253,8 @@ export function gherkinHandler(ctx: HandlerContext, emit: Emit): GherkinMachine 
         id,
         parentId: s.id,
         type: 'scenario',
-        title: unique(s.rowTitles, name !== s.name ? `${number}: ${name}` : number),
+        // Unique by its number: no set of a million rows' titles is kept.
+        title: name !== s.name ? `${number}: ${name}` : number,
         status: 'unknown',
         stdout: ex.description.value(),
         properties: [
@@ -305,7 +304,6 @@ export function gherkinHandler(ctx: HandlerContext, emit: Emit): GherkinMachine 
           steps: [],
           examples: null,
           examplesCount: 0,
-          rowTitles: new Set(),
         };
         section = 'scenario';
         return;

@@ -50,6 +50,11 @@ const INSTANCE_FIELDS = ['method', 'uri', 'param', 'attack', 'evidence', 'nodeNa
 const REQUEST_FIELDS = new Set(['requestheader', 'requestbody']);
 const RESPONSE_FIELDS = new Set(['responseheader', 'responsebody']);
 const SHORT_CHARS = 1024;
+/**
+ * Instance titles an alert remembers to keep them unique (` #2` for a repeat); titles past it take
+ * their position instead, which no remembered title can have (a repeat's number stays below it).
+ */
+const MAX_TRACKED_TITLES = 10_000;
 /** One value of an instance (evidence can be a whole script): enough to recognise it. */
 const VALUE_CHARS = 8192;
 
@@ -213,6 +218,7 @@ export function zaproxyHandler(ctx: HandlerContext, emit: Emit): XmlMachine {
     parentId: number,
     id: number,
     titles: Set<string>,
+    ordinal: number,
     fields: Map<InstanceField, TextBuffer>,
     exchange: string | null,
     status: ContainerStatus,
@@ -225,12 +231,15 @@ export function zaproxyHandler(ctx: HandlerContext, emit: Emit): XmlMachine {
       const v = value(k);
       if (v !== '') properties.push({ name: k, value: k === 'otherinfo' ? plainText(v) : v });
     }
+    const wanted = param ? `${base} (${param})` : base;
+    // Past the titles it remembers, an instance is told apart by its position (memory stays bounded).
+    const title = titles.size < MAX_TRACKED_TITLES ? unique(titles, wanted) : `${wanted} #${ordinal}`;
     emit(
       newContainer({
         id,
         parentId,
         type: 'step',
-        title: unique(titles, param ? `${base} (${param})` : base),
+        title,
         status,
         properties,
         stdout: capText(exchange, limit),
@@ -246,7 +255,15 @@ export function zaproxyHandler(ctx: HandlerContext, emit: Emit): XmlMachine {
       .map((b) => (b ? textOrNull(b)?.trim() : null))
       .filter(Boolean)
       .join('\n\n');
-    emitInstance(alert.id, ctx.nextId(), alert.instanceTitles, instance.fields, exchange || null, status);
+    emitInstance(
+      alert.id,
+      ctx.nextId(),
+      alert.instanceTitles,
+      alert.instances,
+      instance.fields,
+      exchange || null,
+      status,
+    );
   };
 
   const emitAlert = (site: Site, id: number, title: string, s: Summary, instances: number): void => {
@@ -318,7 +335,7 @@ export function zaproxyHandler(ctx: HandlerContext, emit: Emit): XmlMachine {
     }
     group.count++;
     const status = alertStatus(s.field('riskcode'), s.field('confidence'));
-    emitInstance(group.id, instanceId, group.instanceTitles, alert.flat, null, status);
+    emitInstance(group.id, instanceId, group.instanceTitles, group.count, alert.flat, null, status);
   };
 
   const closeSite = (site: Site): void => {

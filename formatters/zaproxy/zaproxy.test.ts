@@ -260,6 +260,15 @@ t.test('several sites: an empty one, a false positive, a comment before the XML 
   t.equal(byTitle(containers, 'HTTP Only Site').status, 'skipped');
 });
 
+t.test('instance titles stay unique past the titles an alert remembers', async (t) => {
+  const instances = Array.from({ length: 10_003 }, () => ({ uri: 'http://a/', method: 'GET' }));
+  const out = drive(report([['http://a', alertItem({ name: 'A', riskcode: '1', confidence: '2' }, instances)]]));
+  const titles = out.filter((c) => c.type === 'step').map((c) => c.title);
+  t.equal(new Set(titles).size, 10_003);
+  t.same(titles.slice(0, 2), ['GET http://a/', 'GET http://a/ #2']);
+  t.same(titles.slice(-2), ['GET http://a/ #10002', 'GET http://a/ #10003']);
+});
+
 t.test('text is cut at the limit with the marker', async (t) => {
   const long = 'x'.repeat(500);
   const out = drive(
