@@ -6,22 +6,9 @@
  * `<alertitem>`: those items are grouped into one alert per site (as the merged report of the same
  * scan lists them), each group held, reduced to its fields, until the site closes.
  */
-import {
-  ElementStack,
-  localName,
-  newContainer,
-  noRootError,
-  parseTimestamp,
-  suiteStatus,
-} from '../../lib/formatter/api.js';
-import {
-  TextBuffer,
-  capText,
-  ownCopy,
-  textOrNull,
-  unclosedRootError,
-  wrongRootError,
-} from '../../lib/formatter/api.js';
+import { ElementStack, TextBuffer, capText, localName, newContainer, noRootError } from '../../lib/formatter/api.js';
+import { ownCopy, parseTimestamp, suiteStatus, textOrNull, unclosedRootError } from '../../lib/formatter/api.js';
+import { wrongRootError } from '../../lib/formatter/api.js';
 import type { ContainerStatus, Emit, FailureInfo, HandlerContext, Instant } from '../../lib/formatter/api.js';
 import type { Property, XmlMachine } from '../../lib/formatter/api.js';
 import { alertStatus, confidenceName, plainText, riskName } from './values.js';
