@@ -8,6 +8,7 @@ import { ctrf } from './ctrf/index.js';
 import { cucumber } from './cucumber/index.js';
 import { cucumberMessages } from './cucumber-messages/index.js';
 import { dart } from './dart/index.js';
+import { gherkin } from './gherkin/index.js';
 import { golang } from './golang/index.js';
 import { jest } from './jest/index.js';
 import { junit } from './junit/index.js';
@@ -21,6 +22,7 @@ import { tap } from './tap/index.js';
 import { testng } from './testng/index.js';
 import { trx } from './trx/index.js';
 import { xunit } from './xunit/index.js';
+import { zaproxy } from './zaproxy/index.js';
 
 export const builtinFormatters: readonly Formatter[] = [
   allure,
@@ -28,6 +30,7 @@ export const builtinFormatters: readonly Formatter[] = [
   cucumber,
   cucumberMessages,
   dart,
+  gherkin,
   golang,
   jest,
   junit,
@@ -41,4 +44,5 @@ export const builtinFormatters: readonly Formatter[] = [
   testng,
   trx,
   xunit,
+  zaproxy,
 ];
