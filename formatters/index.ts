@@ -20,6 +20,7 @@ import { rspec } from './rspec/index.js';
 import { tap } from './tap/index.js';
 import { testng } from './testng/index.js';
 import { trx } from './trx/index.js';
+import { xctest } from './xctest/index.js';
 import { xunit } from './xunit/index.js';
 
 export const builtinFormatters: readonly Formatter[] = [
@@ -40,5 +41,6 @@ export const builtinFormatters: readonly Formatter[] = [
   tap,
   testng,
   trx,
+  xctest,
   xunit,
 ];
