@@ -17,6 +17,7 @@ import { nunit } from './nunit/index.js';
 import { playwright } from './playwright/index.js';
 import { robot } from './robot/index.js';
 import { rspec } from './rspec/index.js';
+import { serenity } from './serenity/index.js';
 import { tap } from './tap/index.js';
 import { testng } from './testng/index.js';
 import { trx } from './trx/index.js';
@@ -38,6 +39,7 @@ export const builtinFormatters: readonly Formatter[] = [
   playwright,
   robot,
   rspec,
+  serenity,
   tap,
   testng,
   trx,
