@@ -1,7 +1,7 @@
 /**
  * The serenity formatter in a started Tally: listed by `/api/v2/formatters`; outcomes posted to
  * `/import` without a key are detected as serenity, a data-driven one counts its rows, and the
- * outcomes of one story sent together end under one story suite.
+ * outcomes of one story sent together with `merge_containers` end under one story suite.
  */
 import t from 'tap';
 import { readFile } from 'node:fs/promises';
@@ -10,9 +10,9 @@ import { field, file, multipart, type Part } from '../../test/helpers/multipart.
 
 const fixture = (name: string): Promise<Buffer> => readFile(new URL(`fixtures/${name}`, import.meta.url));
 
-async function importFiles(h: Harness, files: [name: string, bytes: Buffer][]) {
+async function importFiles(h: Harness, files: [name: string, bytes: Buffer][], fields: Part[] = []) {
   const parts: Part[] = files.map(([name, bytes]) => file('file[]', name, bytes, 'application/json'));
-  const m = multipart([...parts, field('ignore_empty_import', 'true')]);
+  const m = multipart([...parts, field('ignore_empty_import', 'true'), ...fields]);
   return h.send({
     path: `/api/v2/profile/${h.profileId}/import`,
     headers: { 'content-type': m.contentType },
@@ -43,7 +43,7 @@ for (const kind of storeKinds(t))
         {
           key: 'serenity',
           extensions: ['.json'],
-          merge_containers_by_default: true,
+          merge_containers_by_default: false,
         },
       );
     });
@@ -66,23 +66,26 @@ for (const kind of storeKinds(t))
       t.same(totals(r), { tests: 23, passed: 0, failed: 0, errored: 0, skipped: 0, pending: 23 });
     });
 
-    await t.test('outcomes of one story sent together: one story suite', async (t) => {
+    await t.test('outcomes of one story: a story suite each, one with merge_containers', async (t) => {
       const names = ['serenity-2021-cucumber-compromised-rule-actors.json', 'serenity-2021-cucumber-skipped.json'];
-      const r = await importFiles(
-        h,
-        await Promise.all(names.map(async (n) => [n, await fixture(n)] as [string, Buffer])),
-      );
-      t.equal(r.status, 201, 'created', { body: r.text.slice(0, 1500) });
-      t.same(
-        r.json.report.files.map((f: any) => f.formatter),
-        ['serenity', 'serenity'],
-      );
-      t.same(totals(r), { tests: 2, passed: 0, failed: 0, errored: 1, skipped: 1, pending: 0 });
-      const top = await h.send({ method: 'GET', path: `/api/v2/reports/${r.json.report_id}/containers` });
-      t.same(
-        top.json.containers.map((c: any) => c.title),
-        ['Managing the cart'],
-        'the story both outcomes repeat, combined',
-      );
+      const files = await Promise.all(names.map(async (n) => [n, await fixture(n)] as [string, Buffer]));
+      for (const [merge, stories] of [
+        [false, ['Managing the cart', 'Managing the cart']],
+        [true, ['Managing the cart']],
+      ] as const) {
+        const r = await importFiles(h, files, merge ? [field('merge_containers', 'true')] : []);
+        t.equal(r.status, 201, 'created', { body: r.text.slice(0, 1500) });
+        t.same(
+          r.json.report.files.map((f: any) => f.formatter),
+          ['serenity', 'serenity'],
+        );
+        t.same(totals(r), { tests: 2, passed: 0, failed: 0, errored: 1, skipped: 1, pending: 0 });
+        const top = await h.send({ method: 'GET', path: `/api/v2/reports/${r.json.report_id}/containers` });
+        t.same(
+          top.json.containers.map((c: any) => c.title),
+          stories,
+          merge ? 'combined on request' : 'one story suite per outcome file',
+        );
+      }
     });
   });

@@ -12,8 +12,6 @@ export const serenity = {
   title: 'Serenity BDD JSON outcomes',
   extensions: ['.json'],
   mediaTypes: ['application/json'],
-  // One outcome per file, each under its story: the stories every file repeats are combined.
-  mergeContainersByDefault: true,
   sniff,
   parse: jsonParse(serenityHandler),
 } satisfies Formatter;

@@ -160,7 +160,3 @@ t.test('zone ids after the offset, JUnit 5 with flattenedSteps, manual and Seren
   });
   t.equal(containers.filter((c) => c.type === 'step').length, 25, 'nested steps');
 });
-
-t.test('the formatter combines the stories every outcome repeats', async (t) => {
-  t.equal(serenity.mergeContainersByDefault, true);
-});
