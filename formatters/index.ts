@@ -18,9 +18,11 @@ import { nunit } from './nunit/index.js';
 import { playwright } from './playwright/index.js';
 import { robot } from './robot/index.js';
 import { rspec } from './rspec/index.js';
+import { serenity } from './serenity/index.js';
 import { tap } from './tap/index.js';
 import { testng } from './testng/index.js';
 import { trx } from './trx/index.js';
+import { xctest } from './xctest/index.js';
 import { xunit } from './xunit/index.js';
 import { zaproxy } from './zaproxy/index.js';
 
@@ -40,9 +42,11 @@ export const builtinFormatters: readonly Formatter[] = [
   playwright,
   robot,
   rspec,
+  serenity,
   tap,
   testng,
   trx,
+  xctest,
   xunit,
   zaproxy,
 ];
