@@ -56,7 +56,10 @@ export interface Tally {
   queue: QueueRunner;
   /** Parse threads (TALLY_PARSE_WORKERS). */
   pool: ParsePool;
-  /** Ends imports that cannot still be running at `now` (runs at start and every 10 minutes). */
+  /**
+   * Ends imports that cannot still be running at `now`, then finishes deletions cut short (runs at
+   * start and every 10 minutes); resolves to how many imports it ended.
+   */
   sweep(now?: Date): Promise<number>;
   start(): Promise<void>;
   stop(): Promise<void>;
@@ -150,6 +153,9 @@ export async function createTally(o: TallyOptions): Promise<Tally> {
     try {
       const ended = await o.store.imports.failStale(cutoff, message('import_interrupted'));
       if (ended > 0) o.log('imports.swept', { ended });
+      // After the stale imports: a profile deletion waits for its imports to end.
+      const finished = await o.store.resumeDeletions();
+      if (finished > 0) o.log('deletions.resumed', { finished });
       return ended;
     } catch (e) {
       o.log('imports.sweep_failed', { error: (e as Error).message });

@@ -135,7 +135,8 @@ export interface Totals {
   flaky: number;
 }
 
-export type ReportStatus = 'building' | 'completed' | 'failed';
+/** `deleting`: marked for deletion (deletions.ts); no reader sees it, the deletion removes it. */
+export type ReportStatus = 'building' | 'completed' | 'failed' | 'deleting';
 
 export interface ReportFile {
   name: string;

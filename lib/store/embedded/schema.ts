@@ -148,6 +148,11 @@ const migrations: readonly string[] = [
     primary key (report_id, part)
   ) without rowid;
   `,
+  // 5: a profile being deleted is marked first (lib/store/deletions.ts): readers stop finding it,
+  // and a deletion cut short is finished from the mark.
+  `
+  alter table profiles add column deleting integer;
+  `,
 ];
 
 export const SCHEMA_VERSION = migrations.length;
