@@ -1,7 +1,7 @@
 /**
  * Assembles Tally: a hapi server on an http listener whose request timeout fits long uploads
- * (Node's default 300 s would answer 408 mid-upload), with the auth, import, read, page API (the pages'
- * JSON twins), health and web plugins.
+ * (Node's default 300 s would answer 408 mid-upload), with the auth, import, read, manage (profiles and
+ * reports created, renamed, deleted), page API (the pages' JSON twins), health and web plugins.
  */
 import Hapi, { type Request, type ResponseToolkit } from '@hapi/hapi';
 import type { Boom } from '@hapi/boom';
@@ -18,6 +18,7 @@ import { authPlugin } from './auth.js';
 import { healthPlugin } from './health.js';
 import { importPlugin } from './import.js';
 import { readPlugin } from './read.js';
+import { managePlugin } from './manage.js';
 import { pageApiPlugin } from './page-api.js';
 import { webPlugin } from './web/index.js';
 import { openapiPlugin } from './openapi/index.js';
@@ -130,6 +131,7 @@ export async function createTally(o: TallyOptions): Promise<Tally> {
     { plugin: authPlugin, options: { store: o.store, maxFailuresPerMinute: o.config.limits.maxKeyFailuresPerMinute } },
     { plugin: importPlugin, options: deps },
     { plugin: readPlugin, options: { store: o.store, registry, publicUrl: o.config.publicUrl } },
+    { plugin: managePlugin, options: { store: o.store } },
     { plugin: healthPlugin, options: { store: o.store } },
     { plugin: pageApiPlugin, options: { store: o.store, registry, publicUrl: o.config.publicUrl } },
     {
