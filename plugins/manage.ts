@@ -9,9 +9,8 @@ import type { Plugin, Request, ResponseToolkit, RouteOptionsPayload } from '@hap
 import type { Boom } from '@hapi/boom';
 import type { MessageCode } from '../lib/messages.js';
 import { profileName } from '../lib/profile-name.js';
-import type { Deletion } from '../lib/store/deletions.js';
 import type { Store } from '../lib/store/store.js';
-import type { Report } from '../lib/store/types.js';
+import type { Deletion, Report } from '../lib/store/types.js';
 import { accountOf, profileFor, profileJson } from './profiles.js';
 import { fault } from './replies.js';
 

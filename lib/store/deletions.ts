@@ -22,11 +22,7 @@ import type { BlobStore } from './blobs.js';
 import type { HistoryDrafts } from './history-drafts.js';
 import type { ImportRecords } from './imports.js';
 import type { ReportRecords } from './reports.js';
-import type { ImportStatus } from './types.js';
-
-/** What a deletion did: what went (completed reports and their tests), or why nothing did. */
-export type Deletion =
-  { status: 'deleted'; reports: number; tests: number } | { status: 'not_found' } | { status: 'import_running' };
+import type { Deletion, ImportStatus, ProfileContents } from './types.js';
 
 /** A report as a deletion needs it. */
 export interface DoomedReport {
@@ -59,12 +55,6 @@ export interface DeletionRecords {
   removeImport(id: string): Promise<void>;
   /** The last step of a profile: removes its record (and its mark). */
   removeProfile(id: string): Promise<void>;
-}
-
-/** What `profiles.delete` removes, counted: its completed reports and their tests. */
-export interface ProfileContents {
-  reports: number;
-  tests: number;
 }
 
 export interface Deletions {

@@ -1,6 +1,5 @@
 /** Profiles: an account's named places that reports are imported into. */
-import type { Deletion, ProfileContents } from './deletions.js';
-import type { Profile } from './types.js';
+import type { Deletion, Profile, ProfileContents } from './types.js';
 
 export interface ProfileStore {
   create(accountId: string, name: string): Promise<Profile>;

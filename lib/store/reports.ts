@@ -3,10 +3,9 @@
  * containers of a report still `building`, or one that ended `failed`, are never listed as a
  * finished report. The order of completing and failing is written once here.
  */
-import type { Deletion } from './deletions.js';
 import type { HistoryDrafts } from './history-drafts.js';
 import { newReportRecord } from './records.js';
-import type { NewReport, Report, ReportOutcome, ReportQuery } from './types.js';
+import type { Deletion, NewReport, Report, ReportOutcome, ReportQuery } from './types.js';
 
 export interface ReportStore {
   /** A new report in status `building`, zero totals, invisible to `list`. */

@@ -159,6 +159,16 @@ export interface Report {
   messages: Message[];
 }
 
+/** What a deletion did (deletions.ts): what went (completed reports and their tests), or why nothing did. */
+export type Deletion =
+  { status: 'deleted'; reports: number; tests: number } | { status: 'not_found' } | { status: 'import_running' };
+
+/** What deleting a profile removes, counted: its completed reports and their tests. */
+export interface ProfileContents {
+  reports: number;
+  tests: number;
+}
+
 /** What a new report starts from: `building`, zero totals (records.ts). */
 export type NewReport = Pick<Report, 'profileId' | 'importId' | 'tags' | 'date'>;
 
