@@ -7,6 +7,14 @@ import { html } from '../html.js';
 import { messageList, page } from '../layout.js';
 import { credentialsOf, type WebCredentials } from '../session.js';
 
+/** Every page form sends a few short fields, URL-encoded: a larger or other body is not one of them. */
+export const FORM_PAYLOAD = {
+  parse: true,
+  output: 'data' as const,
+  maxBytes: 16 * 1024,
+  allow: 'application/x-www-form-urlencoded',
+};
+
 export function respond(h: ResponseToolkit, body: string, status = 200): ResponseObject {
   return h.response(body).type('text/html; charset=utf-8').code(status);
 }

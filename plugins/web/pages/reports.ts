@@ -4,6 +4,7 @@ import { passRate, reportStatus } from '../../../lib/history/profile-summary.js'
 import type { Report, ReportQuery } from '../../../lib/store/types.js';
 import { passFailTrend } from '../charts.js';
 import type { WebContext } from '../context.js';
+import { takeFlash } from '../flash.js';
 import { percent, when } from '../format.js';
 import { html, query } from '../html.js';
 import { page } from '../layout.js';
@@ -93,6 +94,7 @@ export function reportsRoutes(ctx: WebContext): ServerRoute[] {
               <span class="status status-${status}">${status}</span
               >${t.flaky ? html` <span class="badge flaky">${t.flaky} flaky</span>` : ''}
             </td>
+            <td class="actions"><a class="danger-link" href="/reports/${r.id}/delete">Delete</a></td>
           </tr>`;
         });
         const older = query({ tag: f.tags, from: f.from, to: f.to, before: next });
@@ -136,6 +138,7 @@ export function reportsRoutes(ctx: WebContext): ServerRoute[] {
                       <th class="num">Skipped</th>
                       <th class="num">Pass rate</th>
                       <th>Status</th>
+                      <th></th>
                     </tr>
                   </thead>
                   <tbody>
@@ -144,7 +147,8 @@ export function reportsRoutes(ctx: WebContext): ServerRoute[] {
                 </table>`
           }
           ${next ? html`<p><a class="more" href="${older}">Older reports</a></p>` : ''}`;
-        return respond(h, page(ctx, { title: profile.name, user, profile, tab: 'reports' }, body));
+        const flash = takeFlash(request, h);
+        return respond(h, page(ctx, { title: profile.name, user, profile, tab: 'reports', flash }, body));
       },
     },
   ];
