@@ -170,6 +170,18 @@ t.test('embedded: a deletion cut short by a crash is finished by resumeDeletions
   });
 });
 
+t.test('embedded: the sweep finds reports marked deleting without reading the table', async (t) => {
+  const h = await harness();
+  t.teardown(() => h.cleanup());
+  await h.store.init();
+  const peek = new Database(h.store.databasePath, { readonly: true });
+  t.teardown(() => peek.close());
+  const plan = peek.prepare("explain query plan select id, import_id from reports where status = 'deleting'").all() as {
+    detail: string;
+  }[];
+  t.match(plan.map((p) => p.detail).join('; '), /USING INDEX reports_deleting/);
+});
+
 t.test('embedded: a data dir from a newer schema is refused', async (t) => {
   const h = await harness();
   t.teardown(() => h.cleanup());
