@@ -6,12 +6,15 @@ export const MAX_PROFILE_NAME = 100;
 const CONTROL = /[\p{Cc}\u2028\u2029]/u;
 
 /**
- * The name as kept (spaces at either end dropped), or null when it is not a string, is empty, is
- * longer than MAX_PROFILE_NAME characters, or holds control characters (`profile_name_invalid`).
+ * The name as kept (spaces at either end dropped), or what is wrong with it (`profile_name_invalid`):
+ * not a string, empty, longer than MAX_PROFILE_NAME characters, or holding control characters.
  */
-export function profileName(raw: unknown): string | null {
-  if (typeof raw !== 'string') return null;
+export function checkProfileName(raw: unknown): { name: string } | { problem: string } {
+  if (typeof raw !== 'string') return { problem: 'The name is not text.' };
   const name = raw.trim();
-  if (name.length === 0 || [...name].length > MAX_PROFILE_NAME || CONTROL.test(name)) return null;
-  return name;
+  if (name.length === 0) return { problem: 'The name is empty.' };
+  const length = [...name].length;
+  if (length > MAX_PROFILE_NAME) return { problem: `The name has ${length} characters.` };
+  if (CONTROL.test(name)) return { problem: 'The name holds a control character (a line break, a tab, …).' };
+  return { name };
 }

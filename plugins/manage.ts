@@ -8,7 +8,7 @@
 import type { Plugin, Request, ResponseToolkit, RouteOptionsPayload } from '@hapi/hapi';
 import type { Boom } from '@hapi/boom';
 import type { MessageCode } from '../lib/messages.js';
-import { profileName } from '../lib/profile-name.js';
+import { checkProfileName } from '../lib/profile-name.js';
 import type { Store } from '../lib/store/store.js';
 import type { Deletion, Report } from '../lib/store/types.js';
 import { accountOf, profileFor, profileJson } from './profiles.js';
@@ -22,9 +22,12 @@ export async function reportOfAccount(store: Store, id: string, accountId: strin
   return profile && profile.accountId === accountId ? report : null;
 }
 
-/** The coded fault of a deletion that did not happen, or null when it did. */
-export function deletionFault(d: Deletion): MessageCode | null {
-  return d.status === 'deleted' ? null : d.status === 'not_found' ? 'not_found' : 'import_in_progress';
+/** Why a deletion did not happen, as a code; `notFound` names what was not there. */
+export function deletionFault(
+  d: Exclude<Deletion, { status: 'deleted' }>,
+  notFound: 'not_found' | 'profile_not_found' = 'not_found',
+): MessageCode {
+  return d.status === 'not_found' ? notFound : 'import_in_progress';
 }
 
 /** The body of POST and PATCH: small JSON; a body hapi cannot read gets our coded answer. */
@@ -41,15 +44,13 @@ const JSON_BODY: RouteOptionsPayload = {
   },
 };
 
-/** The name of a create or rename body, or the reason it is refused. */
-function nameOf(payload: unknown): { name: string } | { detail: string } {
+/** The name of a create or rename body, or what is wrong with it. */
+function nameOf(payload: unknown): { name: string } | { problem: string } {
   const raw =
     payload !== null && typeof payload === 'object' && !Array.isArray(payload)
       ? (payload as Record<string, unknown>).name
       : undefined;
-  if (raw === undefined) return { detail: 'The body has no "name".' };
-  const name = profileName(raw);
-  return name === null ? { detail: `"name" is not a valid profile name.` } : { name };
+  return raw === undefined ? { problem: 'The body has no "name".' } : checkProfileName(raw);
 }
 
 export const managePlugin: Plugin<{ store: Store }> = {
@@ -61,7 +62,7 @@ export const managePlugin: Plugin<{ store: Store }> = {
       options: { auth: 'api-key', payload: JSON_BODY },
       handler: async (request, h) => {
         const given = nameOf(request.payload);
-        if ('detail' in given) return fault(h, 'profile_name_invalid', given.detail);
+        if ('problem' in given) return fault(h, 'profile_name_invalid', given.problem);
         const profile = await store.profiles.create(accountOf(request), given.name);
         return h
           .response(profileJson(profile))
@@ -78,7 +79,7 @@ export const managePlugin: Plugin<{ store: Store }> = {
         const profile = await profileFor(store, request, h, (request.params as { id: string }).id);
         if (!('accountId' in profile)) return profile;
         const given = nameOf(request.payload);
-        if ('detail' in given) return fault(h, 'profile_name_invalid', given.detail);
+        if ('problem' in given) return fault(h, 'profile_name_invalid', given.problem);
         const renamed = await store.profiles.rename(profile.id, given.name);
         return renamed ? profileJson(renamed) : fault(h, 'profile_not_found');
       },
@@ -92,9 +93,7 @@ export const managePlugin: Plugin<{ store: Store }> = {
         const profile = await profileFor(store, request, h, (request.params as { id: string }).id);
         if (!('accountId' in profile)) return profile;
         const done = await store.profiles.delete(profile.id);
-        if (done.status !== 'deleted') {
-          return fault(h, done.status === 'not_found' ? 'profile_not_found' : 'import_in_progress');
-        }
+        if (done.status !== 'deleted') return fault(h, deletionFault(done, 'profile_not_found'));
         return { profile_id: profile.id, deleted: { reports: done.reports, tests: done.tests } };
       },
     });
@@ -111,8 +110,7 @@ export const managePlugin: Plugin<{ store: Store }> = {
         );
         if (!report) return fault(h, 'not_found');
         const done = await store.reports.delete(report.id);
-        const code = deletionFault(done);
-        if (code || done.status !== 'deleted') return fault(h, code ?? 'not_found');
+        if (done.status !== 'deleted') return fault(h, deletionFault(done));
         return { report_id: report.id, deleted: { reports: done.reports, tests: done.tests } };
       },
     });

@@ -4,7 +4,7 @@
  * profile's reports, which say what was done.
  */
 import type { ServerRoute } from '@hapi/hapi';
-import { reportOfAccount } from '../../manage.js';
+import { deletionFault, reportOfAccount } from '../../manage.js';
 import type { WebContext } from '../context.js';
 import { redirectWithFlash } from '../flash.js';
 import { counted, when } from '../format.js';
@@ -54,8 +54,7 @@ export function deleteReportRoutes(ctx: WebContext): ServerRoute[] {
         const report = await reportOfAccount(ctx.store, id, credentialsOf(request).accountId);
         if (!report) return errorPage(ctx, request, h, 'not_found');
         const done = await ctx.store.reports.delete(report.id);
-        if (done.status === 'import_running') return errorPage(ctx, request, h, 'import_in_progress');
-        if (done.status !== 'deleted') return errorPage(ctx, request, h, 'not_found');
+        if (done.status !== 'deleted') return errorPage(ctx, request, h, deletionFault(done));
         return redirectWithFlash(
           h,
           `/profiles/${encodeURIComponent(report.profileId)}`,

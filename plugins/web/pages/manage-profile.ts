@@ -6,8 +6,9 @@
  */
 import type { Request, ResponseToolkit, ServerRoute } from '@hapi/hapi';
 import { message } from '../../../lib/messages.js';
-import { MAX_PROFILE_NAME, profileName } from '../../../lib/profile-name.js';
+import { MAX_PROFILE_NAME, checkProfileName } from '../../../lib/profile-name.js';
 import type { Profile } from '../../../lib/store/types.js';
+import { deletionFault } from '../../manage.js';
 import type { WebContext } from '../context.js';
 import { redirectWithFlash } from '../flash.js';
 import { counted } from '../format.js';
@@ -55,16 +56,16 @@ export function manageProfileRoutes(ctx: WebContext): ServerRoute[] {
         const profile = await load(request, h);
         if (!('accountId' in profile)) return profile;
         const typed = (request.payload as Record<string, unknown> | null)?.name;
-        const name = profileName(typed);
-        if (name === null)
+        const checked = checkProfileName(typed);
+        if ('problem' in checked)
           return renamePage(
             request,
             h,
             profile,
-            messageList([message('profile_name_invalid')]),
+            messageList([message('profile_name_invalid', { detail: checked.problem })]),
             typeof typed === 'string' ? typed : '',
           );
-        const renamed = await ctx.store.profiles.rename(profile.id, name);
+        const renamed = await ctx.store.profiles.rename(profile.id, checked.name);
         if (!renamed) return errorPage(ctx, request, h, 'not_found');
         return redirectWithFlash(h, '/profiles', `Profile “${profile.name}” renamed to “${renamed.name}”.`);
       },
@@ -104,8 +105,7 @@ export function manageProfileRoutes(ctx: WebContext): ServerRoute[] {
         const profile = await load(request, h);
         if (!('accountId' in profile)) return profile;
         const done = await ctx.store.profiles.delete(profile.id);
-        if (done.status === 'import_running') return errorPage(ctx, request, h, 'import_in_progress');
-        if (done.status !== 'deleted') return errorPage(ctx, request, h, 'not_found');
+        if (done.status !== 'deleted') return errorPage(ctx, request, h, deletionFault(done));
         return redirectWithFlash(
           h,
           '/profiles',

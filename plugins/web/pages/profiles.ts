@@ -5,7 +5,7 @@
 import type { Request, ResponseToolkit, ServerRoute } from '@hapi/hapi';
 import { profileSummaries } from '../../../lib/history/profile-summary.js';
 import { message } from '../../../lib/messages.js';
-import { MAX_PROFILE_NAME, profileName } from '../../../lib/profile-name.js';
+import { MAX_PROFILE_NAME, checkProfileName } from '../../../lib/profile-name.js';
 import { passFailTrend } from '../charts.js';
 import type { WebContext } from '../context.js';
 import { redirectWithFlash, takeFlash } from '../flash.js';
@@ -112,12 +112,12 @@ export function profilesRoutes(ctx: WebContext): ServerRoute[] {
       options: { auth: 'session', plugins: { 'tally-web': {} }, payload: FORM_PAYLOAD },
       handler: async (request, h) => {
         const typed = (request.payload as Record<string, unknown> | null)?.name;
-        const name = profileName(typed);
-        if (name === null) {
-          const problem = messageList([message('profile_name_invalid')]);
+        const checked = checkProfileName(typed);
+        if ('problem' in checked) {
+          const problem = messageList([message('profile_name_invalid', { detail: checked.problem })]);
           return render(request, h, { problem, typed: typeof typed === 'string' ? typed : '', status: 400 });
         }
-        const profile = await ctx.store.profiles.create(credentialsOf(request).accountId, name);
+        const profile = await ctx.store.profiles.create(credentialsOf(request).accountId, checked.name);
         return redirectWithFlash(h, '/profiles', `Profile “${profile.name}” created.`);
       },
     },
