@@ -152,17 +152,21 @@ export async function createTally(o: TallyOptions): Promise<Tally> {
   const sweep = async (now = new Date()): Promise<number> => {
     // No request lives longer than the request timeout, so an older unfinished import is dead.
     const cutoff = new Date(now.getTime() - o.config.limits.requestTimeoutMs - 60_000).toISOString();
+    let ended = 0;
     try {
-      const ended = await o.store.imports.failStale(cutoff, message('import_interrupted'));
+      ended = await o.store.imports.failStale(cutoff, message('import_interrupted'));
       if (ended > 0) o.log('imports.swept', { ended });
-      // After the stale imports: a profile deletion waits for its imports to end.
-      const finished = await o.store.resumeDeletions();
-      if (finished > 0) o.log('deletions.resumed', { finished });
-      return ended;
     } catch (e) {
       o.log('imports.sweep_failed', { error: (e as Error).message });
-      return 0;
     }
+    // After the stale imports: a profile deletion waits for its imports to end.
+    try {
+      const finished = await o.store.resumeDeletions();
+      if (finished > 0) o.log('deletions.resumed', { finished });
+    } catch (e) {
+      o.log('deletions.resume_failed', { error: (e as Error).message });
+    }
+    return ended;
   };
 
   return {
