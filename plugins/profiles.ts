@@ -18,6 +18,11 @@ export async function profileFor(
   return profile;
 }
 
+/** A profile as the API answers it (GET /api/v2/profile/{profile_id}, and creating or renaming one). */
+export function profileJson(profile: Profile): { profile_id: string; id: string; name: string; created_at: string } {
+  return { profile_id: profile.id, id: profile.id, name: profile.name, created_at: profile.createdAt };
+}
+
 export function accountOf(request: Request): string {
   return (request.auth.credentials as unknown as TallyCredentials).accountId;
 }

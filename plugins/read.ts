@@ -6,7 +6,7 @@ import type { Plugin, Request } from '@hapi/hapi';
 import Joi from 'joi';
 import type { Registry } from '../lib/formatter/registry.js';
 import type { Store } from '../lib/store/store.js';
-import { accountOf, baseUrl, profileFor } from './profiles.js';
+import { accountOf, baseUrl, profileFor, profileJson } from './profiles.js';
 import { progressPercent, reportPageUrl } from '../lib/import/index.js';
 import { queryFailAction } from './query-fault.js';
 import { snakeCaseAnswers } from './api-json.js';
@@ -102,7 +102,7 @@ export const readPlugin: Plugin<ReadDeps> = {
         // Clients call this to check their settings: the key may use the profile.
         const profile = await profileFor(store, request, h, (request.params as { profile_id: string }).profile_id);
         if (!('accountId' in profile)) return profile;
-        return { profile_id: profile.id, id: profile.id, name: profile.name, created_at: profile.createdAt };
+        return profileJson(profile);
       },
     });
 
@@ -112,7 +112,8 @@ export const readPlugin: Plugin<ReadDeps> = {
       options: { auth: 'api-key' },
       handler: async (request, h) => {
         const report = await store.reports.get((request.params as { report_id: string }).report_id);
-        const record = report ? await store.imports.get(report.importId) : null;
+        // A report being deleted is gone already.
+        const record = report && report.status !== 'deleting' ? await store.imports.get(report.importId) : null;
         if (!report || !record || record.accountId !== accountOf(request)) return fault(h, 'not_found');
         const finished = record.status === 'completed' || record.status === 'failed';
         return {

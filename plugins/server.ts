@@ -1,7 +1,7 @@
 /**
  * Assembles Tally: a hapi server on an http listener whose request timeout fits long uploads
- * (Node's default 300 s would answer 408 mid-upload), with the auth, import, read, page API (the pages'
- * JSON twins), health and web plugins.
+ * (Node's default 300 s would answer 408 mid-upload), with the auth, import, read, manage (profiles and
+ * reports created, renamed, deleted), page API (the pages' JSON twins), health and web plugins.
  */
 import Hapi, { type Request, type ResponseToolkit } from '@hapi/hapi';
 import type { Boom } from '@hapi/boom';
@@ -20,6 +20,7 @@ import { healthPlugin } from './health.js';
 import { uploadClientPlugin } from './upload-client.js';
 import { importPlugin } from './import.js';
 import { readPlugin } from './read.js';
+import { managePlugin } from './manage.js';
 import { pageApiPlugin } from './page-api.js';
 import { webPlugin } from './web/index.js';
 import { openapiPlugin } from './openapi/index.js';
@@ -59,7 +60,10 @@ export interface Tally {
   queue: QueueRunner;
   /** Parse threads (TALLY_PARSE_WORKERS). */
   pool: ParsePool;
-  /** Ends imports that cannot still be running at `now` (runs at start and every 10 minutes). */
+  /**
+   * Ends imports that cannot still be running at `now`, then finishes deletions cut short (runs at
+   * start and every 10 minutes); resolves to how many imports it ended.
+   */
   sweep(now?: Date): Promise<number>;
   start(): Promise<void>;
   stop(): Promise<void>;
@@ -167,6 +171,7 @@ export async function createTally(o: TallyOptions): Promise<Tally> {
     { plugin: authPlugin, options: { store: o.store, maxFailuresPerMinute: o.config.limits.maxKeyFailuresPerMinute } },
     { plugin: importPlugin, options: deps },
     { plugin: readPlugin, options: { store: o.store, registry, publicUrl: o.config.publicUrl } },
+    { plugin: managePlugin, options: { store: o.store } },
     { plugin: healthPlugin, options: { store: o.store } },
     { plugin: uploadClientPlugin, options: { log: o.log } },
     { plugin: pageApiPlugin, options: { store: o.store, registry, publicUrl: o.config.publicUrl } },
@@ -188,14 +193,21 @@ export async function createTally(o: TallyOptions): Promise<Tally> {
   const sweep = async (now = new Date()): Promise<number> => {
     // No request lives longer than the request timeout, so an older unfinished import is dead.
     const cutoff = new Date(now.getTime() - o.config.limits.requestTimeoutMs - 60_000).toISOString();
+    let ended = 0;
     try {
-      const ended = await o.store.imports.failStale(cutoff, message('import_interrupted'));
+      ended = await o.store.imports.failStale(cutoff, message('import_interrupted'));
       if (ended > 0) o.log('imports.swept', { ended });
-      return ended;
     } catch (e) {
       o.log('imports.sweep_failed', { error: (e as Error).message });
-      return 0;
     }
+    // After the stale imports: a profile deletion waits for its imports to end.
+    try {
+      const finished = await o.store.resumeDeletions();
+      if (finished > 0) o.log('deletions.resumed', { finished });
+    } catch (e) {
+      o.log('deletions.resume_failed', { error: (e as Error).message });
+    }
+    return ended;
   };
 
   return {

@@ -1,4 +1,7 @@
-/** Tally's own codes, where the spec shows none: authentication, limits, store faults, the web interface. */
+/**
+ * Tally's own codes, where the spec shows none: authentication, limits, store faults, the web interface,
+ * managing profiles and reports.
+ */
 import type { Entry } from './entry.js';
 
 export const TALLY_CODES = {
@@ -159,6 +162,28 @@ export const TALLY_CODES = {
     text:
       'The new password was not accepted: it needs at least 12 characters, both entries must match, and it must ' +
       'differ from the one-time password.',
+  },
+  profile_name_invalid: {
+    severity: 'error',
+    status: 400,
+    origin: 'tally',
+    text:
+      'A profile name needs 1 to 100 characters (spaces at either end are dropped) and no control characters; the ' +
+      'API takes it as a JSON body {"name": "…"}.',
+  },
+  json_body_required: {
+    severity: 'error',
+    status: 415,
+    origin: 'tally',
+    text: 'This route reads a JSON body: send it with Content-Type: application/json.',
+  },
+  import_in_progress: {
+    severity: 'error',
+    status: 409,
+    origin: 'tally',
+    text:
+      'An import into this report or profile is still running (or queued); nothing was deleted. Delete it once the ' +
+      'import has ended (GET /api/v2/reports/{report_id}/status tells).',
   },
   internal_error: {
     severity: 'error',

@@ -5,7 +5,7 @@
  */
 import type { HistoryDrafts } from './history-drafts.js';
 import { newReportRecord } from './records.js';
-import type { NewReport, Report, ReportOutcome, ReportQuery } from './types.js';
+import type { Deletion, NewReport, Report, ReportOutcome, ReportQuery } from './types.js';
 
 export interface ReportStore {
   /** A new report in status `building`, zero totals, invisible to `list`. */
@@ -21,6 +21,11 @@ export interface ReportStore {
   complete(id: string, outcome: ReportOutcome): Promise<void>;
   /** Marks the report `failed`, then deletes its containers (readers stop seeing it first). */
   fail(id: string): Promise<void>;
+  /**
+   * Deletes a completed or failed report with its containers, history column, the blobs its
+   * import wrote and its import record (deletions.ts); refused while its import runs.
+   */
+  delete(id: string): Promise<Deletion>;
 }
 
 /** What an adapter does for reports; the rest is reportStore(). */
@@ -39,7 +44,7 @@ export interface ReportRecords {
   cutPurges(): Promise<string[]>;
 }
 
-export function reportStore(records: ReportRecords, drafts: HistoryDrafts): ReportStore {
+export function reportStore(records: ReportRecords, drafts: HistoryDrafts): Omit<ReportStore, 'delete'> {
   return {
     async create(input) {
       const report = newReportRecord(input);

@@ -7,6 +7,7 @@
 import type { AccountStore, ApiKeyStore } from './accounts.js';
 import type { BlobStore } from './blobs.js';
 import { containerStore, type ContainerRecords, type ContainerStore } from './containers.js';
+import { deletionsOf, type DeletionRecords } from './deletions.js';
 import { historyStore, type HistoryStore } from './history.js';
 import { HistoryDrafts, type HistoryRecords } from './history-drafts.js';
 import { importStore, type ImportRecords, type ImportStore } from './imports.js';
@@ -34,6 +35,11 @@ export interface Store {
   /** Resolves when the store answers; rejects otherwise. */
   ping(): Promise<void>;
   /**
+   * Finishes the deletions of reports and profiles that a crash or a store fault cut short (their
+   * records are marked and invisible); resolves to how many it finished. The server's sweep runs it.
+   */
+  resumeDeletions(): Promise<number>;
+  /**
    * Frees space kept back for cleaning up, when an import failed for a full disk (the embedded
    * store's reserve); true when there was some to free.
    */
@@ -48,10 +54,17 @@ export interface AdapterParts {
   keys: ApiKeyStore;
   users: UserStore;
   sessions: SessionStore;
-  profiles: ProfileStore;
+  /** Deleting is written once (deletions.ts), over `records.deletions`. */
+  profiles: Omit<ProfileStore, 'delete'>;
   blobs: BlobStore;
   /** Nouns whose logic is written once here, over the adapter's records. */
-  records: { imports: ImportRecords; reports: ReportRecords; containers: ContainerRecords; history: HistoryRecords };
+  records: {
+    imports: ImportRecords;
+    reports: ReportRecords;
+    containers: ContainerRecords;
+    history: HistoryRecords;
+    deletions: DeletionRecords;
+  };
   /** Keep a draft of the history of what the import thread writes, instead of reading it back (history-drafts.ts). */
   keepRowDrafts: boolean;
   /** Opens the connection (once at a time: assembleStore shares one opening among concurrent callers). */
@@ -69,7 +82,14 @@ export interface AdapterParts {
  */
 export function assembleStore(parts: AdapterParts): Store {
   const drafts = new HistoryDrafts(parts.records.history, parts.keepRowDrafts);
-  const reports = reportStore(parts.records.reports, drafts);
+  const deletions = deletionsOf({
+    records: parts.records.deletions,
+    reports: parts.records.reports,
+    imports: parts.records.imports,
+    drafts,
+    blobs: parts.blobs,
+  });
+  const reports = { ...reportStore(parts.records.reports, drafts), delete: deletions.deleteReport };
   let opening: Promise<void> | null = null;
   const open = async (): Promise<void> => {
     await parts.open();
@@ -86,7 +106,7 @@ export function assembleStore(parts: AdapterParts): Store {
     keys: parts.keys,
     users: parts.users,
     sessions: parts.sessions,
-    profiles: parts.profiles,
+    profiles: { ...parts.profiles, delete: (id) => deletions.deleteProfile(id, parts.profiles.contents) },
     imports: importStore(parts.records.imports, reports, parts.blobs),
     reports,
     containers: containerStore(parts.records.containers, drafts),
@@ -107,6 +127,7 @@ export function assembleStore(parts: AdapterParts): Store {
       await parts.close();
     },
     ping: () => parts.ping(),
+    resumeDeletions: () => deletions.resume(),
     releaseReserve: () => parts.releaseReserve(),
   };
 }

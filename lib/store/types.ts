@@ -135,7 +135,8 @@ export interface Totals {
   flaky: number;
 }
 
-export type ReportStatus = 'building' | 'completed' | 'failed';
+/** `deleting`: marked for deletion (deletions.ts); no reader sees it, the deletion removes it. */
+export type ReportStatus = 'building' | 'completed' | 'failed' | 'deleting';
 
 export interface ReportFile {
   name: string;
@@ -156,6 +157,16 @@ export interface Report {
   totals: Totals;
   files: ReportFile[];
   messages: Message[];
+}
+
+/** What a deletion did (deletions.ts): what went (completed reports and their tests), or why nothing did. */
+export type Deletion =
+  { status: 'deleted'; reports: number; tests: number } | { status: 'not_found' } | { status: 'import_running' };
+
+/** What deleting a profile removes, counted: its completed reports and their tests. */
+export interface ProfileContents {
+  reports: number;
+  tests: number;
 }
 
 /** What a new report starts from: `building`, zero totals (records.ts). */

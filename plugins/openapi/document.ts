@@ -6,6 +6,7 @@
 import type { RequestRoute } from '@hapi/hapi';
 import type Joi from 'joi';
 import { FLAGS } from '../../lib/messages.js';
+import { MAX_PROFILE_NAME } from '../../lib/profile-name.js';
 import { OPERATIONS, type Operation } from './operations.js';
 import { SCHEMAS } from './schemas.js';
 
@@ -113,7 +114,11 @@ function operation(route: RequestRoute, op: Operation): Schema {
     operationId: `${route.method === '*' ? 'any' : route.method}${camelPath(route.path)}`,
     security: authed ? [{ apiKey: [] }] : [],
     parameters,
-    ...(op.body === 'import' ? { requestBody: importBody() } : {}),
+    ...(op.body === 'import'
+      ? { requestBody: importBody() }
+      : op.body === 'profileName'
+        ? { requestBody: nameBody() }
+        : {}),
     responses,
   };
 }
@@ -135,6 +140,29 @@ function importBody(): Schema {
             'attachment[]': files,
             'tag[]': { type: 'array', items: { type: 'string' } },
             ...flags,
+          },
+        },
+      },
+    },
+  };
+}
+
+/** A profile's name, to create or rename it (lib/profile-name.ts). */
+function nameBody(): Schema {
+  return {
+    required: true,
+    content: {
+      'application/json': {
+        schema: {
+          type: 'object',
+          required: ['name'],
+          properties: {
+            name: {
+              type: 'string',
+              minLength: 1,
+              maxLength: MAX_PROFILE_NAME,
+              description: 'Spaces at either end are dropped; no control characters.',
+            },
           },
         },
       },

@@ -11,7 +11,7 @@ export interface Operation {
   /** Status → schema name in `SCHEMAS`, or `binary` for a download. */
   responses: Record<number, string>;
   query?: { name: string; schema: Schema; description: string; deprecated?: boolean }[];
-  body?: 'import';
+  body?: 'import' | 'profileName';
   /** For `*` routes: the methods documented. */
   methods?: string[];
 }
@@ -113,6 +113,37 @@ export const OPERATIONS: Record<string, Operation> = {
   'GET /api/v2/imports/{import_id}/blobs/{blob_id}': {
     summary: 'A stored upload or attachment, as a download.',
     responses: { 200: 'binary', 404: 'Fault', ...FAULTS_AUTHED },
+  },
+  // Managing profiles and reports (plugins/manage.ts).
+  'POST /api/v2/profiles': {
+    summary: "Creates a profile in the key's account; answers it as GET /api/v2/profile/{profile_id} does.",
+    responses: { 201: 'Profile', 400: 'Fault', 413: 'Fault', 415: 'Fault', ...FAULTS_AUTHED },
+    body: 'profileName',
+  },
+  'PATCH /api/v2/profiles/{id}': {
+    summary: 'Renames a profile.',
+    responses: {
+      200: 'Profile',
+      400: 'Fault',
+      403: 'Fault',
+      404: 'Fault',
+      413: 'Fault',
+      415: 'Fault',
+      ...FAULTS_AUTHED,
+    },
+    body: 'profileName',
+  },
+  'DELETE /api/v2/profiles/{id}': {
+    summary:
+      'Deletes a profile with its reports, their containers, history and stored files, and its imports ' +
+      '(409 import_in_progress while an import into it runs).',
+    responses: { 200: 'Deleted', 403: 'Fault', 404: 'Fault', 409: 'Fault', ...FAULTS_AUTHED },
+  },
+  'DELETE /api/v2/reports/{report_id}': {
+    summary:
+      'Deletes a report with its containers, history, stored files and import record ' +
+      '(409 import_in_progress while its import runs).',
+    responses: { 200: 'Deleted', 404: 'Fault', 409: 'Fault', ...FAULTS_AUTHED },
   },
   // The web pages' JSON twins (plugins/page-api.ts): what each page shows, for scripts.
   'GET /api/v2/profiles': {

@@ -230,6 +230,16 @@ export const SCHEMAS: Record<string, Schema> = {
     required: ['profile_id', 'name'],
     properties: { profile_id: str, id: str, name: str, created_at: str },
   },
+  /** What a DELETE took: the completed reports and their tests. */
+  Deleted: {
+    type: 'object',
+    required: ['deleted'],
+    properties: {
+      profile_id: str,
+      report_id: str,
+      deleted: { type: 'object', required: ['reports', 'tests'], properties: { reports: int, tests: int } },
+    },
+  },
   FormatterList: {
     type: 'object',
     required: ['formatters'],

@@ -47,3 +47,8 @@ export function bytes(n: number): string {
   if (n < 1024 ** 3) return `${(n / 1024 ** 2).toFixed(1)} MiB`;
   return `${(n / 1024 ** 3).toFixed(1)} GiB`;
 }
+
+/** `1 report`, `1,234 tests`. */
+export function counted(n: number, one: string, many = `${one}s`): string {
+  return `${n.toLocaleString('en')} ${n === 1 ? one : many}`;
+}

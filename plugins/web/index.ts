@@ -16,9 +16,12 @@ import type { Logger } from '../../lib/log.js';
 import { fault } from '../replies.js';
 import type { WebContext } from './context.js';
 import { registerSessions, settingsOf } from './session.js';
+import { registerFlash } from './flash.js';
 import { errorPage } from './pages/common.js';
 import { signinRoutes } from './pages/signin.js';
 import { profilesRoutes } from './pages/profiles.js';
+import { manageProfileRoutes } from './pages/manage-profile.js';
+import { deleteReportRoutes } from './pages/delete-report.js';
 import { reportsRoutes } from './pages/reports.js';
 import { reportRoutes } from './pages/report.js';
 import { historyRoutes } from './pages/history.js';
@@ -96,6 +99,7 @@ export const webPlugin: Plugin<WebOptions> = {
       signinFailuresPerMinute: o.signinFailuresPerMinute,
     };
     registerSessions(server, { store: o.store, publicUrl: o.publicUrl, fault });
+    registerFlash(server, { publicUrl: o.publicUrl });
 
     server.route({
       method: 'GET',
@@ -118,8 +122,10 @@ export const webPlugin: Plugin<WebOptions> = {
     for (const routes of [
       signinRoutes,
       profilesRoutes,
+      manageProfileRoutes,
       reportsRoutes,
       reportRoutes,
+      deleteReportRoutes,
       historyRoutes,
       uploadRoutes,
       accountRoutes,

@@ -12,6 +12,8 @@ export interface PageOptions {
   /** A profile's pages carry its tabs. */
   profile?: Pick<Profile, 'id' | 'name'>;
   tab?: 'reports' | 'history' | 'upload';
+  /** What the form that led here did (flash.ts). */
+  flash?: string | null;
 }
 
 export function page(ctx: WebContext, o: PageOptions, body: Html): string {
@@ -46,7 +48,7 @@ export function page(ctx: WebContext, o: PageOptions, body: Html): string {
           }
         </header>
         ${o.profile ? profileTabs(o.profile, o.tab) : ''}
-        <main>${body}</main>
+        <main>${o.flash ? html`<p class="flash" role="status">${o.flash}</p>` : ''}${body}</main>
       </body>
     </html> `.text;
 }

@@ -11,7 +11,7 @@ import t, { type Test } from 'tap';
 import { createEmbeddedStore, PAGE_SIZE, type EmbeddedStore } from '../../lib/store/embedded/index.js';
 import { AUTOCHECKPOINT_BYTES } from '../../lib/store/embedded/connection.js';
 import { SqliteRowWriter, encodeContainerRow } from '../../lib/store/embedded/row-writer.js';
-import { container, richContainers, seed, storeConformance, type StoreHarness } from './conformance/index.js';
+import { container, cutDeletionCase, richContainers, seed, storeConformance, type StoreHarness } from './conformance/index.js';
 
 async function harness(): Promise<StoreHarness & { dataDir: string; store: EmbeddedStore }> {
   const dataDir = await mkdtemp(join(tmpdir(), 'tally-store-'));
@@ -27,6 +27,22 @@ async function harness(): Promise<StoreHarness & { dataDir: string; store: Embed
     },
     listBlobFiles: () => first.blobFolder.list(),
     keepsReserve: true,
+    async countRecords() {
+      const peek = new Database(first.databasePath, { readonly: true });
+      try {
+        const tables = peek
+          .prepare("select name from sqlite_master where type = 'table' and name <> 'schema_version'")
+          .pluck()
+          .all() as string[];
+        const counts: Record<string, number> = {};
+        for (const table of tables)
+          counts[table] = (peek.prepare(`select count(*) from "${table}"`).pluck().get() as number) ?? 0;
+        counts['blob files'] = (await first.blobFolder.list()).length;
+        return counts;
+      } finally {
+        peek.close();
+      }
+    },
     async cleanup() {
       for (const s of stores) await s.close();
       await rm(dataDir, { recursive: true, force: true });
@@ -123,6 +139,31 @@ t.test('embedded: a purge cut short by a crash is finished on init', async (t) =
   const again = (await h.reopen!()) as EmbeddedStore;
   await again.init();
   t.strictSame(await again.containers.list(report.id, { parentSeq: null, limit: 5 }), []);
+});
+
+t.test('embedded: a deletion cut short by a crash is finished by resumeDeletions', async (t) => {
+  const h = await harness();
+  t.teardown(() => h.cleanup());
+  await cutDeletionCase(t, h, async ({ reportId, profileId }) => {
+    await h.store.close();
+    // What a crash right after each deletion's mark leaves behind.
+    const raw = new Database(h.store.databasePath);
+    raw.prepare("update reports set status = 'deleting' where id = ?").run(reportId);
+    raw.prepare('update profiles set deleting = 1 where id = ?').run(profileId);
+    raw.close();
+  });
+});
+
+t.test('embedded: the sweep finds reports marked deleting without reading the table', async (t) => {
+  const h = await harness();
+  t.teardown(() => h.cleanup());
+  await h.store.init();
+  const peek = new Database(h.store.databasePath, { readonly: true });
+  t.teardown(() => peek.close());
+  const plan = peek.prepare("explain query plan select id, import_id from reports where status = 'deleting'").all() as {
+    detail: string;
+  }[];
+  t.match(plan.map((p) => p.detail).join('; '), /USING INDEX reports_deleting/);
 });
 
 t.test('embedded: a data dir from a newer schema is refused', async (t) => {

@@ -7,7 +7,7 @@ import { Readable } from 'node:stream';
 import { MongoClient } from 'mongodb';
 import t from 'tap';
 import { createMongoStore, databaseInUrl, type MongoStore } from '../../lib/store/mongo/index.js';
-import { container, seed, storeConformance, type StoreHarness } from './conformance/index.js';
+import { container, cutDeletionCase, seed, storeConformance, type StoreHarness } from './conformance/index.js';
 
 const url = process.env.TALLY_TEST_MONGODB_URL;
 
@@ -18,20 +18,25 @@ async function harness(
   const first = createMongoStore({ url: serverUrl, dbName });
   const stores = [first];
   let peek: MongoClient | null = null;
+  const raw = async () => (peek ??= await new MongoClient(serverUrl, { serverSelectionTimeoutMS: 5_000 }).connect());
   return {
     store: first,
     dbName,
     keepsReserve: false,
+    async countRecords() {
+      const db = (await raw()).db(dbName);
+      const counts: Record<string, number> = {};
+      for (const { name } of await db.listCollections({}, { nameOnly: true }).toArray())
+        counts[name] = await db.collection(name).countDocuments();
+      return counts;
+    },
     async reopen() {
       const next = createMongoStore({ url: serverUrl, dbName });
       stores.push(next);
       return next;
     },
     /** A client of its own, for looking at the documents behind the store's back. */
-    async raw() {
-      peek ??= await new MongoClient(serverUrl, { serverSelectionTimeoutMS: 5_000 }).connect();
-      return peek;
-    },
+    raw,
     async cleanup() {
       for (const s of stores) await s.close();
       const client = peek ?? (await new MongoClient(serverUrl, { serverSelectionTimeoutMS: 5_000 }).connect());
@@ -316,6 +321,18 @@ if (!url) {
       tags: [],
     });
     t.strictSame((await store.reports.get(report.id))?.messages, messages);
+  });
+
+  t.test('mongo: a deletion cut short by a crash is finished by resumeDeletions', async (t) => {
+    const h = await harness(serverUrl);
+    t.teardown(() => h.cleanup());
+    await cutDeletionCase(t, h, async ({ reportId, profileId }) => {
+      await h.store.close();
+      // What a crash right after each deletion's mark leaves behind.
+      const db = (await h.raw()).db(h.dbName);
+      await db.collection('reports').updateOne({ _id: reportId as never }, { $set: { status: 'deleting' } });
+      await db.collection('profiles').updateOne({ _id: profileId as never }, { $set: { deleting: true } });
+    });
   });
 
   t.test('mongo: a purge cut short by a crash is finished on init', async (t) => {

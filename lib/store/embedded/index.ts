@@ -13,6 +13,7 @@ import { blobStore } from './blobs.js';
 import type { WalCheckpointer } from './checkpointer.js';
 import { containerRecords } from './containers.js';
 import { EmbeddedDatabase } from './database.js';
+import { deletionRecords } from './deletions.js';
 import { historyRecords } from './history.js';
 import { importRecords } from './imports.js';
 import { profileStore } from './profiles.js';
@@ -64,6 +65,7 @@ export function createEmbeddedStore(options: EmbeddedStoreOptions): EmbeddedStor
       reports: reportRecords(d, reserve),
       containers: containerRecords(d),
       history: historyRecords(d),
+      deletions: deletionRecords(d),
     },
     // SQLite reads a report's tests back from its index quickly: no draft of the import thread's rows.
     keepRowDrafts: false,

@@ -148,6 +148,13 @@ const migrations: readonly string[] = [
     primary key (report_id, part)
   ) without rowid;
   `,
+  // 5: a profile being deleted is marked first (lib/store/deletions.ts): readers stop finding it,
+  // and a deletion cut short is finished from the mark. The sweep looks for reports marked
+  // `deleting` every 10 minutes: a partial index holds only those, so it never reads the table.
+  `
+  alter table profiles add column deleting integer;
+  create index reports_deleting on reports (id) where status = 'deleting';
+  `,
 ];
 
 export const SCHEMA_VERSION = migrations.length;

@@ -96,8 +96,39 @@ export function prepareStatements(db: Database.Database) {
     insertProfile: s<[string, string, string, string]>(
       'insert into profiles (id, account_id, name, created_at) values (?, ?, ?, ?)',
     ),
-    getProfile: s<[string], ProfileRow>('select * from profiles where id = ?'),
-    listProfiles: s<[string], ProfileRow>('select * from profiles where account_id = ? order by created_at, id'),
+    // A profile marked `deleting` is gone for every reader (lib/store/deletions.ts).
+    getProfile: s<[string], ProfileRow>('select * from profiles where id = ? and deleting is null'),
+    listProfiles: s<[string], ProfileRow>(
+      'select * from profiles where account_id = ? and deleting is null order by created_at, id',
+    ),
+    renameProfile: s<[string, string]>('update profiles set name = ? where id = ? and deleting is null'),
+    profileContents: s<[string], { reports: number; tests: number }>(
+      "select count(*) as reports, coalesce(sum(json_extract(totals, '$.tests')), 0) as tests from reports " +
+        "where profile_id = ? and status = 'completed'",
+    ),
+
+    // Deletions (lib/store/deletions.ts): marks, what they still hold, and the last steps.
+    markProfile: s<[string]>('update profiles set deleting = 1 where id = ? and deleting is null'),
+    unmarkProfile: s<[string]>('update profiles set deleting = null where id = ?'),
+    markedProfiles: s<[], string>('select id from profiles where deleting is not null'),
+    liveImportsOfProfile: s<[string], { n: number }>(
+      "select count(*) as n from imports where profile_id = ? and status in ('queued', 'receiving', 'processing')",
+    ),
+    importsOfProfile: s<[string, number], string>('select id from imports where profile_id = ? limit ?'),
+    markReport: s<[string]>(
+      "update reports set status = 'deleting' where id = ? and status in ('completed', 'failed')",
+    ),
+    markReportsOfProfile: s<[string]>("update reports set status = 'deleting' where profile_id = ?"),
+    markedReports: s<[], { id: string; import_id: string }>(
+      "select id, import_id from reports where status = 'deleting'",
+    ),
+    reportsOfProfile: s<[string, number], { id: string; import_id: string }>(
+      'select id, import_id from reports where profile_id = ? limit ?',
+    ),
+    // Tags, containers and history parts go with the report (on delete cascade).
+    deleteReport: s<[string]>('delete from reports where id = ?'),
+    deleteImport: s<[string]>('delete from imports where id = ?'),
+    deleteProfile: s<[string]>('delete from profiles where id = ?'),
 
     insertImport: s<unknown[]>(
       'insert into imports (id, profile_id, account_id, status, created_at, finished_at, endpoint, formatter, ' +

@@ -53,6 +53,8 @@ export interface ProfileDoc {
   accountId: string;
   name: string;
   createdAt: string;
+  /** Set while the profile is deleted (lib/store/deletions.ts): readers no longer find it. */
+  deleting?: true;
 }
 
 export interface ImportDoc extends Omit<ImportRecord, 'id'> {

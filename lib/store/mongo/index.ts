@@ -8,6 +8,7 @@ import { accountStore, apiKeyStore } from './accounts.js';
 import { blobStore } from './blobs.js';
 import { DEFAULT_DB_NAME, MongoConnection, databaseInUrl } from './connection.js';
 import { containerRecords } from './containers.js';
+import { deletionRecords } from './deletions.js';
 import { historyRecords } from './history.js';
 import { importRecords } from './imports.js';
 import { profileStore } from './profiles.js';
@@ -49,6 +50,7 @@ export function createMongoStore(options: MongoStoreOptions): MongoStore {
       reports: reportRecords(conn, facts),
       containers: containerRecords(conn, facts),
       history: historyRecords(conn),
+      deletions: deletionRecords(conn),
     },
     // Reading a report's tests back is three queries over every report's containers on servers
     // without secondary indexes (FerretDB): keep a draft of them instead (history-draft.ts).

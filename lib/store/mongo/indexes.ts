@@ -12,6 +12,8 @@ export const INDEXES: Record<string, IndexDescription[]> = {
   [COLLECTIONS.imports]: [
     // The stale-import sweep: live statuses, oldest first.
     { name: 'status_created', key: { status: 1, createdAt: 1 } },
+    // A profile's imports, when the profile is deleted (and whether one still runs).
+    { name: 'profile_status', key: { profileId: 1, status: 1 } },
   ],
   [COLLECTIONS.reports]: [
     // reports.list without tags, and its (createdAt, _id) keyset cursor.

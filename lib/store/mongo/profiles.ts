@@ -1,10 +1,14 @@
 /** Profiles in MongoDB. */
+import type { Filter } from 'mongodb';
 import type { ProfileStore } from '../profiles.js';
 import { newProfile } from '../records.js';
-import { toProfile } from './collections.js';
+import { toProfile, type ProfileDoc } from './collections.js';
 import type { MongoConnection } from './connection.js';
 
-export function profileStore(conn: MongoConnection): ProfileStore {
+/** A profile marked `deleting` is gone for every reader (lib/store/deletions.ts). */
+export const LIVE_PROFILE: Filter<ProfileDoc> = { deleting: { $ne: true } };
+
+export function profileStore(conn: MongoConnection): Omit<ProfileStore, 'delete'> {
   return {
     async create(accountId, name) {
       const profile = newProfile(accountId, name);
@@ -12,12 +16,35 @@ export function profileStore(conn: MongoConnection): ProfileStore {
       return profile;
     },
     async get(id) {
-      const doc = await conn.c.profiles.findOne({ _id: id });
+      const doc = await conn.c.profiles.findOne({ _id: id, ...LIVE_PROFILE });
       return doc ? toProfile(doc) : null;
     },
     async list(accountId) {
-      const docs = await conn.c.profiles.find({ accountId }).sort({ createdAt: 1, _id: 1 }).toArray();
+      const docs = await conn.c.profiles
+        .find({ accountId, ...LIVE_PROFILE })
+        .sort({ createdAt: 1, _id: 1 })
+        .toArray();
       return docs.map(toProfile);
+    },
+    async rename(id, name) {
+      const done = await conn.c.profiles.updateOne({ _id: id, ...LIVE_PROFILE }, { $set: { name } });
+      if (done.matchedCount === 0) return null;
+      const doc = await conn.c.profiles.findOne({ _id: id, ...LIVE_PROFILE });
+      return doc ? toProfile(doc) : null;
+    },
+    async contents(id) {
+      // Summed here: the store uses no aggregation (it runs on MongoDB-wire servers such as FerretDB).
+      const docs = conn.c.reports.find(
+        { profileId: id, status: 'completed' },
+        { projection: { _id: 0, 'totals.tests': 1 } },
+      );
+      let reports = 0;
+      let tests = 0;
+      for await (const doc of docs) {
+        reports++;
+        tests += doc.totals.tests;
+      }
+      return { reports, tests };
     },
   };
 }

@@ -231,7 +231,8 @@ function reportHeader(report: Report, record: ImportRecord | null): Html {
     <p class="muted">
       Imported ${when(report.createdAt)} ·
       <code>${report.id}</code
-      >${report.tags.length ? html` · ${report.tags.map((tag) => html`<span class="tag">${tag}</span> `)}` : ''}
+      >${report.tags.length ? html` · ${report.tags.map((tag) => html`<span class="tag">${tag}</span> `)}` : ''} ·
+      <a class="danger-link" href="/reports/${report.id}/delete">Delete this report</a>
     </p>
     <ul class="totals">
       <li><strong>${t.tests}</strong> ${t.tests === 1 ? 'test' : 'tests'}</li>

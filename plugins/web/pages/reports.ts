@@ -5,6 +5,7 @@ import { passRate, reportStatus, TOLD_STATUSES, toldInAny } from '../../../lib/t
 import type { Report, ReportQuery } from '../../../lib/store/types.js';
 import { passFailTrend } from '../charts.js';
 import type { WebContext } from '../context.js';
+import { takeFlash } from '../flash.js';
 import { percent, when } from '../format.js';
 import { html, query } from '../html.js';
 import { page } from '../layout.js';
@@ -104,6 +105,7 @@ export function reportsRoutes(ctx: WebContext): ServerRoute[] {
               <span class="status status-${status}">${status}</span
               >${t.flaky ? html` <span class="badge flaky">${t.flaky} flaky</span>` : ''}
             </td>
+            <td class="actions"><a class="danger-link" href="/reports/${r.id}/delete">Delete</a></td>
           </tr>`;
         });
         const older = query({ tag: f.tags, from: f.from, to: f.to, before: next });
@@ -150,6 +152,7 @@ export function reportsRoutes(ctx: WebContext): ServerRoute[] {
                       ${columns.map((s) => html`<th class="num">${s[0]!.toUpperCase()}${s.slice(1)}</th>`)}
                       <th class="num">Pass rate</th>
                       <th>Status</th>
+                      <th></th>
                     </tr>
                   </thead>
                   <tbody>
@@ -158,7 +161,8 @@ export function reportsRoutes(ctx: WebContext): ServerRoute[] {
                 </table>`
           }
           ${next ? html`<p><a class="more" href="${older}">Older reports</a></p>` : ''}`;
-        return respond(h, page(ctx, { title: profile.name, user, profile, tab: 'reports' }, body));
+        const flash = takeFlash(request, h);
+        return respond(h, page(ctx, { title: profile.name, user, profile, tab: 'reports', flash }, body));
       },
     },
   ];

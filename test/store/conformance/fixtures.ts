@@ -20,6 +20,11 @@ export interface StoreHarness {
   listBlobFiles?(): Promise<string[]>;
   /** Whether the store keeps space back for cleaning up (releaseReserve frees it once). */
   keepsReserve: boolean;
+  /**
+   * How many records each table or collection holds, read behind the store's back, blob storage
+   * included (the blob folder's files, GridFS files and chunks): what a deletion must leave as it was.
+   */
+  countRecords(): Promise<Record<string, number>>;
 }
 
 /** One case: a fresh, open store of its own, so cases never depend on one another. */

@@ -7,6 +7,7 @@ import type { Test } from 'tap';
 import { accountCases } from './accounts.js';
 import { blobCases } from './blobs.js';
 import { containerCases } from './containers.js';
+import { deletionCases } from './deletions.js';
 import type { Cases, StoreHarness } from './fixtures.js';
 import { historyCases } from './history.js';
 import { importCases } from './imports.js';
@@ -16,6 +17,7 @@ import { reportCases } from './reports.js';
 import { userCases } from './users.js';
 
 export { container, richContainers, seed, type StoreHarness } from './fixtures.js';
+export { cutDeletionCase } from './deletions.js';
 
 const NOUNS: Cases[] = [
   accountCases,
@@ -26,6 +28,7 @@ const NOUNS: Cases[] = [
   containerCases,
   historyCases,
   blobCases,
+  deletionCases,
   lifecycleCases,
 ];
 
