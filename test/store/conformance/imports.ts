@@ -243,7 +243,7 @@ export const importCases: Cases = {
     await t.rejects(store.imports.failStale('not a time', message), TypeError, 'a cutoff that is no time is refused');
   },
 
-  'a failed run: ended, then the report, then the blobs; every step tried': async (t, _h, store) => {
+  'a failed run: the report, then the blobs, then the record ends; every step tried': async (t, _h, store) => {
     const { imp, report, blobs } = await running(store, ['a.xml', 'b.png', 'c.txt']);
     const seen: string[] = [];
     const { fail } = store.reports;
@@ -253,18 +253,22 @@ export const importCases: Cases = {
     };
     const remove = store.blobs.delete;
     store.blobs.delete = async (id) => {
-      seen.push(`blob deleted when the report is ${(await store.reports.get(report.id))!.status}`);
+      const importStatus = (await store.imports.get(imp.id))!.status;
+      seen.push(
+        `blob deleted when the report is ${(await store.reports.get(report.id))!.status}, the import ${importStatus}`,
+      );
       if (id === blobs[0]!.id) throw new Error('a blob that will not go');
       await remove(id);
     };
     const messages = sampleMessages();
     const failed = await store.imports.fail(imp.id, { messages, params: { tag: ['a'] }, tags: ['a'] }, report.id);
     t.equal(failed, 1, 'one step failed');
+    // Whoever sees the record `failed` finds nothing left behind.
     t.strictSame(seen, [
-      'report failed when the import is failed',
-      'blob deleted when the report is failed',
-      'blob deleted when the report is failed',
-      'blob deleted when the report is failed',
+      'report failed when the import is processing',
+      'blob deleted when the report is failed, the import processing',
+      'blob deleted when the report is failed, the import processing',
+      'blob deleted when the report is failed, the import processing',
     ]);
     const ended = (await store.imports.get(imp.id))!;
     t.match(ended, { status: 'failed', messages, params: { tag: ['a'] }, tags: ['a'], files: [], attachments: [] });
