@@ -673,7 +673,8 @@ for (const kind of storeKinds(t))
     // (test/http/limits.test.ts), the web interface's codes (test/web/auth.test.ts); upload_timeout
     // (test/faults/slow-client.test.ts), storage_full (test/faults/full-disk.test.ts), request_headers_too_large
     // and malformed_request (test/http/odd-names.test.ts: Node's parser refuses them before any route);
-    // invalid_query (test/http/read-query.test.ts: the read routes).
+    // invalid_query (test/http/read-query.test.ts: the read routes); profile_name_invalid, json_body_required and
+    // import_in_progress (test/http/manage.test.ts: the routes that create, rename and delete).
     const web = ['session_required', 'csrf_rejected', 'signin_failed', 'password_rejected'];
     const elsewhere = [
       'not_found',
@@ -686,6 +687,9 @@ for (const kind of storeKinds(t))
       'storage_full',
       'request_headers_too_large',
       'malformed_request',
+      'profile_name_invalid',
+      'json_body_required',
+      'import_in_progress',
       ...web,
       ...cases.filter((c) => c.only && c.only !== kind).map((c) => c.code),
     ];

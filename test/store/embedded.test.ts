@@ -11,7 +11,14 @@ import t, { type Test } from 'tap';
 import { createEmbeddedStore, PAGE_SIZE, type EmbeddedStore } from '../../lib/store/embedded/index.js';
 import { AUTOCHECKPOINT_BYTES } from '../../lib/store/embedded/connection.js';
 import { SqliteRowWriter, encodeContainerRow } from '../../lib/store/embedded/row-writer.js';
-import { container, cutDeletionCase, richContainers, seed, storeConformance, type StoreHarness } from './conformance/index.js';
+import {
+  container,
+  cutDeletionCase,
+  richContainers,
+  seed,
+  storeConformance,
+  type StoreHarness,
+} from './conformance/index.js';
 
 async function harness(): Promise<StoreHarness & { dataDir: string; store: EmbeddedStore }> {
   const dataDir = await mkdtemp(join(tmpdir(), 'tally-store-'));
