@@ -11,6 +11,7 @@ import {
   type AccountDoc,
   type ApiKeyDoc,
   type ContainerDoc,
+  type CounterDoc,
   type HistoryColumnDoc,
   type ImportDoc,
   type ProfileDoc,
@@ -19,6 +20,7 @@ import {
   type UserDoc,
 } from './collections.js';
 import { ensureIndexes } from './indexes.js';
+import { numberExisting } from './numbers.js';
 
 export const DEFAULT_DB_NAME = 'tally';
 
@@ -39,6 +41,8 @@ export interface Collections {
   users: Collection<UserDoc>;
   sessions: Collection<SessionDoc>;
   historyColumns: Collection<HistoryColumnDoc>;
+  counters: Collection<CounterDoc>;
+  numbers: Collection<{ _id: string }>;
 }
 
 interface Open {
@@ -73,7 +77,10 @@ export class MongoConnection {
         users: db.collection(COLLECTIONS.users),
         sessions: db.collection(COLLECTIONS.sessions),
         historyColumns: db.collection(COLLECTIONS.historyColumns),
+        counters: db.collection(COLLECTIONS.counters),
+        numbers: db.collection(COLLECTIONS.numbers),
       };
+      await numberExisting(c);
       this.#open = { client, db, c, blobs: new BlobBucket(db) };
     } catch (err) {
       this.#open = null;
