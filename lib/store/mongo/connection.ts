@@ -20,7 +20,6 @@ import {
   type UserDoc,
 } from './collections.js';
 import { ensureIndexes } from './indexes.js';
-import { numberExisting } from './numbers.js';
 
 export const DEFAULT_DB_NAME = 'tally';
 
@@ -80,7 +79,6 @@ export class MongoConnection {
         counters: db.collection(COLLECTIONS.counters),
         numbers: db.collection(COLLECTIONS.numbers),
       };
-      await numberExisting(c);
       this.#open = { client, db, c, blobs: new BlobBucket(db) };
     } catch (err) {
       this.#open = null;
