@@ -8,7 +8,8 @@ import type { Store } from './store/store.js';
 import type { ApiKeyRecord, Profile } from './store/types.js';
 
 export interface UploadInfo {
-  profile_id: string;
+  /** The profile's public number. */
+  profile_id: number;
   profile_name: string;
   import_url: string;
   /** The personalised command; the key comes from the environment, never from a page. */
@@ -21,9 +22,9 @@ export interface UploadInfo {
 }
 
 export function uploadInfo(registry: Registry, profile: Profile, origin: string): UploadInfo {
-  const importUrl = `${origin}/api/v2/profile/${profile.id}/import`;
+  const importUrl = `${origin}/api/v2/profile/${profile.number}/import`;
   return {
-    profile_id: profile.id,
+    profile_id: profile.number,
     profile_name: profile.name,
     import_url: importUrl,
     curl: [
@@ -33,7 +34,7 @@ export function uploadInfo(registry: Registry, profile: Profile, origin: string)
       `  '${importUrl}/junit'`,
     ].join('\n'),
     tally_upload:
-      `TALLY_API_KEY=… npx tally upload --url ${origin} --profile ${profile.id} --formatter junit --tag ` +
+      `TALLY_API_KEY=… npx tally upload --url ${origin} --profile ${profile.number} --formatter junit --tag ` +
       `branch:main 'build/test-results/**/*.xml'`,
     formatters: registry.all().map((f) => ({ key: f.key, title: f.title, extensions: [...f.extensions] })),
     flags: [...FLAGS],

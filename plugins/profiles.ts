@@ -1,5 +1,9 @@
-/** Loads a profile for the authenticated account: 404 when unknown, 403 when another account's. */
+/**
+ * Loads a profile for the authenticated account, by number or UUID: 404 when unknown, 403 when
+ * another account's.
+ */
 import type { Request, ResponseObject, ResponseToolkit } from '@hapi/hapi';
+import { idOrNumber } from '../lib/store/numbers.js';
 import type { Profile } from '../lib/store/types.js';
 import type { Store } from '../lib/store/store.js';
 import type { TallyCredentials } from './auth.js';
@@ -11,7 +15,7 @@ export async function profileFor(
   h: ResponseToolkit,
   id: string,
 ): Promise<Profile | ResponseObject> {
-  const profile = await store.profiles.get(id);
+  const profile = await store.profiles.get(idOrNumber(id));
   if (!profile) return fault(h, 'profile_not_found');
   const { accountId } = request.auth.credentials as unknown as TallyCredentials;
   if (profile.accountId !== accountId) return fault(h, 'profile_forbidden');

@@ -68,7 +68,7 @@ t.test('serve on an empty data dir, then the admin commands', async (t) => {
   const account = await tally(dataDir, 'account', 'create', 'team', '--json');
   t.match(account, { account_id: String, api_key: /^tly_/ });
   const profile = await tally(dataDir, 'profile', 'create', 'nightly', '--account', account.account_id, '--json');
-  t.match(profile, { profile_id: String });
+  t.match(profile, { profile_id: Number, uuid: String });
   const path1 = `/api/v2/profile/${profile.profile_id}/import/junit`;
   t.equal(
     (await send(base, account.api_key, { path: path1, headers: { 'content-type': m.contentType }, body: m.body }))

@@ -2,12 +2,17 @@
  * JSON Schemas (OpenAPI 3.0 dialect) of Tally's answers. They describe what the handlers return
  * today; `test/openapi.test.ts` and the schemathesis run (`scripts/contract.ts`) hold them to it.
  */
+import { MAX_NUMBER } from '../../lib/store/numbers.js';
+
 type Schema = Record<string, unknown>;
 
 const nullable = (s: Schema): Schema => ({ ...s, nullable: true });
 const str: Schema = { type: 'string' };
 const int: Schema = { type: 'integer', minimum: 0 };
 const strings: Schema = { type: 'array', items: str };
+/** A report's or profile's id as clients see it (lib/store/numbers.ts): a Java `Integer`, a Go `int32`. */
+export const publicId: Schema = { type: 'integer', format: 'int32', minimum: 1, maximum: MAX_NUMBER };
+const uuid: Schema = { type: 'string', format: 'uuid', description: 'The internal key; routes accept it too.' };
 
 const message: Schema = {
   type: 'object',
@@ -89,8 +94,8 @@ export const SCHEMAS: Record<string, Schema> = {
     ],
     properties: {
       import_id: nullable(str),
-      report_id: nullable(str),
-      profile_id: str,
+      report_id: nullable(publicId),
+      profile_id: publicId,
       status: { type: 'string', enum: ['completed', 'failed', 'queued'] },
       import_status: importStatus,
       import_progress: nullable({ type: 'integer', minimum: 0, maximum: 100 }),
@@ -107,10 +112,23 @@ export const SCHEMAS: Record<string, Schema> = {
   },
   Report: {
     type: 'object',
-    required: ['id', 'profileId', 'importId', 'status', 'createdAt', 'date', 'tags', 'totals', 'files', 'messages'],
+    required: [
+      'id',
+      'uuid',
+      'profileId',
+      'importId',
+      'status',
+      'createdAt',
+      'date',
+      'tags',
+      'totals',
+      'files',
+      'messages',
+    ],
     properties: {
-      id: str,
-      profileId: str,
+      id: publicId,
+      uuid,
+      profileId: publicId,
       importId: str,
       status: { type: 'string', enum: ['building', 'completed', 'failed'] },
       createdAt: str,
@@ -125,7 +143,7 @@ export const SCHEMAS: Record<string, Schema> = {
     type: 'object',
     required: ['profile_id', 'reports', 'next_before'],
     properties: {
-      profile_id: str,
+      profile_id: publicId,
       reports: { type: 'array', items: { $ref: '#/components/schemas/Report' } },
       next_before: nullable(str),
     },
@@ -143,7 +161,7 @@ export const SCHEMAS: Record<string, Schema> = {
       'totals',
     ],
     properties: {
-      report_id: str,
+      report_id: publicId,
       import_id: str,
       import_status: importStatus,
       import_progress: nullable({ type: 'integer', minimum: 0, maximum: 100 }),
@@ -157,7 +175,7 @@ export const SCHEMAS: Record<string, Schema> = {
     type: 'object',
     required: ['report_id', 'parent', 'containers', 'next_after'],
     properties: {
-      report_id: str,
+      report_id: publicId,
       parent: nullable(int),
       containers: {
         type: 'array',
@@ -165,6 +183,7 @@ export const SCHEMAS: Record<string, Schema> = {
           type: 'object',
           required: ['seq', 'parentSeq', 'type', 'title', 'status'],
           properties: {
+            reportId: publicId,
             seq: int,
             parentSeq: nullable(int),
             type: str,
@@ -198,7 +217,7 @@ export const SCHEMAS: Record<string, Schema> = {
     ],
     properties: {
       id: str,
-      profileId: str,
+      profileId: nullable(publicId),
       accountId: str,
       status: importStatus,
       createdAt: str,
@@ -211,14 +230,14 @@ export const SCHEMAS: Record<string, Schema> = {
       files: { type: 'array', items: storedFile },
       attachments: { type: 'array', items: storedFile },
       messages: { type: 'array', items: { $ref: '#/components/schemas/Message' } },
-      reportId: nullable(str),
+      reportId: nullable(publicId),
       progress,
     },
   },
   Profile: {
     type: 'object',
-    required: ['profile_id', 'name'],
-    properties: { profile_id: str, id: str, name: str, created_at: str },
+    required: ['profile_id', 'id', 'uuid', 'name'],
+    properties: { profile_id: publicId, id: publicId, uuid, name: str, created_at: str },
   },
   FormatterList: {
     type: 'object',
