@@ -2,6 +2,7 @@
  * What the upload and account pages show, as data: the pages render it, and their JSON twins in the
  * read API return it, so scripts see what people see.
  */
+import { isImportedKey } from './api-keys.js';
 import { FLAGS, type Flag } from './messages.js';
 import type { Registry } from './formatter/registry.js';
 import type { Store } from './store/store.js';
@@ -51,6 +52,8 @@ export interface AccountInfo {
 }
 
 export function maskKey(key: ApiKeyRecord): string {
+  // An imported key has no part of its own that may be shown.
+  if (isImportedKey(key)) return `imported key ${'•'.repeat(12)}`;
   return `tly_${key.keyId}_${'•'.repeat(12)}`;
 }
 

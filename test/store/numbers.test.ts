@@ -44,7 +44,9 @@ t.test('embedded: a data dir at schema 4 numbers its rows in creation order on s
     raw.prepare('insert into profiles values (?, ?, ?, ?)').run(profiles[i], 'a', `p${i}`, TIMES[i]);
   raw
     .prepare(
-      "insert into imports (id, profile_id, account_id, status, created_at, endpoint, params, tags, files, attachments, messages, progress) values ('i', ?, 'a', 'completed', ?, 'import', '{}', '[]', '[]', '[]', '[]', '{}')",
+      'insert into imports (id, profile_id, account_id, status, created_at, endpoint, params, tags, files, ' +
+        "attachments, messages, progress) values ('i', ?, 'a', 'completed', ?, 'import', '{}', '[]', '[]', '[]', " +
+        "'[]', '{}')",
     )
     .run(profiles[0], TIMES[0]);
   // The tie: reports 1 and 2 share a millisecond; 1 is inserted first, so it is the older one.
