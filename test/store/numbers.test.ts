@@ -102,12 +102,13 @@ if (!url) {
     const { db, store } = await database(t);
     const profiles = TIMES.map(() => randomUUID());
     const reports = Array.from({ length: 40 }, () => randomUUID());
-    // What an older Tally left: no number, no counter.
+    // What an older Tally left: no number, no counter. MongoDB keeps no insert order, so ties within
+    // a millisecond go by _id: the times here are all distinct.
+    const reportTime = (i: number) => new Date(Date.UTC(2024, 0, 1, 0, 0, i)).toISOString();
     for (const i of INSERT_ORDER)
       await db
         .collection('profiles')
-        .insertOne({ _id: profiles[i] as never, accountId: 'a', name: `p${i}`, createdAt: TIMES[i] });
-    const reportTime = (i: number) => new Date(Date.UTC(2024, 0, 1, 0, 0, i)).toISOString();
+        .insertOne({ _id: profiles[i] as never, accountId: 'a', name: `p${i}`, createdAt: reportTime(i) });
     const shuffled = reports.map((_, i) => i).sort((a, b) => ((a * 7919) % 41) - ((b * 7919) % 41));
     for (const i of shuffled)
       await db.collection('reports').insertOne({

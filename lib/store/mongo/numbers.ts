@@ -7,7 +7,8 @@
  * FerretDB 1.x may lose concurrent increments (its SQLite handler updates outside a transaction),
  * which then costs a few tries, never a duplicate.
  *
- * Documents an older Tally wrote without a number get one at start-up, oldest first. Two instances
+ * Documents an older Tally wrote without a number get one at start-up, oldest first (ties within a
+ * millisecond in `_id` order: MongoDB keeps no insert order). Two instances
  * starting at once may both number one: each number is claimed, and the last one set stands.
  */
 import type { Collection } from 'mongodb';
