@@ -8,8 +8,8 @@
  * which then costs a few tries, never a duplicate.
  *
  * Documents an older Tally wrote without a number get one at start-up, oldest first (ties within a
- * millisecond in `_id` order: MongoDB keeps no insert order). Two instances
- * starting at once may both number one: each number is claimed, and the last one set stands.
+ * millisecond in `_id` order: MongoDB keeps no insert order). Two instances starting at once may
+ * both number one: each number is claimed, and the last one set stands.
  */
 import type { Collection } from 'mongodb';
 import { checkNumber, type NumberedNoun } from '../numbers.js';
