@@ -1,11 +1,13 @@
 #!/usr/bin/env node
 /**
  * The `tally` command: `serve`, and the admin tasks that touch the store directly
- * (`account create`, `profile create`, `key rotate`, `user create`).
+ * (`account create`, `profile create`, `key rotate`, `key import`, `user create`).
  */
 import { parseArgs } from 'node:util';
 import { builtinFormatters } from '../formatters/index.js';
-import { createAccountWithKey, rotateKey } from '../lib/api-keys.js';
+import { IMPORTED_KEY, KeyImportError, createAccountWithKey, importKey, rotateKey } from '../lib/api-keys.js';
+import { MAX_NUMBER, NumberTakenError, parseNumber } from '../lib/store/numbers.js';
+import { checkProfileName } from '../lib/profile-name.js';
 import { loadConfig, type Config } from '../lib/config.js';
 import { jsonLogger } from '../lib/log.js';
 import { openStore } from './open-store.js';
@@ -25,11 +27,17 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+const { minLength: KEY_MIN, maxLength: KEY_MAX } = IMPORTED_KEY;
+
 const USAGE = `Usage:
   tally serve                                   start the service (PORT, HOST, TALLY_DATA_DIR, MONGODB_URL)
   tally account create NAME [--json]            create an account and print its API key (shown only here)
-  tally profile create NAME --account ID [--json]
+  tally profile create NAME --account ID [--id N] [--json]
+                                                create a profile; --id keeps the id its pipelines use
   tally key rotate --account ID [--json]        issue a new key; the old one stops working
+  tally key import --account ID KEY|- [--json]  register a key the account's pipelines already use
+                                                (${KEY_MIN}–${KEY_MAX} visible ASCII characters; - reads it
+                                                from stdin); stored hashed, never shown again
   tally user create --account ID EMAIL [--json] add a person who signs in to the web interface; prints a
                                                 one-time password (shown only here)
   tally formatter check PATH                    run the conformance kit on a formatter plugin: a folder or module
@@ -41,6 +49,12 @@ const USAGE = `Usage:
 `;
 
 class UsageError extends Error {}
+
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
 
 function print(json: boolean, value: Record<string, unknown>, text: string): void {
   process.stdout.write(json ? `${JSON.stringify(value)}\n` : `${text}\n`);
@@ -96,12 +110,12 @@ async function createDemo(store: Store, config: Config): Promise<void> {
       '',
       'Tally created a demo account on this empty data dir. Its API key is shown only now:',
       `  account id: ${accountId}`,
-      `  profile id: ${profile.id}`,
+      `  profile id: ${profile.number}`,
       `  API key:    ${apiKey}`,
       '',
       'Import a small JUnit file (the command carries the file; paste all of it, down to EOF):',
       '',
-      ...demoImportCommand(apiKey, `${base}/api/v2/profile/${profile.id}/import/junit`),
+      ...demoImportCommand(apiKey, `${base}/api/v2/profile/${profile.number}/import/junit`),
       '',
       `Open the web interface at ${base}/signin and sign in as ${user.email}`,
       `with this one-time password (shown only now; you choose your own at the first sign-in):`,
@@ -184,6 +198,7 @@ async function main(argv: string[]): Promise<void> {
     options: {
       json: { type: 'boolean', default: false },
       account: { type: 'string' },
+      id: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -207,11 +222,25 @@ async function main(argv: string[]): Promise<void> {
   if (command === 'profile' && sub === 'create') {
     if (!name || !values.account) throw new UsageError('profile create needs a NAME and --account ID');
     const accountId = values.account;
+    // The same rule as the API and the web form: a name one of them refuses is refused here too.
+    const checked = checkProfileName(name);
+    if ('problem' in checked) throw new UsageError(`profile_name_invalid: ${checked.problem}`);
+    const chosen = values.id === undefined ? undefined : parseNumber(values.id);
+    if (chosen === null) throw new UsageError(`--id takes a whole number from 1 to ${MAX_NUMBER}, not "${values.id}"`);
     const profile = await withStore(config, async (s) => {
       if (!(await s.accounts.get(accountId))) throw new UsageError(`there is no account ${accountId}`);
-      return s.profiles.create(accountId, name);
+      try {
+        return await s.profiles.create(accountId, checked.name, chosen === undefined ? {} : { number: chosen });
+      } catch (e) {
+        if (!(e instanceof NumberTakenError)) throw e;
+        const holder = await s.profiles.get(e.number);
+        const by = holder ? ` by profile "${holder.name}" of account ${holder.accountId}` : '';
+        throw new UsageError(
+          `profile id ${e.number} is taken${by}; choose another --id, or leave it out for the next free one`,
+        );
+      }
     });
-    return print(json, { profile_id: profile.id }, `profile id: ${profile.id}`);
+    return print(json, { profile_id: profile.number, uuid: profile.id }, `profile id: ${profile.number}`);
   }
   if (command === 'key' && sub === 'rotate') {
     if (!values.account) throw new UsageError('key rotate needs --account ID');
@@ -224,6 +253,25 @@ async function main(argv: string[]): Promise<void> {
       json,
       { account_id: accountId, api_key: apiKey },
       `new API key: ${apiKey}\n(the previous key no longer works)`,
+    );
+  }
+  if (command === 'key' && sub === 'import') {
+    if (!name || !values.account)
+      throw new UsageError('key import needs --account ID and the KEY (or - to read it from stdin)');
+    const accountId = values.account;
+    // `-` keeps the key out of the shell's history and the process list; one final newline is not part of it.
+    const apiKey = name === '-' ? (await readStdin()).replace(/\r?\n$/, '') : name;
+    const record = await withStore(config, async (s) => {
+      try {
+        return await importKey(s, accountId, apiKey);
+      } catch (e) {
+        throw e instanceof KeyImportError ? new UsageError(e.message) : e;
+      }
+    });
+    return print(
+      json,
+      { account_id: accountId, key_id: record.keyId },
+      `key imported for account ${accountId} (key id ${record.keyId}); requests with it are accepted from now on`,
     );
   }
   if (command === 'user' && sub === 'create') {

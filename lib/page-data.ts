@@ -2,6 +2,7 @@
  * What the upload and account pages show, as data: the pages render it, and their JSON twins in the
  * read API return it, so scripts see what people see.
  */
+import { isImportedKey } from './api-keys.js';
 import { FLAGS, type Flag } from './messages.js';
 import type { Registry } from './formatter/registry.js';
 import { ciSnippets, uploadCommand, type CiSnippets } from './client/snippets.js';
@@ -9,7 +10,8 @@ import type { Store } from './store/store.js';
 import type { ApiKeyRecord, Profile } from './store/types.js';
 
 export interface UploadInfo {
-  profile_id: string;
+  /** The profile's public number. */
+  profile_id: number;
   profile_name: string;
   import_url: string;
   /** The personalised command; the key comes from the environment, never from a page. */
@@ -24,9 +26,9 @@ export interface UploadInfo {
 }
 
 export function uploadInfo(registry: Registry, profile: Profile, origin: string): UploadInfo {
-  const importUrl = `${origin}/api/v2/profile/${profile.id}/import`;
+  const importUrl = `${origin}/api/v2/profile/${profile.number}/import`;
   return {
-    profile_id: profile.id,
+    profile_id: profile.number,
     profile_name: profile.name,
     import_url: importUrl,
     curl: [
@@ -35,8 +37,8 @@ export function uploadInfo(registry: Registry, profile: Profile, origin: string)
       `  -F 'tag[]=branch:main' \\`,
       `  '${importUrl}/junit'`,
     ].join('\n'),
-    tally_upload: uploadCommand(origin, profile.id),
-    ci: ciSnippets(origin, profile.id),
+    tally_upload: uploadCommand(origin, String(profile.number)),
+    ci: ciSnippets(origin, String(profile.number)),
     formatters: registry.all().map((f) => ({ key: f.key, title: f.title, extensions: [...f.extensions] })),
     flags: [...FLAGS],
     tag_example: 'branch:main',
@@ -52,6 +54,8 @@ export interface AccountInfo {
 }
 
 export function maskKey(key: ApiKeyRecord): string {
+  // An imported key has no part of its own that may be shown.
+  if (isImportedKey(key)) return `imported key ${'•'.repeat(12)}`;
   return `tly_${key.keyId}_${'•'.repeat(12)}`;
 }
 

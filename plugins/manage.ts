@@ -12,11 +12,12 @@ import { checkProfileName } from '../lib/profile-name.js';
 import type { Store } from '../lib/store/store.js';
 import type { Deletion, Report } from '../lib/store/types.js';
 import { accountOf, profileFor, profileJson } from './profiles.js';
+import { idOrNumber } from '../lib/store/numbers.js';
 import { fault } from './replies.js';
 
 /** A report the account may delete: completed, or still being built by its import (answered 409). */
 export async function reportOfAccount(store: Store, id: string, accountId: string): Promise<Report | null> {
-  const report = await store.reports.get(id);
+  const report = await store.reports.get(idOrNumber(id));
   if (!report || (report.status !== 'completed' && report.status !== 'building')) return null;
   const profile = await store.profiles.get(report.profileId);
   return profile && profile.accountId === accountId ? report : null;
@@ -64,10 +65,7 @@ export const managePlugin: Plugin<{ store: Store }> = {
         const given = nameOf(request.payload);
         if ('problem' in given) return fault(h, 'profile_name_invalid', given.problem);
         const profile = await store.profiles.create(accountOf(request), given.name);
-        return h
-          .response(profileJson(profile))
-          .code(201)
-          .header('location', `/api/v2/profile/${encodeURIComponent(profile.id)}`);
+        return h.response(profileJson(profile)).code(201).header('location', `/api/v2/profile/${profile.number}`);
       },
     });
 
@@ -94,7 +92,7 @@ export const managePlugin: Plugin<{ store: Store }> = {
         if (!('accountId' in profile)) return profile;
         const done = await store.profiles.delete(profile.id);
         if (done.status !== 'deleted') return fault(h, deletionFault(done, 'profile_not_found'));
-        return { profile_id: profile.id, deleted: { reports: done.reports, tests: done.tests } };
+        return { profile_id: profile.number, deleted: { reports: done.reports, tests: done.tests } };
       },
     });
 
@@ -111,7 +109,7 @@ export const managePlugin: Plugin<{ store: Store }> = {
         if (!report) return fault(h, 'not_found');
         const done = await store.reports.delete(report.id);
         if (done.status !== 'deleted') return fault(h, deletionFault(done));
-        return { report_id: report.id, deleted: { reports: done.reports, tests: done.tests } };
+        return { report_id: report.number, deleted: { reports: done.reports, tests: done.tests } };
       },
     });
   },

@@ -24,6 +24,8 @@ import { accountOf, baseUrl, profileFor } from './profiles.js';
 import { queryFailAction as failAction } from './query-fault.js';
 import { snakeCaseAnswers } from './api-json.js';
 import { fault } from './replies.js';
+import { idOrNumber } from '../lib/store/numbers.js';
+import { containerJson, reportJson } from './public-ids.js';
 import { nextCursor, reportFilterOf, storeQuery } from './web/pages/reports.js';
 
 interface PageApiDeps {
@@ -77,11 +79,11 @@ export const pageApiPlugin: Plugin<PageApiDeps> = {
         const f = reportFilterOf(request);
         const reports = await store.reports.list(profile.id, storeQuery(f, limit));
         return {
-          profile_id: profile.id,
+          profile_id: profile.number,
           tags: f.tags,
           from: f.from,
           to: f.to,
-          reports,
+          reports: reports.map((r) => reportJson(r, profile)),
           next_before: nextCursor(reports, limit),
         };
       },
@@ -107,7 +109,7 @@ export const pageApiPlugin: Plugin<PageApiDeps> = {
         },
       },
       handler: async (request, h) => {
-        const report = await store.reports.get((request.params as { id: string }).id);
+        const report = await store.reports.get(idOrNumber((request.params as { id: string }).id));
         const profile = report && report.status === 'completed' ? await store.profiles.get(report.profileId) : null;
         if (!report || !profile || profile.accountId !== accountOf(request)) return fault(h, 'not_found');
         const q = request.query as {
@@ -129,8 +131,8 @@ export const pageApiPlugin: Plugin<PageApiDeps> = {
         });
         const last = containers[containers.length - 1];
         return {
-          report_id: report.id,
-          containers,
+          report_id: report.number,
+          containers: containers.map((c) => containerJson(c, report)),
           next_after: containers.length === q.limit && last ? last.seq : null,
         };
       },
@@ -156,7 +158,7 @@ export const pageApiPlugin: Plugin<PageApiDeps> = {
             tags: reportFilterOf(request).tags,
           })
         : null;
-      return found ? { profile_id: profile.id, ...found } : fault(h, 'not_found');
+      return found ? { profile_id: profile.number, ...found } : fault(h, 'not_found');
     });
 
     profileRoute('/api/v2/profiles/{id}/upload', null, (request, _h, profile) =>

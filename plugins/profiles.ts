@@ -1,5 +1,9 @@
-/** Loads a profile for the authenticated account: 404 when unknown, 403 when another account's. */
+/**
+ * Loads a profile for the authenticated account, by number or UUID: 404 when unknown, 403 when
+ * another account's.
+ */
 import type { Request, ResponseObject, ResponseToolkit } from '@hapi/hapi';
+import { idOrNumber } from '../lib/store/numbers.js';
 import type { Profile } from '../lib/store/types.js';
 import type { Store } from '../lib/store/store.js';
 import type { TallyCredentials } from './auth.js';
@@ -11,7 +15,7 @@ export async function profileFor(
   h: ResponseToolkit,
   id: string,
 ): Promise<Profile | ResponseObject> {
-  const profile = await store.profiles.get(id);
+  const profile = await store.profiles.get(idOrNumber(id));
   if (!profile) return fault(h, 'profile_not_found');
   const { accountId } = request.auth.credentials as unknown as TallyCredentials;
   if (profile.accountId !== accountId) return fault(h, 'profile_forbidden');
@@ -19,8 +23,21 @@ export async function profileFor(
 }
 
 /** A profile as the API answers it (GET /api/v2/profile/{profile_id}, and creating or renaming one). */
-export function profileJson(profile: Profile): { profile_id: string; id: string; name: string; created_at: string } {
-  return { profile_id: profile.id, id: profile.id, name: profile.name, created_at: profile.createdAt };
+/** A profile as the API shows it: its public number as `profile_id` and `id`, the UUID as `uuid`. */
+export function profileJson(profile: Profile): {
+  profile_id: number;
+  id: number;
+  uuid: string;
+  name: string;
+  created_at: string;
+} {
+  return {
+    profile_id: profile.number,
+    id: profile.number,
+    uuid: profile.id,
+    name: profile.name,
+    created_at: profile.createdAt,
+  };
 }
 
 export function accountOf(request: Request): string {

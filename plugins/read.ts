@@ -11,6 +11,8 @@ import { progressPercent, reportPageUrl } from '../lib/import/index.js';
 import { queryFailAction } from './query-fault.js';
 import { snakeCaseAnswers } from './api-json.js';
 import { fault } from './replies.js';
+import { idOrNumber } from '../lib/store/numbers.js';
+import { containerJson, importJson, reportJson } from './public-ids.js';
 
 interface ReadDeps {
   store: Store;
@@ -25,11 +27,12 @@ function tagsOf(request: Request): string[] {
   return [...url.searchParams.getAll('tag[]'), ...url.searchParams.getAll('tag')].map((t) => t.trim()).filter(Boolean);
 }
 
+/** A completed report of the caller's account, by number or UUID, with its profile. */
 async function ownedReport(store: Store, request: Request, id: string) {
-  const report = await store.reports.get(id);
+  const report = await store.reports.get(idOrNumber(id));
   if (!report || report.status !== 'completed') return null;
   const profile = await store.profiles.get(report.profileId);
-  return profile && profile.accountId === accountOf(request) ? report : null;
+  return profile && profile.accountId === accountOf(request) ? { report, profile } : null;
 }
 
 export const readPlugin: Plugin<ReadDeps> = {
@@ -87,8 +90,8 @@ export const readPlugin: Plugin<ReadDeps> = {
         });
         const last = reports[reports.length - 1];
         return {
-          profile_id: profile.id,
-          reports,
+          profile_id: profile.number,
+          reports: reports.map((r) => reportJson(r, profile)),
           next_before: reports.length === q.limit && last ? `${last.createdAt}~${last.id}` : null,
         };
       },
@@ -111,18 +114,18 @@ export const readPlugin: Plugin<ReadDeps> = {
       path: '/api/v2/reports/{report_id}/status',
       options: { auth: 'api-key' },
       handler: async (request, h) => {
-        const report = await store.reports.get((request.params as { report_id: string }).report_id);
+        const report = await store.reports.get(idOrNumber((request.params as { report_id: string }).report_id));
         // A report being deleted is gone already.
         const record = report && report.status !== 'deleting' ? await store.imports.get(report.importId) : null;
         if (!report || !record || record.accountId !== accountOf(request)) return fault(h, 'not_found');
         const finished = record.status === 'completed' || record.status === 'failed';
         return {
-          report_id: report.id,
+          report_id: report.number,
           import_id: record.id,
           import_status: record.status,
           import_progress: progressPercent(record.status, record.progress),
           progress: record.progress,
-          report_url: record.status === 'failed' ? null : reportPageUrl(baseUrl(request, publicUrl), report.id),
+          report_url: record.status === 'failed' ? null : reportPageUrl(baseUrl(request, publicUrl), report.number),
           messages: finished ? record.messages : [],
           totals: record.status === 'completed' ? report.totals : null,
         };
@@ -134,8 +137,8 @@ export const readPlugin: Plugin<ReadDeps> = {
       path: '/api/v2/reports/{report_id}',
       options: { auth: 'api-key' },
       handler: async (request, h) => {
-        const report = await ownedReport(store, request, (request.params as { report_id: string }).report_id);
-        return report ?? fault(h, 'not_found');
+        const owned = await ownedReport(store, request, (request.params as { report_id: string }).report_id);
+        return owned ? reportJson(owned.report, owned.profile) : fault(h, 'not_found');
       },
     });
 
@@ -154,7 +157,7 @@ export const readPlugin: Plugin<ReadDeps> = {
         },
       },
       handler: async (request, h) => {
-        const report = await ownedReport(store, request, (request.params as { report_id: string }).report_id);
+        const report = (await ownedReport(store, request, (request.params as { report_id: string }).report_id))?.report;
         if (!report) return fault(h, 'not_found');
         const q = request.query as { parent?: number; after?: number; limit: number };
         const containers = await store.containers.list(report.id, {
@@ -164,9 +167,9 @@ export const readPlugin: Plugin<ReadDeps> = {
         });
         const last = containers[containers.length - 1];
         return {
-          report_id: report.id,
+          report_id: report.number,
           parent: q.parent ?? null,
-          containers,
+          containers: containers.map((c) => containerJson(c, report)),
           next_after: containers.length === q.limit && last ? last.seq : null,
         };
       },
@@ -179,7 +182,11 @@ export const readPlugin: Plugin<ReadDeps> = {
       handler: async (request, h) => {
         const record = await store.imports.get((request.params as { import_id: string }).import_id);
         if (!record || record.accountId !== accountOf(request)) return fault(h, 'not_found');
-        return record;
+        const [profile, report] = await Promise.all([
+          store.profiles.get(record.profileId),
+          record.reportId ? store.reports.get(record.reportId) : null,
+        ]);
+        return importJson(record, profile, report);
       },
     });
 

@@ -74,7 +74,7 @@ t.test('serve on an empty data dir, then the admin commands', async (t) => {
   const account = await tally(dataDir, 'account', 'create', 'team', '--json');
   t.match(account, { account_id: String, api_key: /^tly_/ });
   const profile = await tally(dataDir, 'profile', 'create', 'nightly', '--account', account.account_id, '--json');
-  t.match(profile, { profile_id: String });
+  t.match(profile, { profile_id: Number, uuid: String });
   const path1 = `/api/v2/profile/${profile.profile_id}/import/junit`;
   t.equal(
     (await send(base, account.api_key, { path: path1, headers: { 'content-type': m.contentType }, body: m.body }))
@@ -148,4 +148,21 @@ t.test('usage errors exit 2 with a sentence', async (t) => {
   ).catch((e) => e);
   t.equal(r.code, 2);
   t.match(r.stderr, /profile create needs a NAME and --account ID/);
+});
+
+t.test('profile create refuses a name the API and the web form refuse, before opening the store', async (t) => {
+  for (const [name, why] of [
+    ['   ', /The name is empty/],
+    ['two\nlines', /control character/],
+    ['x'.repeat(101), /101 characters/],
+  ] as const) {
+    const r = await run(
+      process.execPath,
+      ['--import', 'tsx', path.join(root, 'bin/tally.ts'), 'profile', 'create', name, '--account', 'acc'],
+      { cwd: root },
+    ).catch((e) => e);
+    t.equal(r.code, 2, JSON.stringify(name.slice(0, 12)));
+    t.match(r.stderr, /profile_name_invalid/);
+    t.match(r.stderr, why);
+  }
 });

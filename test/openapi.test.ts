@@ -54,6 +54,25 @@ t.test('the document and the routes agree', async (t) => {
     { type: 'integer', minimum: 1, maximum: 1000, default: 50 },
     'query parameters come from the joi schema',
   );
+
+  // Report and profile ids are 32-bit integers for typed clients; paths take the UUID of older links too.
+  const int32 = { type: 'integer', format: 'int32', minimum: 1, maximum: 2147483647 };
+  const schemas = doc.components.schemas;
+  t.same(schemas.ImportAnswer.properties.report_id, { ...int32, nullable: true }, 'report_id in the import answer');
+  t.same(schemas.ImportAnswer.properties.profile_id, int32);
+  t.same(schemas.ReportStatus.properties.report_id, int32, 'report_id in /status');
+  t.same(schemas.Report.properties.id, int32, "a report's id");
+  t.same(schemas.Profile.properties.id, int32, "a profile's id");
+  for (const [route, name] of [
+    ['/api/v2/profile/{profile_id}/import/{formatter}', 'profile_id'],
+    ['/api/v2/reports/{report_id}/status', 'report_id'],
+    ['/api/v2/profiles/{id}/history', 'id'],
+    ['/api/v2/reports/{id}/search', 'id'],
+  ] as const) {
+    const op = doc.paths[route].post ?? doc.paths[route].get;
+    const param = op.parameters.find((p: { name: string }) => p.name === name);
+    t.same(param.schema.anyOf, [int32, { type: 'string', format: 'uuid' }], `${route}: the integer, or a UUID`);
+  }
 });
 
 t.test('a route without a document, or a document without a route, is reported', async (t) => {

@@ -25,7 +25,8 @@ export interface HistoryOptions {
 }
 
 export interface HistoryReport {
-  id: string;
+  /** The report's public number, as every report id a client sees. */
+  id: number;
   created_at: string;
   date: string;
   tags: string[];
@@ -42,7 +43,8 @@ export interface HistoryCell {
 }
 
 export interface ReportPointer {
-  report_id: string;
+  /** The report's public number. */
+  report_id: number;
   date: string;
 }
 
@@ -193,7 +195,7 @@ function factsOf(m: Matrix, row: number): RowFacts {
 
 function pointer(m: Matrix, j: number): ReportPointer | null {
   const r = j >= 0 ? m.reports[j] : undefined;
-  return r ? { report_id: r.id, date: r.date } : null;
+  return r ? { report_id: r.number, date: r.date } : null;
 }
 
 function cellsOf(m: Matrix, row: number): (HistoryCell | null)[] {
@@ -218,7 +220,7 @@ function cellsOf(m: Matrix, row: number): (HistoryCell | null)[] {
 }
 
 function reportOf(r: Report): HistoryReport {
-  return { id: r.id, created_at: r.createdAt, date: r.date, tags: r.tags, totals: r.totals };
+  return { id: r.number, created_at: r.createdAt, date: r.date, tags: r.tags, totals: r.totals };
 }
 
 export async function compareHistory(store: Store, profileId: string, o: HistoryOptions): Promise<HistoryComparison> {

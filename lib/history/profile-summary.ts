@@ -8,18 +8,20 @@ import { passRate, reportStatus } from '../totals.js';
 
 /** What the profiles page shows of one profile: the newest report's outcome and a trend. */
 export interface ProfileSummary {
-  id: string;
+  /** The profile's public number. */
+  id: number;
   name: string;
   created_at: string;
   latest: {
-    report_id: string;
+    /** The report's public number, as every report id a client sees. */
+    report_id: number;
     date: string;
     status: 'passed' | 'failed';
     totals: Totals;
     pass_rate: number | null;
   } | null;
   /** Oldest to newest: passed and failed (failed + errored) tests of each of the last reports. */
-  trend: { report_id: string; passed: number; failed: number }[];
+  trend: { report_id: number; passed: number; failed: number }[];
 }
 
 export async function profileSummaries(store: Store, accountId: string, trendLength = 30): Promise<ProfileSummary[]> {
@@ -29,12 +31,12 @@ export async function profileSummaries(store: Store, accountId: string, trendLen
       const reports = await store.reports.list(p.id, { limit: trendLength });
       const newest = reports[0];
       return {
-        id: p.id,
+        id: p.number,
         name: p.name,
         created_at: p.createdAt,
         latest: newest
           ? {
-              report_id: newest.id,
+              report_id: newest.number,
               date: newest.date,
               status: reportStatus(newest.totals),
               totals: newest.totals,
@@ -42,7 +44,7 @@ export async function profileSummaries(store: Store, accountId: string, trendLen
             }
           : null,
         trend: reports
-          .map((r) => ({ report_id: r.id, passed: r.totals.passed, failed: r.totals.failed + r.totals.errored }))
+          .map((r) => ({ report_id: r.number, passed: r.totals.passed, failed: r.totals.failed + r.totals.errored }))
           .reverse(),
       };
     }),

@@ -61,7 +61,7 @@ export async function complete(run: Run, uploads: Uploads, bytes: number): Promi
   run.deps.log('import.completed', { importId: run.record.id, reportId: report.id, tests: totals.tests, bytes });
   const summary: ReportSummary = {
     date: done.date,
-    url: `${run.baseUrl}/api/v2/reports/${report.id}`,
+    url: `${run.baseUrl}/api/v2/reports/${report.number}`,
     tags: params.tags,
     files,
     totals,
@@ -70,8 +70,8 @@ export async function complete(run: Run, uploads: Uploads, bytes: number): Promi
     status: 201,
     body: answerBody({
       importId: run.record.id,
-      reportId: report.id,
-      profileId: run.profileId,
+      reportNumber: report.number,
+      profileNumber: run.profileNumber,
       status: 'completed',
       messages,
       report: summary,

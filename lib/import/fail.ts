@@ -27,8 +27,8 @@ export async function fail(run: Run, e: unknown): Promise<ImportAnswer> {
     status: statusOf(messages),
     body: answerBody({
       importId: run.record.id,
-      reportId: null,
-      profileId: run.profileId,
+      reportNumber: null,
+      profileNumber: run.profileNumber,
       status: 'failed',
       messages,
       report: null,

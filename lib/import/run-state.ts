@@ -21,7 +21,8 @@ export interface Run {
   uploads: Uploads | null;
   /** process_async: the request being stored for the queue. */
   stored: StoredRequest | null;
-  readonly profileId: string;
+  /** The profile's public number, for the answer. */
+  readonly profileNumber: number;
   readonly baseUrl: string;
 }
 

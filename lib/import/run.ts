@@ -101,7 +101,7 @@ async function receiveImport(deps: ImportDeps, req: ImportRequest, received: { b
     early,
     uploads: null,
     stored: null,
-    profileId: req.profile.id,
+    profileNumber: req.profile.number,
     baseUrl: req.baseUrl,
   };
   let body: ReceivedBody | null = null;
@@ -240,8 +240,8 @@ function recordFailed(req: ImportRequest, messages: Message[]): ImportAnswer {
     status: statusOf(messages),
     body: answerBody({
       importId: null,
-      reportId: null,
-      profileId: req.profile.id,
+      reportNumber: null,
+      profileNumber: req.profile.number,
       status: 'failed',
       messages,
       report: null,

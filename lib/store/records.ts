@@ -7,8 +7,8 @@ export function newAccount(name: string): Account {
   return { id: randomUUID(), name, createdAt: now() };
 }
 
-export function newProfile(accountId: string, name: string): Profile {
-  return { id: randomUUID(), accountId, name, createdAt: now() };
+export function newProfile(accountId: string, name: string, number: number): Profile {
+  return { id: randomUUID(), number, accountId, name, createdAt: now() };
 }
 
 /** The address is kept lower-cased: it is what people sign in with, whatever case they type. */
@@ -39,9 +39,10 @@ export function newImportRecord(input: NewImport): ImportRecord {
 }
 
 /** A new report: `building` (invisible to readers), zero totals. */
-export function newReportRecord(input: NewReport): Report {
+export function newReportRecord(input: NewReport, number: number): Report {
   return {
     id: randomUUID(),
+    number,
     profileId: input.profileId,
     importId: input.importId,
     status: 'building',

@@ -4,13 +4,15 @@
  * finished report. The order of completing and failing is written once here.
  */
 import type { HistoryDrafts } from './history-drafts.js';
+import { checkNumber, type IdOrNumber } from './numbers.js';
 import { newReportRecord } from './records.js';
 import type { Deletion, NewReport, Report, ReportOutcome, ReportQuery } from './types.js';
 
 export interface ReportStore {
-  /** A new report in status `building`, zero totals, invisible to `list`. */
+  /** A new report in status `building`, zero totals, invisible to `list`; it takes the next number. */
   create(input: NewReport): Promise<Report>;
-  get(id: string): Promise<Report | null>;
+  /** By UUID, or by public number. */
+  get(id: IdOrNumber): Promise<Report | null>;
   /** Completed reports of a profile, newest first. */
   list(profileId: string, query: ReportQuery): Promise<Report[]>;
   /**
@@ -30,8 +32,10 @@ export interface ReportStore {
 
 /** What an adapter does for reports; the rest is reportStore(). */
 export interface ReportRecords {
+  /** Takes the next report number from the deployment's counter (atomic across processes). */
+  nextNumber(): Promise<number>;
   insert(report: Report): Promise<void>;
-  get(id: string): Promise<Report | null>;
+  get(id: IdOrNumber): Promise<Report | null>;
   /** As ReportStore.list, with a positive limit. */
   list(profileId: string, query: ReportQuery): Promise<Report[]>;
   exists(id: string): Promise<boolean>;
@@ -47,7 +51,7 @@ export interface ReportRecords {
 export function reportStore(records: ReportRecords, drafts: HistoryDrafts): Omit<ReportStore, 'delete'> {
   return {
     async create(input) {
-      const report = newReportRecord(input);
+      const report = newReportRecord(input, checkNumber('report', await records.nextNumber()));
       await records.insert(report);
       drafts.created(report.id);
       return report;

@@ -37,7 +37,10 @@ export interface ApiKeyRecord {
 }
 
 export interface Profile {
+  /** The internal key (a UUID) that imports and reports point to. */
   id: string;
+  /** The public id: an integer unique among profiles (numbers.ts). */
+  number: number;
   accountId: string;
   name: string;
   createdAt: string;
@@ -146,7 +149,10 @@ export interface ReportFile {
 }
 
 export interface Report {
+  /** The internal key (a UUID) that containers, history and the import record point to. */
   id: string;
+  /** The public id: an integer unique among reports (numbers.ts). */
+  number: number;
   profileId: string;
   importId: string;
   status: ReportStatus;

@@ -8,7 +8,7 @@ import type Joi from 'joi';
 import { FLAGS } from '../../lib/messages.js';
 import { MAX_PROFILE_NAME } from '../../lib/profile-name.js';
 import { OPERATIONS, type Operation } from './operations.js';
-import { SCHEMAS } from './schemas.js';
+import { SCHEMAS, publicId } from './schemas.js';
 
 type Schema = Record<string, unknown>;
 
@@ -72,7 +72,7 @@ function operation(route: RequestRoute, op: Operation): Schema {
     false;
   const parameters: Schema[] = [];
   for (const m of route.path.matchAll(/\{(\w+)\??\}/g))
-    parameters.push({ name: m[1], in: 'path', required: true, schema: { type: 'string', minLength: 1 } });
+    parameters.push({ name: m[1], in: 'path', required: true, schema: pathSchema(route.path, m[1]!) });
   const query = route.settings.validate?.query;
   if (query && typeof (query as Joi.Schema).describe === 'function') {
     const described = (query as Joi.Schema).describe() as { keys?: Record<string, Joi.Description> };
@@ -121,6 +121,18 @@ function operation(route: RequestRoute, op: Operation): Schema {
         : {}),
     responses,
   };
+}
+
+/** A report's or profile's id in a path: the integer, or the UUID older links carry. */
+const idParameter: Schema = {
+  description: "The report's or profile's integer id; its UUID (older links) is accepted too.",
+  anyOf: [publicId, { type: 'string', format: 'uuid' }],
+};
+
+function pathSchema(path: string, name: string): Schema {
+  const names = name === 'profile_id' || name === 'report_id';
+  const owner = name === 'id' && /^\/api\/v2\/(profiles|reports)\/\{id\}/.test(path);
+  return names || owner ? idParameter : { type: 'string', minLength: 1 };
 }
 
 function importBody(): Schema {

@@ -2,12 +2,17 @@
  * JSON Schemas (OpenAPI 3.0 dialect) of Tally's answers. They describe what the handlers return
  * today; `test/openapi.test.ts` and the schemathesis run (`scripts/contract.ts`) hold them to it.
  */
+import { MAX_NUMBER } from '../../lib/store/numbers.js';
+
 type Schema = Record<string, unknown>;
 
 const nullable = (s: Schema): Schema => ({ ...s, nullable: true });
 const str: Schema = { type: 'string' };
 const int: Schema = { type: 'integer', minimum: 0 };
 const strings: Schema = { type: 'array', items: str };
+/** A report's or profile's id as clients see it (lib/store/numbers.ts): a Java `Integer`, a Go `int32`. */
+export const publicId: Schema = { type: 'integer', format: 'int32', minimum: 1, maximum: MAX_NUMBER };
+const uuid: Schema = { type: 'string', format: 'uuid', description: 'The internal key; routes accept it too.' };
 
 const message: Schema = {
   type: 'object',
@@ -89,8 +94,8 @@ export const SCHEMAS: Record<string, Schema> = {
     ],
     properties: {
       import_id: nullable(str),
-      report_id: nullable(str),
-      profile_id: str,
+      report_id: nullable(publicId),
+      profile_id: publicId,
       status: { type: 'string', enum: ['completed', 'failed', 'queued'] },
       import_status: importStatus,
       import_progress: nullable({ type: 'integer', minimum: 0, maximum: 100 }),
@@ -107,10 +112,23 @@ export const SCHEMAS: Record<string, Schema> = {
   },
   Report: {
     type: 'object',
-    required: ['id', 'profile_id', 'import_id', 'status', 'created_at', 'date', 'tags', 'totals', 'files', 'messages'],
+    required: [
+      'id',
+      'uuid',
+      'profile_id',
+      'import_id',
+      'status',
+      'created_at',
+      'date',
+      'tags',
+      'totals',
+      'files',
+      'messages',
+    ],
     properties: {
-      id: str,
-      profile_id: str,
+      id: publicId,
+      uuid,
+      profile_id: publicId,
       import_id: str,
       status: { type: 'string', enum: ['building', 'completed', 'failed'] },
       created_at: str,
@@ -125,7 +143,7 @@ export const SCHEMAS: Record<string, Schema> = {
     type: 'object',
     required: ['profile_id', 'reports', 'next_before'],
     properties: {
-      profile_id: str,
+      profile_id: publicId,
       reports: { type: 'array', items: { $ref: '#/components/schemas/Report' } },
       next_before: nullable(str),
     },
@@ -143,7 +161,7 @@ export const SCHEMAS: Record<string, Schema> = {
       'totals',
     ],
     properties: {
-      report_id: str,
+      report_id: publicId,
       import_id: str,
       import_status: importStatus,
       import_progress: nullable({ type: 'integer', minimum: 0, maximum: 100 }),
@@ -157,7 +175,7 @@ export const SCHEMAS: Record<string, Schema> = {
     type: 'object',
     required: ['report_id', 'parent', 'containers', 'next_after'],
     properties: {
-      report_id: str,
+      report_id: publicId,
       parent: nullable(int),
       containers: {
         type: 'array',
@@ -165,7 +183,7 @@ export const SCHEMAS: Record<string, Schema> = {
           type: 'object',
           required: ['seq', 'parent_seq', 'type', 'title', 'status'],
           properties: {
-            report_id: str,
+            report_id: publicId,
             seq: int,
             parent_seq: nullable(int),
             file_index: int,
@@ -208,7 +226,7 @@ export const SCHEMAS: Record<string, Schema> = {
     ],
     properties: {
       id: str,
-      profile_id: str,
+      profile_id: nullable(publicId),
       account_id: str,
       status: importStatus,
       created_at: str,
@@ -221,22 +239,22 @@ export const SCHEMAS: Record<string, Schema> = {
       files: { type: 'array', items: storedFile },
       attachments: { type: 'array', items: storedFile },
       messages: { type: 'array', items: { $ref: '#/components/schemas/Message' } },
-      report_id: nullable(str),
+      report_id: nullable(publicId),
       progress,
     },
   },
   Profile: {
     type: 'object',
-    required: ['profile_id', 'name'],
-    properties: { profile_id: str, id: str, name: str, created_at: str },
+    required: ['profile_id', 'id', 'uuid', 'name'],
+    properties: { profile_id: publicId, id: publicId, uuid, name: str, created_at: str },
   },
   /** What a DELETE took: the completed reports and their tests. */
   Deleted: {
     type: 'object',
     required: ['deleted'],
     properties: {
-      profile_id: str,
-      report_id: str,
+      profile_id: publicId,
+      report_id: publicId,
       deleted: { type: 'object', required: ['reports', 'tests'], properties: { reports: int, tests: int } },
     },
   },

@@ -10,7 +10,7 @@ export interface PageOptions {
   /** Which top-level section is current. */
   section?: 'profiles' | 'account';
   /** A profile's pages carry its tabs. */
-  profile?: Pick<Profile, 'id' | 'name'>;
+  profile?: Pick<Profile, 'number' | 'name'>;
   tab?: 'reports' | 'history' | 'upload';
   /** What the form that led here did (flash.ts). */
   flash?: string | null;
@@ -53,10 +53,10 @@ export function page(ctx: WebContext, o: PageOptions, body: Html): string {
     </html> `.text;
 }
 
-function profileTabs(p: Pick<Profile, 'id' | 'name'>, tab: PageOptions['tab']): Html {
+function profileTabs(p: Pick<Profile, 'number' | 'name'>, tab: PageOptions['tab']): Html {
   const link = (name: NonNullable<PageOptions['tab']>, href: string, label: string) =>
     html`<a href="${href}" ${tab === name ? html` aria-current="page"` : ''}>${label}</a>`;
-  const base = `/profiles/${encodeURIComponent(p.id)}`;
+  const base = `/profiles/${p.number}`;
   const tabs = [
     link('reports', base, 'Reports'),
     link('history', `${base}/history`, 'History'),

@@ -42,7 +42,10 @@ export interface Harness {
   url: string;
   apiKey: string;
   accountId: string;
+  /** The profile's UUID (the store's key; routes accept it beside the number). */
   profileId: string;
+  /** The profile's public number, what the API and the pages show. */
+  profileNumber: number;
   /** A profile of another account. */
   foreignProfileId: string;
   send(req: RawRequest): Promise<Reply>;
@@ -127,6 +130,7 @@ export async function startTally(
     apiKey,
     accountId,
     profileId: profile.id,
+    profileNumber: profile.number,
     foreignProfileId: foreign.id,
     send: (req) => send(url, apiKey, req),
     async leftovers() {

@@ -177,10 +177,60 @@ for (const kind of storeKinds(t)) {
       t.equal((await h.leftovers()).blobs, before.blobs, 'its stored request is removed');
     });
 
+    await t.test('report and profile ids are 32-bit integers; the UUIDs still work in paths', async (t) => {
+      const r = await upload(h, [file('file[]', 'a.xml', junitXml())], '/import/junit');
+      const id = r.json.report_id;
+      t.ok(Number.isInteger(id) && id >= 1 && id <= 2 ** 31 - 1, `report_id ${id} is a 32-bit integer`);
+      t.equal(r.json.profile_id, h.profileNumber, 'profile_id is the integer too');
+      t.equal(r.json.report.url, `${h.url}/api/v2/reports/${id}`);
+      const uuid = (await h.store.reports.get(id))!.id;
+      for (const ref of [id, uuid]) {
+        const get = (path: string) => h.send({ method: 'GET', path });
+        const status = await get(`/api/v2/reports/${ref}/status`);
+        t.equal(status.status, 200, `/status by ${ref}`);
+        t.equal(status.json.report_id, id);
+        t.equal(status.json.report_url, `${h.url}/reports/${id}`);
+        const report = await get(`/api/v2/reports/${ref}`);
+        t.match(report.json, { id, uuid, profileId: h.profileNumber }, `the report by ${ref}`);
+        const containers = await get(`/api/v2/reports/${ref}/containers`);
+        t.equal(containers.json.report_id, id);
+        t.ok(
+          containers.json.containers.every((c: { reportId: unknown }) => c.reportId === id),
+          'its containers carry the integer',
+        );
+      }
+      const record = await h.send({ method: 'GET', path: `/api/v2/imports/${r.json.import_id}` });
+      t.match(record.json, { profileId: h.profileNumber, reportId: id }, 'the import record too');
+      const listed = await h.send({ method: 'GET', path: `/api/v2/profile/${h.profileNumber}/reports?limit=1` });
+      t.match(listed.json, { profile_id: h.profileNumber, reports: [{ id, uuid }] }, 'and the listing');
+      const m = multipart([file('file[]', 'a.xml', junitXml())]);
+      const byNumber = await h.send({
+        path: `/api/v2/profile/${h.profileNumber}/import/junit`,
+        headers: { 'content-type': m.contentType },
+        body: m.body,
+      });
+      t.equal(byNumber.status, 201, 'an import to /profile/<integer>/import/junit (upload() posts to the UUID)');
+      t.ok(byNumber.json.report_id > id, 'a later report has a larger id');
+      for (const other of ['0', '2147483648', '99999', 'not-an-id'])
+        t.equal(
+          (await h.send({ method: 'GET', path: `/api/v2/reports/${other}/status` })).status,
+          404,
+          `/reports/${other}: not found`,
+        );
+      const foreign = (await h.store.profiles.get(h.foreignProfileId))!.number;
+      t.equal(
+        (await h.send({ method: 'GET', path: `/api/v2/profile/${foreign}` })).status,
+        403,
+        "another account's profile by its integer id",
+      );
+    });
+
     await t.test('GET /api/v2/profile/{id} lets clients check their settings', async (t) => {
       const mine = await h.send({ method: 'GET', path: `/api/v2/profile/${h.profileId}` });
       t.equal(mine.status, 200);
-      t.match(mine.json, { profile_id: h.profileId, name: 'main' });
+      t.match(mine.json, { profile_id: h.profileNumber, id: h.profileNumber, uuid: h.profileId, name: 'main' });
+      const byNumber = await h.send({ method: 'GET', path: `/api/v2/profile/${h.profileNumber}` });
+      t.strictSame(byNumber.json, mine.json, 'by its integer id as by its UUID');
       t.equal((await h.send({ method: 'GET', path: `/api/v2/profile/${h.foreignProfileId}` })).status, 403);
       t.equal((await h.send({ method: 'GET', path: '/api/v2/profile/nope' })).status, 404);
       t.equal((await h.send({ method: 'GET', path: `/api/v2/profile/${h.profileId}`, noKey: true })).status, 401);

@@ -67,7 +67,7 @@ async function importZip(h: Harness, zip: Buffer) {
 }
 
 /** Every container of a report, depth first, as the read API lists them (the suites' children). */
-async function tree(h: Harness, reportId: string): Promise<unknown[]> {
+async function tree(h: Harness, reportId: number): Promise<unknown[]> {
   const out: unknown[] = [];
   const walk = async (parent: number | null): Promise<void> => {
     let after: number | null = null;
@@ -152,8 +152,9 @@ for (const kind of storeKinds(t))
       t.ok(ta.length > 100, `${ta.length} containers`);
       t.same(tb, ta, 'same containers: ids, parents, file indexes, order and content');
       // On workers the column is built from what they gathered while writing; without, read back.
-      const [ca] = await onThread.store.history.columns([a.json.report_id]);
-      const [cb] = await onWorkers.store.history.columns([b.json.report_id]);
+      const uuidOf = async (h: Harness, n: number) => (await h.store.reports.get(n))!.id;
+      const [ca] = await onThread.store.history.columns([await uuidOf(onThread, a.json.report_id)]);
+      const [cb] = await onWorkers.store.history.columns([await uuidOf(onWorkers, b.json.report_id)]);
       t.ok(ca && ca.keys.length > 100, `history column of ${ca?.keys.length} tests`);
       const mismatch = firstDifference(column(cb!), column(ca!));
       t.equal(mismatch, null, 'same history column: keys, ids, durations, statuses and title paths', { mismatch });

@@ -91,7 +91,7 @@ export async function hostile(
 }
 
 /** Every container of a report, depth first (the API pages children by parent). */
-export async function allContainers(h: Harness, reportId: string): Promise<any[]> {
+export async function allContainers(h: Harness, reportId: number): Promise<any[]> {
   const out: any[] = [];
   const walk = async (parent: number | null): Promise<void> => {
     let after: number | null = null;

@@ -28,7 +28,7 @@ const junitBody = (bytes: number): string => {
 };
 
 /** Titles of every stored container of a report, joined: what a reader could ever see. */
-async function storedText(h: Harness, reportId: string): Promise<string> {
+async function storedText(h: Harness, reportId: number): Promise<string> {
   return JSON.stringify(await allContainers(h, reportId));
 }
 

@@ -97,10 +97,11 @@ if (!url) {
     const db = (await h.raw()).db(h.dbName);
     const expected: Record<string, { key: Record<string, number>; unique?: true }[]> = {
       api_keys: [{ key: { keyId: 1 }, unique: true }],
-      profiles: [{ key: { accountId: 1, createdAt: 1 } }],
+      profiles: [{ key: { accountId: 1, createdAt: 1 } }, { key: { number: 1 }, unique: true }],
       reports: [
         { key: { profileId: 1, status: 1, createdAt: -1, _id: -1 } },
         { key: { profileId: 1, tags: 1, createdAt: -1 } },
+        { key: { number: 1 }, unique: true },
       ],
       imports: [{ key: { status: 1, createdAt: 1 } }],
       containers: [

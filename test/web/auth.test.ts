@@ -14,7 +14,7 @@ async function importRun(
   h: Harness,
   i: number,
   o: { failLogin?: boolean; svg?: boolean; tags?: string[] } = {},
-): Promise<string> {
+): Promise<number> {
   const parts = [
     ...(o.tags ?? []).map((tag) => field('tag[]', tag)),
     file(
@@ -40,7 +40,7 @@ async function importRun(
     headers: { 'content-type': contentType },
   });
   if (r.status !== 201) throw new Error(`import answered ${r.status}: ${r.text}`);
-  return r.json.report_id as string;
+  return r.json.report_id as number;
 }
 
 for (const kind of storeKinds(t)) {
@@ -255,8 +255,12 @@ for (const kind of storeKinds(t)) {
     const other = await signedIn(h, 'other@example.com', foreignProfile!.accountId);
     const list = await other.client.get('/profiles');
     t.match(list.text, 'theirs');
-    t.notMatch(list.text, h.profileId, 'the profiles page lists only its own account');
+    t.notMatch(list.text, `href="/profiles/${h.profileNumber}"`, 'the profiles page lists only its own account');
+    const mineByUuid = (await h.store.reports.get(mine))!.id;
     for (const path of [
+      `/profiles/${h.profileNumber}`,
+      `/profiles/${h.profileNumber}/history`,
+      `/reports/${mineByUuid}`,
       `/profiles/${h.profileId}`,
       `/profiles/${h.profileId}/history`,
       `/profiles/${h.profileId}/upload`,
@@ -312,7 +316,10 @@ for (const kind of storeKinds(t)) {
     t.match(search.text, 'applies a coupon', 'title search, any case');
     t.notMatch(search.text, 'computes the tax');
 
-    const found = await h.store.containers.find(report, { text: 'logs in with a password', limit: 1 });
+    const found = await h.store.containers.find((await h.store.reports.get(report))!.id, {
+      text: 'logs in with a password',
+      limit: 1,
+    });
     const node = await client.get(`/reports/${report}/nodes/${found[0]!.seq}`, { 'x-requested-with': 'tally' });
     t.match(node.text, 'Timed out after 5000 ms', 'failure message');
     t.match(node.text, 'LoginTest.java:31', 'stack');
@@ -324,7 +331,10 @@ for (const kind of storeKinds(t)) {
     t.match(png.headers['content-disposition'], /^inline;/);
     t.equal(png.headers['x-content-type-options'], 'nosniff');
 
-    const [svgTest] = await h.store.containers.find(svgReport, { text: 'logs in with a password', limit: 1 });
+    const [svgTest] = await h.store.containers.find((await h.store.reports.get(svgReport))!.id, {
+      text: 'logs in with a password',
+      limit: 1,
+    });
     const svgNode = await client.get(`/reports/${svgReport}/nodes/${svgTest!.seq}`, { 'x-requested-with': 'tally' });
     const svgUrl = /<img src="([^"]+)"/.exec(svgNode.text)?.[1];
     const svg = await client.get(svgUrl!);
@@ -341,7 +351,7 @@ for (const kind of storeKinds(t)) {
     t.notMatch(reports.text, `/reports/${svgReport}`, 'the reports page filters by tag');
     t.notMatch((await client.get(`/profiles/${h.profileId}?to=2000-01-01`)).text, `/reports/${first}`, 'and by date');
     const upload = await client.get(`/profiles/${h.profileId}/upload`);
-    t.match(upload.text, `/api/v2/profile/${h.profileId}/import`, 'the personalised command');
+    t.match(upload.text, `/api/v2/profile/${h.profileNumber}/import`, 'the personalised command, with the integer id');
     t.notMatch(upload.text, h.apiKey, 'never the key');
     t.match(upload.text, '<code>junit</code>', 'the formatter keys');
 
@@ -353,7 +363,7 @@ for (const kind of storeKinds(t)) {
 
   t.test(`${kind}: the JSON twins`, async (t) => {
     const h = await startTally(t, { store: kind });
-    const ids: string[] = [];
+    const ids: number[] = [];
     for (let i = 0; i < 4; i++) ids.push(await importRun(h, i, { tags: [i % 2 ? 'branch:dev' : 'branch:main'] }));
     const get = async (path: string) => {
       const r = await h.send({ method: 'GET', path });
@@ -362,7 +372,11 @@ for (const kind of storeKinds(t)) {
     };
     const profiles = await get('/api/v2/profiles');
     t.equal(profiles.profiles.length, 1);
-    t.match(profiles.profiles[0], { id: h.profileId, name: 'main', latest: { report_id: ids[3], status: 'failed' } });
+    t.match(profiles.profiles[0], {
+      id: h.profileNumber,
+      name: 'main',
+      latest: { report_id: ids[3], status: 'failed' },
+    });
     t.equal(profiles.profiles[0].trend.length, 4);
 
     const history = await get(`/api/v2/profiles/${h.profileId}/history?n=10`);
@@ -403,7 +417,7 @@ for (const kind of storeKinds(t)) {
 
     const reports = await get(`/api/v2/profiles/${h.profileId}/reports?tag=branch:dev`);
     t.strictSame(
-      reports.reports.map((r: { id: string }) => r.id),
+      reports.reports.map((r: { id: number }) => r.id),
       [ids[3], ids[1]],
     );
     const search = await get(`/api/v2/reports/${ids[3]}/search?status=failing&tests_only=true`);
@@ -412,7 +426,7 @@ for (const kind of storeKinds(t)) {
       ['applies a coupon'],
     );
     const upload = await get(`/api/v2/profiles/${h.profileId}/upload`);
-    t.match(upload, { profile_id: h.profileId, import_url: `${h.url}/api/v2/profile/${h.profileId}/import` });
+    t.match(upload, { profile_id: h.profileNumber, import_url: `${h.url}/api/v2/profile/${h.profileNumber}/import` });
     t.ok(upload.formatters.some((f: { key: string }) => f.key === 'junit'));
     t.notMatch(JSON.stringify(upload), h.apiKey);
     const account = await get('/api/v2/account');
@@ -517,7 +531,7 @@ for (const kind of storeKinds(t)) {
     t.equal(page.text.match(/<details class="node /g)?.length, 100, 'the first 100 top-level containers');
     t.match(
       page.text,
-      `data-more="/reports/${report.id}/list?after=9901"`,
+      `data-more="/reports/${report.number}/list?after=9901"`,
       'and a way to the next 100 (after the seq of the last one)',
     );
     // Size, not time, says that the page did not carry the whole tree: 50,000 rows would be megabytes.

@@ -44,7 +44,7 @@ for (const kind of browser ? storeKinds(t) : []) {
 
     await signInFirstTime(page, h.url, 'dev@example.com', password, 'a browser test password');
     t.equal(await page.textContent('main h1'), 'Profiles', 'signed in, on the profiles page');
-    t.ok(await page.isVisible(`a[href="/profiles/${h.profileId}"]`), 'the profile is listed');
+    t.ok(await page.isVisible(`a[href="/profiles/${h.profileNumber}"]`), 'the profile is listed');
 
     // The fourth run, as a zip through the browser form: the coupon test fails again (a flip), and
     // the login test fails with a screenshot that sits in the zip.
@@ -55,7 +55,7 @@ for (const kind of browser ? storeKinds(t) : []) {
     await page.goto(`${h.url}/profiles/${h.profileId}/upload`);
     t.match(
       await page.textContent('#curl-command'),
-      `/api/v2/profile/${h.profileId}/import`,
+      `/api/v2/profile/${h.profileNumber}/import`,
       'the personalised curl command',
     );
     await page.selectOption('#upload-formatter', 'junit');
@@ -71,7 +71,7 @@ for (const kind of browser ? storeKinds(t) : []) {
       "and its messages (the zip's PNG became an attachment)",
     );
 
-    await Promise.all([page.waitForURL(/\/reports\/[0-9a-f-]{36}$/), page.click('#upload-result .report-link')]);
+    await Promise.all([page.waitForURL(/\/reports\/\d+$/), page.click('#upload-result .report-link')]);
     t.match(await page.textContent('.report-head h1'), 'failed', 'the report page');
     t.match(await page.textContent('.report-head'), 'branch:main', 'with its tag');
     await page.click('summary:has-text("shop.auth.LoginTest")');

@@ -15,8 +15,10 @@ export interface ReportSummary {
 
 export interface ImportResponseBody {
   import_id: string | null;
-  report_id: string | null;
-  profile_id: string;
+  /** The report's public number (lib/store/numbers.ts): a 32-bit integer, as Calliope's clients declare it. */
+  report_id: number | null;
+  /** The profile's public number. */
+  profile_id: number;
   status: 'completed' | 'failed' | 'queued';
   import_status: ImportStatus;
   /** Percent, 0–100; null while it cannot be told (a chunked upload in flight). */
@@ -29,12 +31,12 @@ export interface ImportResponseBody {
   report: ReportSummary | null;
 }
 
-export function reportPageUrl(baseUrl: string, reportId: string): string {
-  return `${baseUrl}/reports/${reportId}`;
+export function reportPageUrl(baseUrl: string, reportNumber: number): string {
+  return `${baseUrl}/reports/${reportNumber}`;
 }
 
-export function reportStatusUrl(baseUrl: string, reportId: string): string {
-  return `${baseUrl}/api/v2/reports/${reportId}/status`;
+export function reportStatusUrl(baseUrl: string, reportNumber: number): string {
+  return `${baseUrl}/api/v2/reports/${reportNumber}/status`;
 }
 
 /** Percent done of an import in this state. */
@@ -64,8 +66,10 @@ export function summarySentence(
 
 export function answerBody(o: {
   importId: string | null;
-  reportId: string | null;
-  profileId: string;
+  /** The report's public number. */
+  reportNumber: number | null;
+  /** The profile's public number. */
+  profileNumber: number;
   status: 'completed' | 'failed' | 'queued';
   messages: Message[];
   report: ReportSummary | null;
@@ -75,14 +79,15 @@ export function answerBody(o: {
   const importStatus: ImportStatus = o.status;
   return {
     import_id: o.importId,
-    report_id: o.status === 'failed' ? null : o.reportId,
-    profile_id: o.profileId,
+    report_id: o.status === 'failed' ? null : o.reportNumber,
+    profile_id: o.profileNumber,
     status: o.status,
     import_status: importStatus,
     import_progress: progressPercent(importStatus, o.progress ?? { bytes: 0, files: 0, containers: 0 }),
     message: summarySentence(o.status, o.messages, o.report),
-    report_url: o.reportId && o.status !== 'failed' ? reportPageUrl(o.baseUrl, o.reportId) : null,
-    report_status_url: o.reportId && o.status !== 'failed' ? reportStatusUrl(o.baseUrl, o.reportId) : null,
+    report_url: o.reportNumber !== null && o.status !== 'failed' ? reportPageUrl(o.baseUrl, o.reportNumber) : null,
+    report_status_url:
+      o.reportNumber !== null && o.status !== 'failed' ? reportStatusUrl(o.baseUrl, o.reportNumber) : null,
     messages: o.messages,
     report: o.report,
   };

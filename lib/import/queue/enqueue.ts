@@ -33,8 +33,8 @@ export async function enqueue(
     status: 202,
     body: answerBody({
       importId: run.record.id,
-      reportId: run.report!.id,
-      profileId: run.profileId,
+      reportNumber: run.report!.number,
+      profileNumber: run.profileNumber,
       status: 'queued',
       messages,
       report: null,

@@ -21,6 +21,8 @@ export async function replayQueuedImport(
   baseUrl: string,
 ): Promise<ImportAnswer> {
   const { store, registry, config } = deps;
+  // For the answer only (the queue runner reads its status); a profile gone meanwhile fails below.
+  const profile = await store.profiles.get(record.profileId).catch(() => null);
   const run: Run = {
     deps,
     record,
@@ -29,7 +31,7 @@ export async function replayQueuedImport(
     early: [...record.messages],
     uploads: null,
     stored: null,
-    profileId: record.profileId,
+    profileNumber: profile?.number ?? 0,
     baseUrl,
   };
   try {

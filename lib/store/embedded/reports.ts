@@ -3,17 +3,22 @@ import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import type { ReportRecords } from '../reports.js';
 import { isoTime } from '../time.js';
 import type { EmbeddedDatabase } from './database.js';
+import { claimNextNumber } from './numbers.js';
 import type { SpaceReserve } from './reserve.js';
 import { toReport, type ReportRow } from './rows.js';
 import { PURGE_CHUNK } from './statements.js';
 
 export function reportRecords(d: EmbeddedDatabase, reserve: SpaceReserve): ReportRecords {
   return {
+    async nextNumber() {
+      return d.db.transaction(() => claimNextNumber(d.s, 'report')).immediate();
+    },
     async insert(r) {
       const s = d.s;
       d.transaction(() => {
         s.insertReport.run(
           r.id,
+          r.number,
           r.profileId,
           r.importId,
           r.status,
@@ -28,7 +33,7 @@ export function reportRecords(d: EmbeddedDatabase, reserve: SpaceReserve): Repor
       });
     },
     async get(id) {
-      const row = d.s.getReport.get(id);
+      const row = typeof id === 'number' ? d.s.getReportByNumber.get(id) : d.s.getReport.get(id);
       return row ? toReport(row) : null;
     },
     async list(profileId, query) {

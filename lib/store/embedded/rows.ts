@@ -60,6 +60,7 @@ export interface ApiKeyRow {
 
 export interface ProfileRow {
   id: string;
+  number: number;
   account_id: string;
   name: string;
   created_at: string;
@@ -86,6 +87,7 @@ export interface ImportRow {
 
 export interface ReportRow {
   id: string;
+  number: number;
   profile_id: string;
   import_id: string;
   status: string;
@@ -146,7 +148,7 @@ export function toApiKey(r: ApiKeyRow): ApiKeyRecord {
 }
 
 export function toProfile(r: ProfileRow): Profile {
-  return { id: r.id, accountId: r.account_id, name: r.name, createdAt: r.created_at };
+  return { id: r.id, number: r.number, accountId: r.account_id, name: r.name, createdAt: r.created_at };
 }
 
 export function toImport(r: ImportRow): ImportRecord {
@@ -173,6 +175,7 @@ export function toImport(r: ImportRow): ImportRecord {
 export function toReport(r: ReportRow): Report {
   return {
     id: r.id,
+    number: r.number,
     profileId: r.profile_id,
     importId: r.import_id,
     status: r.status as Report['status'],

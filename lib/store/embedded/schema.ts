@@ -155,7 +155,41 @@ const migrations: readonly string[] = [
   alter table profiles add column deleting integer;
   create index reports_deleting on reports (id) where status = 'deleting';
   `,
+  // 6: the public integer ids of profiles and reports (lib/store/numbers.ts). Existing rows are
+  // numbered in creation order (rowid, the insert order, breaks ties within a millisecond); each
+  // noun's counter starts after the numbers given and only ever goes up; `numbers` keeps every
+  // number given or chosen, so the counter never hands one out again, even once its row is deleted.
+  `
+  alter table profiles add column number integer;
+  alter table reports add column number integer;
+  update profiles set number = o.n
+    from (select id, row_number() over (order by created_at, rowid) as n from profiles) as o
+    where profiles.id = o.id;
+  update reports set number = o.n
+    from (select id, row_number() over (order by created_at, rowid) as n from reports) as o
+    where reports.id = o.id;
+  create unique index profiles_by_number on profiles (number);
+  create unique index reports_by_number on reports (number);
+
+  create table counters (
+    noun text primary key,
+    value integer not null
+  ) without rowid;
+  insert into counters (noun, value) select 'profile', coalesce(max(number), 0) from profiles;
+  insert into counters (noun, value) select 'report', coalesce(max(number), 0) from reports;
+
+  create table numbers (
+    noun text not null,
+    number integer not null,
+    primary key (noun, number)
+  ) without rowid;
+  insert into numbers (noun, number) select 'profile', number from profiles;
+  insert into numbers (noun, number) select 'report', number from reports;
+  `,
 ];
+
+/** The steps, for tests that build a data dir as an older Tally left it. */
+export const MIGRATIONS = migrations;
 
 export const SCHEMA_VERSION = migrations.length;
 

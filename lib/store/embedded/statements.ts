@@ -93,11 +93,17 @@ export function prepareStatements(db: Database.Database) {
         "where h.report_id = ? and r.status = 'completed' order by h.part",
     ),
 
-    insertProfile: s<[string, string, string, string]>(
-      'insert into profiles (id, account_id, name, created_at) values (?, ?, ?, ?)',
+    // The public numbers (numbers.ts): the counter, and the claim that a number was given or chosen.
+    nextNumber: s<[string], { value: number }>('update counters set value = value + 1 where noun = ? returning value'),
+    claimNumber: s<[string, number]>('insert or ignore into numbers (noun, number) values (?, ?)'),
+    profileNumberTaken: s<[number], unknown>('select 1 from profiles where number = ?'),
+
+    insertProfile: s<[string, number, string, string, string]>(
+      'insert into profiles (id, number, account_id, name, created_at) values (?, ?, ?, ?, ?)',
     ),
     // A profile marked `deleting` is gone for every reader (lib/store/deletions.ts).
     getProfile: s<[string], ProfileRow>('select * from profiles where id = ? and deleting is null'),
+    getProfileByNumber: s<[number], ProfileRow>('select * from profiles where number = ? and deleting is null'),
     listProfiles: s<[string], ProfileRow>(
       'select * from profiles where account_id = ? and deleting is null order by created_at, id',
     ),
@@ -142,14 +148,15 @@ export function prepareStatements(db: Database.Database) {
     getImport: s<[string], ImportRow>('select * from imports where id = ?'),
 
     insertReport: s<unknown[]>(
-      'insert into reports (id, profile_id, import_id, status, created_at, date, tags, totals, files, messages) ' +
-        'values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+      'insert into reports (id, number, profile_id, import_id, status, created_at, date, tags, totals, files, ' +
+        'messages) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
     ),
     completeReport: s<[string, string, string, string, string, string]>(
       "update reports set status = 'completed', date = ?, totals = ?, files = ?, messages = ?, tags = ? where id = ?",
     ),
     failReport: s<[string]>("update reports set status = 'failed' where id = ?"),
     getReport: s<[string], ReportRow>('select * from reports where id = ?'),
+    getReportByNumber: s<[number], ReportRow>('select * from reports where number = ?'),
     clearReportTags: s<[string]>('delete from report_tags where report_id = ?'),
     // Ignore: a tag given twice is one row here; the JSON copy keeps what was given.
     addReportTag: s<[string, string]>('insert or ignore into report_tags (report_id, tag) values (?, ?)'),

@@ -17,6 +17,7 @@ import type {
   User,
 } from '../types.js';
 import type { ImportField } from '../imports.js';
+import type { NumberedNoun } from '../numbers.js';
 import { escapeKeys, unescapeKeys } from './keys.js';
 
 export const COLLECTIONS = {
@@ -32,6 +33,10 @@ export const COLLECTIONS = {
   sessions: 'sessions',
   /** One document per part of a report's history column (lib/history/column.ts). */
   historyColumns: 'history_columns',
+  /** One document per numbered noun: where its counter stands (numbers.ts). */
+  counters: 'counters',
+  /** One document per public number given or chosen, `_id` `<noun>:<number>` (numbers.ts). */
+  numbers: 'numbers',
 } as const;
 
 /** GridFS bucket: documents live in `blobs.files` and `blobs.chunks`. */
@@ -50,6 +55,7 @@ export interface ApiKeyDoc extends ApiKeyRecord {
 
 export interface ProfileDoc {
   _id: string;
+  number: number;
   accountId: string;
   name: string;
   createdAt: string;
@@ -84,6 +90,11 @@ export interface UserDoc extends Omit<User, 'id'> {
 
 export interface SessionDoc extends Omit<Session, 'idHash'> {
   _id: string;
+}
+
+export interface CounterDoc {
+  _id: NumberedNoun;
+  value: number;
 }
 
 export interface HistoryColumnDoc {
@@ -130,7 +141,7 @@ export function toApiKey(d: ApiKeyDoc): ApiKeyRecord {
 }
 
 export function toProfile(d: ProfileDoc): Profile {
-  return { id: d._id, accountId: d.accountId, name: d.name, createdAt: d.createdAt };
+  return { id: d._id, number: d.number, accountId: d.accountId, name: d.name, createdAt: d.createdAt };
 }
 
 export function importDoc(r: ImportRecord): ImportDoc {
@@ -182,6 +193,7 @@ export function reportDoc(r: Report): ReportDoc {
 export function toReport(d: ReportDoc): Report {
   return {
     id: d._id,
+    number: d.number,
     profileId: d.profileId,
     importId: d.importId,
     status: d.status,

@@ -11,6 +11,7 @@ import {
   type AccountDoc,
   type ApiKeyDoc,
   type ContainerDoc,
+  type CounterDoc,
   type HistoryColumnDoc,
   type ImportDoc,
   type ProfileDoc,
@@ -39,6 +40,8 @@ export interface Collections {
   users: Collection<UserDoc>;
   sessions: Collection<SessionDoc>;
   historyColumns: Collection<HistoryColumnDoc>;
+  counters: Collection<CounterDoc>;
+  numbers: Collection<{ _id: string }>;
 }
 
 interface Open {
@@ -73,6 +76,8 @@ export class MongoConnection {
         users: db.collection(COLLECTIONS.users),
         sessions: db.collection(COLLECTIONS.sessions),
         historyColumns: db.collection(COLLECTIONS.historyColumns),
+        counters: db.collection(COLLECTIONS.counters),
+        numbers: db.collection(COLLECTIONS.numbers),
       };
       this.#open = { client, db, c, blobs: new BlobBucket(db) };
     } catch (err) {

@@ -11,6 +11,7 @@ import { containerRecords } from './containers.js';
 import { deletionRecords } from './deletions.js';
 import { historyRecords } from './history.js';
 import { importRecords } from './imports.js';
+import { numberExisting } from './numbers.js';
 import { profileStore } from './profiles.js';
 import { ReportFactsCache } from './report-facts.js';
 import { reportRecords } from './reports.js';
@@ -55,7 +56,15 @@ export function createMongoStore(options: MongoStoreOptions): MongoStore {
     // Reading a report's tests back is three queries over every report's containers on servers
     // without secondary indexes (FerretDB): keep a draft of them instead (history-draft.ts).
     keepRowDrafts: true,
-    open: () => conn.connect(),
+    async open() {
+      await conn.connect();
+      try {
+        await numberExisting(conn.c);
+      } catch (err) {
+        await conn.close().catch(() => undefined);
+        throw err;
+      }
+    },
     async close() {
       facts.clear();
       await conn.close();

@@ -6,9 +6,15 @@
 import type { Db, IndexDescription } from 'mongodb';
 import { BLOB_BUCKET, COLLECTIONS } from './collections.js';
 
+/**
+ * The public number (numbers.ts): lookups by it, and what keeps two instances from ever storing the
+ * same one. Sparse, so documents an older Tally wrote without one coexist until start-up numbers them.
+ */
+const NUMBER_UNIQUE: IndexDescription = { name: 'number_unique', key: { number: 1 }, unique: true, sparse: true };
+
 export const INDEXES: Record<string, IndexDescription[]> = {
   [COLLECTIONS.apiKeys]: [{ name: 'keyId_unique', key: { keyId: 1 }, unique: true }],
-  [COLLECTIONS.profiles]: [{ name: 'account_created', key: { accountId: 1, createdAt: 1 } }],
+  [COLLECTIONS.profiles]: [{ name: 'account_created', key: { accountId: 1, createdAt: 1 } }, NUMBER_UNIQUE],
   [COLLECTIONS.imports]: [
     // The stale-import sweep: live statuses, oldest first.
     { name: 'status_created', key: { status: 1, createdAt: 1 } },
@@ -20,6 +26,7 @@ export const INDEXES: Record<string, IndexDescription[]> = {
     { name: 'profile_status_created', key: { profileId: 1, status: 1, createdAt: -1, _id: -1 } },
     // reports.list with tags: multikey on the first tag, the others checked on the fetched documents.
     { name: 'profile_tags_created', key: { profileId: 1, tags: 1, createdAt: -1 } },
+    NUMBER_UNIQUE,
   ],
   [COLLECTIONS.containers]: [
     { name: 'report_parent_seq', key: { reportId: 1, parentSeq: 1, seq: 1 } },

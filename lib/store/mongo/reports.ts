@@ -4,16 +4,18 @@ import type { ReportRecords } from '../reports.js';
 import { isoTime } from '../time.js';
 import { messageDoc, reportDoc, toReport, type ReportDoc } from './collections.js';
 import type { MongoConnection } from './connection.js';
+import { nextNumber } from './numbers.js';
 import type { ReportFactsCache } from './report-facts.js';
 
 export function reportRecords(conn: MongoConnection, facts: ReportFactsCache): ReportRecords {
   return {
+    nextNumber: () => nextNumber(conn.c, 'report'),
     async insert(report) {
       await conn.c.reports.insertOne(reportDoc(report));
       facts.remember(report.id, { profileId: report.profileId, createdAt: report.createdAt });
     },
     async get(id) {
-      const doc = await conn.c.reports.findOne({ _id: id });
+      const doc = await conn.c.reports.findOne(typeof id === 'number' ? { number: id } : { _id: id });
       return doc ? toReport(doc) : null;
     },
     async list(profileId, query) {

@@ -1,6 +1,7 @@
 /** Helpers every page shares: HTML answers, ownership checks, the HTML error page. */
 import type { Request, ResponseObject, ResponseToolkit } from '@hapi/hapi';
 import { entry, message, type MessageCode } from '../../../lib/messages.js';
+import { idOrNumber } from '../../../lib/store/numbers.js';
 import type { Profile, Report } from '../../../lib/store/types.js';
 import type { WebContext } from '../context.js';
 import { html } from '../html.js';
@@ -23,9 +24,12 @@ export function userOf(request: Request): WebCredentials | null {
   return request.auth.isAuthenticated ? credentialsOf(request) : null;
 }
 
-/** The profile when it belongs to the signed-in account; another account's is "not found" too. */
+/**
+ * The profile (by number or UUID) when it belongs to the signed-in account; another account's is
+ * "not found" too.
+ */
 export async function ownProfile(ctx: WebContext, request: Request, id: string): Promise<Profile | null> {
-  const profile = await ctx.store.profiles.get(id);
+  const profile = await ctx.store.profiles.get(idOrNumber(id));
   return profile && profile.accountId === credentialsOf(request).accountId ? profile : null;
 }
 
@@ -36,7 +40,7 @@ export interface OwnReport {
 }
 
 export async function ownReport(ctx: WebContext, request: Request, id: string): Promise<OwnReport | null> {
-  const report = await ctx.store.reports.get(id);
+  const report = await ctx.store.reports.get(idOrNumber(id));
   if (!report || report.status !== 'completed') return null;
   const profile = await ownProfile(ctx, request, report.profileId);
   return profile ? { report, profile } : null;

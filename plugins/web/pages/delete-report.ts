@@ -35,11 +35,11 @@ export function deleteReportRoutes(ctx: WebContext): ServerRoute[] {
             <strong>${counted(files, 'file')}</strong> uploaded with its import (result files and attachments). The
             other reports of “${profile.name}” stay. This cannot be undone.
           </p>
-          <form method="post" action="/reports/${report.id}/delete" class="inline-form">
+          <form method="post" action="/reports/${report.number}/delete" class="inline-form">
             <input type="hidden" name="csrf" value="${user.csrfToken}" /><button type="submit" class="danger">
               Delete this report
             </button>
-            <a href="/reports/${report.id}">Cancel</a>
+            <a href="/reports/${report.number}">Cancel</a>
           </form>
         </section>`;
         return respond(h, page(ctx, { title: 'Delete a report', user, profile, tab: 'reports' }, body));

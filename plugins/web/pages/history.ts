@@ -50,7 +50,7 @@ function pointerLink(p: ReportPointer | null): Html {
   return p ? html`<a href="/reports/${p.report_id}">${when(p.date)}</a>` : html`<span class="muted">–</span>`;
 }
 
-function cellLinks(t: HistoryTest, reportIds: string[], dates: string[]): Html {
+function cellLinks(t: HistoryTest, reportIds: number[], dates: string[]): Html {
   return html`${t.cells.map((c, j) =>
     c
       ? html`<td class="cell">
@@ -78,7 +78,7 @@ export function historyRoutes(ctx: WebContext): ServerRoute[] {
         const cmp = await compareHistory(ctx.store, profile.id, { ...p, limit: HISTORY_ROWS_PER_PAGE });
         const ids = cmp.reports.map((r) => r.id);
         const dates = cmp.reports.map((r) => r.date);
-        const base = `/profiles/${profile.id}/history`;
+        const base = `/profiles/${profile.number}/history`;
         const link = (o: Partial<HistoryParams>) => {
           const x = { ...p, ...o };
           const show = x.show === 'all' ? null : x.show;
@@ -191,7 +191,7 @@ export function historyRoutes(ctx: WebContext): ServerRoute[] {
         const { test: t, reports } = found;
         const oldestFirst = t.cells.map((c, j) => ({ c, r: reports[j]! })).reverse();
         const body = html`<nav class="crumbs">
-            <a href="/profiles/${profile.id}/history${query({ n: p.n, tag: p.tags })}">History</a> ›
+            <a href="/profiles/${profile.number}/history${query({ n: p.n, tag: p.tags })}">History</a> ›
             ${t.path.join(' › ')}
           </nav>
           <h1>${t.path[t.path.length - 1] ?? ''} ${t.flaky ? html`<span class="badge flaky">flaky</span>` : ''}</h1>

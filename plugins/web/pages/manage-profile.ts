@@ -26,7 +26,7 @@ export function manageProfileRoutes(ctx: WebContext): ServerRoute[] {
     const user = credentialsOf(request);
     const body = html`<h2>Rename the profile</h2>
       ${problem ?? ''}
-      <form method="post" action="/profiles/${profile.id}/rename" class="inline-form" id="rename-profile">
+      <form method="post" action="/profiles/${profile.number}/rename" class="inline-form" id="rename-profile">
         <input type="hidden" name="csrf" value="${user.csrfToken}" /><label
           >Name
           <input type="text" name="name" required maxlength="${MAX_PROFILE_NAME}" value="${typed ?? profile.name}"
@@ -34,7 +34,7 @@ export function manageProfileRoutes(ctx: WebContext): ServerRoute[] {
         <button type="submit">Rename</button>
         <a href="/profiles">Cancel</a>
       </form>
-      <p class="muted">The id <code>${profile.id}</code> stays: CI jobs that import into it go on working.</p>`;
+      <p class="muted">The id <code>${profile.number}</code> stays: CI jobs that import into it go on working.</p>`;
     return respond(h, page(ctx, { title: `Rename ${profile.name}`, user, profile }, body), problem ? 400 : 200);
   };
 
@@ -84,10 +84,10 @@ export function manageProfileRoutes(ctx: WebContext): ServerRoute[] {
           <p>
             With it go <strong>${counted(reports, 'report')}</strong> holding
             <strong>${counted(tests, 'test')}</strong>, their containers, the history of its tests, and the result files
-            and attachments uploaded into it. CI jobs that import into <code>${profile.id}</code> get
+            and attachments uploaded into it. CI jobs that import into <code>${profile.number}</code> get
             <code>profile_not_found</code> afterwards. This cannot be undone.
           </p>
-          <form method="post" action="/profiles/${profile.id}/delete" class="inline-form">
+          <form method="post" action="/profiles/${profile.number}/delete" class="inline-form">
             <input type="hidden" name="csrf" value="${user.csrfToken}" /><button type="submit" class="danger">
               Delete “${profile.name}” and its ${counted(reports, 'report')}
             </button>

@@ -36,7 +36,7 @@ export function profilesRoutes(ctx: WebContext): ServerRoute[] {
     const user = credentialsOf(request);
     const profiles = await profileSummaries(ctx.store, user.accountId);
     const rows = profiles.map((p) => {
-      const base = `/profiles/${encodeURIComponent(p.id)}`;
+      const base = `/profiles/${p.id}`;
       const latest = p.latest;
       const outcome = latest
         ? [
@@ -57,7 +57,7 @@ export function profilesRoutes(ctx: WebContext): ServerRoute[] {
             p.trend.map((t) => ({
               passed: t.passed,
               failed: t.failed,
-              label: `report ${t.report_id.slice(0, 8)}`,
+              label: `report ${t.report_id}`,
             })),
             { width: 150, height: 28, title: `Pass/fail trend of ${p.name}` },
           )}

@@ -91,8 +91,8 @@ function nodeSummary(c: StoredContainer): Html {
 }
 
 /** A collapsed container: `details` opens without script; the script fills it from data-node. */
-function nodeItem(reportId: string, c: StoredContainer): Html {
-  const url = `/reports/${reportId}/nodes/${c.seq}`;
+function nodeItem(reportNumber: number, c: StoredContainer): Html {
+  const url = `/reports/${reportNumber}/nodes/${c.seq}`;
   return html`<li>
     <details class="node node-${c.status}" data-node="${url}" id="c${c.seq}">
       <summary>${nodeSummary(c)}</summary>
@@ -101,13 +101,13 @@ function nodeItem(reportId: string, c: StoredContainer): Html {
   </li>`;
 }
 
-function listItems(reportId: string, f: ListFilter, items: StoredContainer[], next: number | null): Html {
+function listItems(reportNumber: number, f: ListFilter, items: StoredContainer[], next: number | null): Html {
   const more = next === null ? '' : query({ parent: f.parent, status: statusParam(f), q: f.text || null, after: next });
-  return html`${items.map((c) => nodeItem(reportId, c))}${
+  return html`${items.map((c) => nodeItem(reportNumber, c))}${
     next === null
       ? ''
       : html`<li class="more-row">
-          <a class="more" href="/reports/${reportId}${more}" data-more="/reports/${reportId}/list${more}"
+          <a class="more" href="/reports/${reportNumber}${more}" data-more="/reports/${reportNumber}/list${more}"
             >Show the next ${CHILDREN_PER_PAGE}</a
           >
         </li>`
@@ -122,8 +122,8 @@ function textBlock(label: string, text: string | null | undefined): Html {
   </div>`;
 }
 
-function attachmentView(reportId: string, a: AttachmentLink): Html {
-  const url = `/reports/${reportId}/attachments/${encodeURIComponent(a.blobId)}`;
+function attachmentView(reportNumber: number, a: AttachmentLink): Html {
+  const url = `/reports/${reportNumber}/attachments/${encodeURIComponent(a.blobId)}`;
   const image = inlineImageType(a.contentType, a.name);
   return html`<figure class="attachment">
     ${image ? html`<a href="${url}"><img src="${url}" alt="${a.name}" loading="lazy" /></a>` : ''}
@@ -185,7 +185,7 @@ async function nodeDetail(ctx: WebContext, report: Report, c: StoredContainer, a
       c.attachments.length
         ? html`<div class="block">
             <div class="block-label">Attachments</div>
-            <div class="attachments">${c.attachments.map((a) => attachmentView(report.id, a))}</div>
+            <div class="attachments">${c.attachments.map((a) => attachmentView(report.number, a))}</div>
           </div>`
         : ''
     }
@@ -208,7 +208,7 @@ async function nodeDetail(ctx: WebContext, report: Report, c: StoredContainer, a
     ${
       items.length
         ? html`<ul class="tree">
-            ${listItems(report.id, f, items, next)}
+            ${listItems(report.number, f, items, next)}
           </ul>`
         : ''
     }`;
@@ -230,9 +230,9 @@ function reportHeader(report: Report, record: ImportRecord | null): Html {
     <h1>Report of ${when(report.date)} <span class="status status-${status}">${status}</span></h1>
     <p class="muted">
       Imported ${when(report.createdAt)} ·
-      <code>${report.id}</code
+      <code>#${report.number}</code
       >${report.tags.length ? html` · ${report.tags.map((tag) => html`<span class="tag">${tag}</span> `)}` : ''} ·
-      <a class="danger-link" href="/reports/${report.id}/delete">Delete this report</a>
+      <a class="danger-link" href="/reports/${report.number}/delete">Delete this report</a>
     </p>
     <ul class="totals">
       <li><strong>${t.tests}</strong> ${t.tests === 1 ? 'test' : 'tests'}</li>
@@ -300,7 +300,7 @@ export function reportRoutes(ctx: WebContext): ServerRoute[] {
             ? html`Inside ${parent.title}`
             : 'Containers';
         const body = html`${reportHeader(report, record)}
-          <form class="filters" method="get" action="/reports/${report.id}" role="search">
+          <form class="filters" method="get" action="/reports/${report.number}" role="search">
             <label
               >Status
               <select name="status">
@@ -310,14 +310,14 @@ export function reportRoutes(ctx: WebContext): ServerRoute[] {
             >
             <label>Title contains <input type="search" name="q" value="${f.text}" placeholder="search titles" /></label>
             <button type="submit">Show</button
-            >${search ? html` <a href="/reports/${report.id}">Back to the tree</a>` : ''}
+            >${search ? html` <a href="/reports/${report.number}">Back to the tree</a>` : ''}
           </form>
           <h2>${heading}</h2>
           ${
             items.length === 0
               ? html`<p class="muted">Nothing here.</p>`
               : html`<ul class="tree" id="tree">
-                  ${listItems(report.id, f, items, next)}
+                  ${listItems(report.number, f, items, next)}
                 </ul>`
           }`;
         return respond(
@@ -338,7 +338,7 @@ export function reportRoutes(ctx: WebContext): ServerRoute[] {
       handler: ofOwnReport(async (request, h, { report }) => {
         const f = listFilterOf(request);
         const { items, next } = await listPage(ctx, report.id, f);
-        return respond(h, listItems(report.id, f, items, next).text);
+        return respond(h, listItems(report.number, f, items, next).text);
       }),
     },
     {
@@ -360,8 +360,8 @@ export function reportRoutes(ctx: WebContext): ServerRoute[] {
           up = p.parentSeq;
         }
         const body = html`<nav class="crumbs">
-            <a href="/reports/${report.id}">Report of ${when(report.date)}</a
-            >${chain.map((p) => html` › <a href="/reports/${report.id}/nodes/${p.seq}">${p.title}</a>`)}
+            <a href="/reports/${report.number}">Report of ${when(report.date)}</a
+            >${chain.map((p) => html` › <a href="/reports/${report.number}/nodes/${p.seq}">${p.title}</a>`)}
           </nav>
           <h1 class="node-heading">${nodeSummary(c)}</h1>
           ${detail}`;

@@ -94,7 +94,7 @@ export function reportsRoutes(ctx: WebContext): ServerRoute[] {
           const t = r.totals;
           return html`<tr>
             <td>
-              <a href="/reports/${r.id}">${when(r.date)}</a>
+              <a href="/reports/${r.number}">${when(r.date)}</a>
               <div class="muted small">imported ${when(r.createdAt)}</div>
             </td>
             <td>${r.tags.map((tag) => html`<a class="tag" href="${query({ tag })}">${tag}</a> `)}</td>
@@ -109,12 +109,12 @@ export function reportsRoutes(ctx: WebContext): ServerRoute[] {
           </tr>`;
         });
         const older = query({ tag: f.tags, from: f.from, to: f.to, before: next });
-        const body = html` <form class="filters" method="get" action="/profiles/${profile.id}">
+        const body = html` <form class="filters" method="get" action="/profiles/${profile.number}">
             <label>Tag <input type="text" name="tag" value="${f.tags.join(' ')}" placeholder="branch:main" /></label>
             <label>From <input type="date" name="from" value="${f.from ?? ''}" /></label>
             <label>To <input type="date" name="to" value="${f.to ?? ''}" /></label>
             <button type="submit">Filter</button>
-            ${f.tags.length || f.from || f.to ? html`<a href="/profiles/${profile.id}">Clear</a>` : ''}
+            ${f.tags.length || f.from || f.to ? html`<a href="/profiles/${profile.number}">Clear</a>` : ''}
           </form>
           ${
             trendSource.length

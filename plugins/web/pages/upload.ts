@@ -38,7 +38,7 @@ export function uploadRoutes(ctx: WebContext): ServerRoute[] {
         const profile = await ownProfile(ctx, request, (request.params as { id: string }).id);
         if (!profile) return errorPage(ctx, request, h, 'not_found');
         const info = uploadInfo(ctx.registry, profile, origin(ctx, request));
-        const action = `/profiles/${profile.id}/upload?csrf=${encodeURIComponent(user.csrfToken)}`;
+        const action = `/profiles/${profile.number}/upload?csrf=${encodeURIComponent(user.csrfToken)}`;
         const body = html`<nav class="subtabs">
             <a href="#api-upload">API Upload</a> <a href="#browser-upload">Upload files here</a>
           </nav>

@@ -19,9 +19,9 @@ import type { ImportProgress, ImportStatus, Totals } from '../../../lib/store/ty
 const BASE = 'https://tally.example/ci';
 
 t.test('URLs', async (t) => {
-  t.equal(reportPageUrl(BASE, 'r1'), 'https://tally.example/ci/reports/r1');
-  t.equal(reportStatusUrl(BASE, 'r1'), 'https://tally.example/ci/api/v2/reports/r1/status');
-  t.equal(reportPageUrl('', 'r1'), '/reports/r1', 'an empty base gives a path');
+  t.equal(reportPageUrl(BASE, 17), 'https://tally.example/ci/reports/17');
+  t.equal(reportStatusUrl(BASE, 17), 'https://tally.example/ci/api/v2/reports/17/status');
+  t.equal(reportPageUrl('', 17), '/reports/17', 'an empty base gives a path');
 });
 
 t.test('progressPercent', async (t) => {
@@ -133,36 +133,36 @@ t.test('answerBody', async (t) => {
   const fault = message('zip_invalid');
   const report = summary(1, { tests: 1, passed: 1 });
   const progress: ImportProgress = { bytes: 300, files: 1, containers: 2, totalBytes: 300 };
-  const common = { importId: 'i1', profileId: 'p1', baseUrl: BASE };
+  const common = { importId: 'i1', profileNumber: 4390, baseUrl: BASE };
   t.strictSame(
-    answerBody({ ...common, reportId: 'r1', status: 'completed', messages: [warning], report, progress }),
+    answerBody({ ...common, reportNumber: 17, status: 'completed', messages: [warning], report, progress }),
     {
       import_id: 'i1',
-      report_id: 'r1',
-      profile_id: 'p1',
+      report_id: 17,
+      profile_id: 4390,
       status: 'completed',
       import_status: 'completed',
       import_progress: 100,
       message: summarySentence('completed', [warning], report),
-      report_url: `${BASE}/reports/r1`,
-      report_status_url: `${BASE}/api/v2/reports/r1/status`,
+      report_url: `${BASE}/reports/17`,
+      report_status_url: `${BASE}/api/v2/reports/17/status`,
       messages: [warning],
       report,
     },
     'completed',
   );
   t.strictSame(
-    answerBody({ ...common, reportId: 'r1', status: 'queued', messages: [], report: null }),
+    answerBody({ ...common, reportNumber: 17, status: 'queued', messages: [], report: null }),
     {
       import_id: 'i1',
-      report_id: 'r1',
-      profile_id: 'p1',
+      report_id: 17,
+      profile_id: 4390,
       status: 'queued',
       import_status: 'queued',
       import_progress: 0,
       message: 'The import is queued; report_status_url shows its progress.',
-      report_url: `${BASE}/reports/r1`,
-      report_status_url: `${BASE}/api/v2/reports/r1/status`,
+      report_url: `${BASE}/reports/17`,
+      report_status_url: `${BASE}/api/v2/reports/17/status`,
       messages: [],
       report: null,
     },
@@ -170,7 +170,7 @@ t.test('answerBody', async (t) => {
   );
   // A failed import has no report, whatever id it had, and the first error is its sentence.
   const failed = {
-    profile_id: 'p1',
+    profile_id: 4390,
     status: 'failed',
     import_status: 'failed',
     import_progress: 100,
@@ -181,12 +181,12 @@ t.test('answerBody', async (t) => {
     report: null,
   };
   t.strictSame(
-    answerBody({ ...common, reportId: 'r1', status: 'failed', messages: [warning, fault], report: null }),
+    answerBody({ ...common, reportNumber: 17, status: 'failed', messages: [warning, fault], report: null }),
     { ...failed, import_id: 'i1', messages: [warning, fault] },
     'failed',
   );
   t.strictSame(
-    answerBody({ ...common, importId: null, reportId: null, status: 'failed', messages: [fault], report: null }),
+    answerBody({ ...common, importId: null, reportNumber: null, status: 'failed', messages: [fault], report: null }),
     { ...failed, import_id: null, messages: [fault] },
     'failed before there was an import record',
   );

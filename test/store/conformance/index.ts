@@ -12,6 +12,7 @@ import type { Cases, StoreHarness } from './fixtures.js';
 import { historyCases } from './history.js';
 import { importCases } from './imports.js';
 import { lifecycleCases } from './lifecycle.js';
+import { numberCases } from './numbers.js';
 import { profileCases } from './profiles.js';
 import { reportCases } from './reports.js';
 import { userCases } from './users.js';
@@ -23,6 +24,7 @@ const NOUNS: Cases[] = [
   accountCases,
   userCases,
   profileCases,
+  numberCases,
   importCases,
   reportCases,
   containerCases,

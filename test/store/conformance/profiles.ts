@@ -9,7 +9,7 @@ export const profileCases: Cases = {
     const p1 = await store.profiles.create(a.id, 'web');
     const p2 = await store.profiles.create(a.id, 'api — ✓');
     const p3 = await store.profiles.create(b.id, 'web');
-    t.strictSame(p1, { id: p1.id, accountId: a.id, name: 'web', createdAt: p1.createdAt });
+    t.strictSame(p1, { id: p1.id, number: p1.number, accountId: a.id, name: 'web', createdAt: p1.createdAt });
     t.ok(isIsoTime(p1.createdAt));
     t.strictSame(await store.profiles.get(p2.id), p2);
     t.equal(await store.profiles.get(randomUUID()), null);

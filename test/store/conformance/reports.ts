@@ -11,6 +11,7 @@ export const reportCases: Cases = {
     const report = await store.reports.create({ profileId: profile.id, importId: imp.id, tags: ['nightly'], date });
     t.strictSame(report, {
       id: report.id,
+      number: report.number,
       profileId: profile.id,
       importId: imp.id,
       status: 'building',
