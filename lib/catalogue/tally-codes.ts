@@ -163,6 +163,12 @@ export const TALLY_CODES = {
       'The new password was not accepted: it needs at least 12 characters, both entries must match, and it must ' +
       'differ from the one-time password.',
   },
+  user_invalid: {
+    severity: 'error',
+    status: 400,
+    origin: 'tally',
+    text: 'The user was not added: the text says why (not an e-mail address, or the address already has a user).',
+  },
   profile_name_invalid: {
     severity: 'error',
     status: 400,

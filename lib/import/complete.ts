@@ -58,7 +58,7 @@ export async function complete(run: Run, uploads: Uploads, bytes: number): Promi
     messages,
     progress,
   });
-  run.deps.log('import.completed', { importId: run.record.id, reportId: report.id, tests: totals.tests, bytes });
+  run.deps.log('import.completed', { import_id: run.record.id, report_id: report.number, tests: totals.tests, bytes });
   const summary: ReportSummary = {
     date: done.date,
     url: `${run.baseUrl}/api/v2/reports/${report.number}`,

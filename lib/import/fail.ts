@@ -22,7 +22,8 @@ export async function fail(run: Run, e: unknown): Promise<ImportAnswer> {
     { messages, params: run.params.received, tags: run.params.tags },
     run.report?.id ?? null,
   );
-  if (failedSteps > 0) run.deps.log('import.cleanup_incomplete', { importId: run.record.id, failedSteps });
+  if (failedSteps > 0)
+    run.deps.log('import.cleanup_incomplete', { import_id: run.record.id, failed_steps: failedSteps });
   return {
     status: statusOf(messages),
     body: answerBody({
@@ -45,7 +46,10 @@ async function failureMessages(e: unknown, run: Run): Promise<Message[]> {
   // Checked first: a stage may have wrapped it (the batcher reports any failed write as store_unavailable).
   if (isStorageFull(e)) {
     fault = message('storage_full');
-    run.deps.log('import.storage_full', { importId: run.record.id, error: e instanceof Error ? e.message : String(e) });
+    run.deps.log('import.storage_full', {
+      import_id: run.record.id,
+      error: e instanceof Error ? e.message : String(e),
+    });
   } else if (e instanceof ImportFault) fault = e.msg;
   else {
     const storeUp = await run.deps.store.ping().then(

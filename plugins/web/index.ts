@@ -9,6 +9,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Plugin, Request, ResponseObject, ResponseToolkit } from '@hapi/hapi';
 import type { Boom } from '@hapi/boom';
+import type { MessageCode } from '../../lib/messages.js';
 import type { ImportDeps } from '../../lib/import/index.js';
 import type { Registry } from '../../lib/formatter/registry.js';
 import type { Store } from '../../lib/store/store.js';
@@ -139,12 +140,7 @@ export const webPlugin: Plugin<WebOptions> = {
         const status = response.output.statusCode;
         if (status >= 500)
           o.log('request.internal_error', { path: request.path, error: response.stack ?? response.message });
-        response = errorPage(
-          ctx,
-          request,
-          h,
-          status === 404 ? 'not_found' : status === 400 ? 'import_validation_error' : 'internal_error',
-        );
+        response = errorPage(ctx, request, h, pageFault(response));
       }
       const r = response as ResponseObject;
       r.header('x-content-type-options', 'nosniff');
@@ -162,3 +158,16 @@ export const webPlugin: Plugin<WebOptions> = {
     });
   },
 };
+
+/**
+ * The code a page shows for an answer hapi refused before the route ran: a query the route's schema
+ * refuses, a form body too large, of another type or unreadable; never an import's code.
+ */
+function pageFault(response: Boom): MessageCode {
+  const status = response.output.statusCode;
+  if (status >= 500) return 'internal_error';
+  if (status === 404) return 'not_found';
+  if (status === 413) return 'payload_too_large';
+  const source = (response.output.payload as { validation?: { source?: string } }).validation?.source;
+  return source === 'query' ? 'invalid_query' : 'malformed_request';
+}

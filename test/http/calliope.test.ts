@@ -191,16 +191,16 @@ for (const kind of storeKinds(t)) {
         t.equal(status.json.report_id, id);
         t.equal(status.json.report_url, `${h.url}/reports/${id}`);
         const report = await get(`/api/v2/reports/${ref}`);
-        t.match(report.json, { id, uuid, profileId: h.profileNumber }, `the report by ${ref}`);
+        t.match(report.json, { id, uuid, profile_id: h.profileNumber }, `the report by ${ref}`);
         const containers = await get(`/api/v2/reports/${ref}/containers`);
         t.equal(containers.json.report_id, id);
         t.ok(
-          containers.json.containers.every((c: { reportId: unknown }) => c.reportId === id),
+          containers.json.containers.every((c: { report_id: unknown }) => c.report_id === id),
           'its containers carry the integer',
         );
       }
       const record = await h.send({ method: 'GET', path: `/api/v2/imports/${r.json.import_id}` });
-      t.match(record.json, { profileId: h.profileNumber, reportId: id }, 'the import record too');
+      t.match(record.json, { profile_id: h.profileNumber, report_id: id }, 'the import record too');
       const listed = await h.send({ method: 'GET', path: `/api/v2/profile/${h.profileNumber}/reports?limit=1` });
       t.match(listed.json, { profile_id: h.profileNumber, reports: [{ id, uuid }] }, 'and the listing');
       const m = multipart([file('file[]', 'a.xml', junitXml())]);

@@ -1,13 +1,14 @@
 /**
  * Every failed import and every refused request writes one JSON log line (plugins/failure-log.ts)
  * with the request id the client got in X-Request-Id, the route, the status and the codes; the API
- * key, even its prefix, never appears in the log.
+ * key, even its prefix, never appears in the log. A process_async import that fails once queued gets
+ * the same line from the queue.
  */
 import t from 'tap';
 import { PassThrough } from 'node:stream';
 import { jsonLogger } from '../../lib/log.js';
 import { startTally, type Reply } from '../helpers/tally.js';
-import { file, multipart } from '../helpers/multipart.js';
+import { field, file, multipart } from '../helpers/multipart.js';
 import { junitXml } from '../helpers/junit.js';
 
 t.test('failed answers are logged once each, by request id; keys never', async (t) => {
@@ -99,6 +100,25 @@ t.test('failed answers are logged once each, by request id; keys never', async (
       .slice(before)
       .some((l) => l.event === 'import.failed' || l.event === 'request.refused'),
     'a completed import is no failure',
+  );
+
+  // process_async: the 202 is no failure; the queued import that then fails gets its line from the queue.
+  const beforeQueued = lines().length;
+  const m = multipart([
+    field('process_async', '1'),
+    file('file[]', 'a.xml', '<?xml version="1.0"?><testsuite name="x"><testcase name="y">'),
+  ]);
+  const queued = await h.send({ path: importPath, headers: { 'content-type': m.contentType }, body: m.body });
+  t.equal(queued.status, 202, 'queued');
+  await h.tally.queue.idle();
+  const failures = lines()
+    .slice(beforeQueued)
+    .filter((l) => l.event === 'import.failed' || l.event === 'request.refused');
+  t.equal(failures.length, 1, 'a queued import that fails: one line', { failures });
+  t.match(
+    failures[0],
+    { route: 'queue', status: 422, codes: ['report_validation_error'], import_id: queued.json.import_id },
+    'its line names the queue and the import',
   );
 
   const [, keyId] = /^(tly_[^_]+)_/.exec(h.apiKey)!;

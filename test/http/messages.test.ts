@@ -675,7 +675,7 @@ for (const kind of storeKinds(t))
     // and malformed_request (test/http/odd-names.test.ts: Node's parser refuses them before any route);
     // invalid_query (test/http/read-query.test.ts: the read routes); profile_name_invalid, json_body_required and
     // import_in_progress (test/http/manage.test.ts: the routes that create, rename and delete).
-    const web = ['session_required', 'csrf_rejected', 'signin_failed', 'password_rejected'];
+    const web = ['session_required', 'csrf_rejected', 'signin_failed', 'password_rejected', 'user_invalid'];
     const elsewhere = [
       'not_found',
       'invalid_query',

@@ -293,7 +293,7 @@ for (const kind of storeKinds(t)) {
     const first = await importRun(h, 0, { tags: ['branch:main'] });
     const report = await importRun(h, 1, { failLogin: true, tags: ['branch:main'] });
     const svgReport = await importRun(h, 2, { failLogin: true, svg: true });
-    const { client } = await signedIn(h);
+    const { client, email: own } = await signedIn(h);
 
     const page = await client.get(`/reports/${report}`);
     t.equal(page.status, 200);
@@ -347,13 +347,32 @@ for (const kind of storeKinds(t)) {
     t.match(history.text, '2 reports compared', 'the tag filter compares branch:main with itself');
     t.equal((await client.get(`/profiles/${h.profileId}?tag=branch:main&from=2000-01-01&to=2999-12-31`)).status, 200);
     const reports = await client.get(`/profiles/${h.profileId}?tag=branch:main`);
-    t.match(reports.text, `/reports/${first}`);
-    t.notMatch(reports.text, `/reports/${svgReport}`, 'the reports page filters by tag');
-    t.notMatch((await client.get(`/profiles/${h.profileId}?to=2000-01-01`)).text, `/reports/${first}`, 'and by date');
+    // Report numbers are short: /reports/3 must not match inside /reports/31.
+    const link = (n: number) => new RegExp(`/reports/${n}(?![0-9])`);
+    t.match(reports.text, link(first));
+    t.notMatch(reports.text, link(svgReport), 'the reports page filters by tag');
+    t.notMatch((await client.get(`/profiles/${h.profileId}?to=2000-01-01`)).text, link(first), 'and by date');
     const upload = await client.get(`/profiles/${h.profileId}/upload`);
     t.match(upload.text, `/api/v2/profile/${h.profileNumber}/import`, 'the personalised command, with the integer id');
     t.notMatch(upload.text, h.apiKey, 'never the key');
     t.match(upload.text, '<code>junit</code>', 'the formatter keys');
+
+    // A form hapi refuses before the route runs: the page names what went wrong, never with an import's code.
+    const notAForm = await client.post('/account/users', { email: 'x@example.com' }, { 'content-type': 'text/plain' });
+    t.equal(notAForm.status, 400);
+    t.match(notAForm.text, 'malformed_request', 'a form body of another type is malformed_request');
+    const tooLarge = await client.post('/account/users', { email: 'x'.repeat(20_000) });
+    t.equal(tooLarge.status, 413);
+    t.match(tooLarge.text, 'payload_too_large');
+    for (const refused of [notAForm, tooLarge]) t.notMatch(refused.text, 'import_validation_error');
+    const account = await client.get('/account');
+    const csrf = /name="csrf" value="([^"]+)"/.exec(account.text)![1]!;
+    for (const email of ['not an address', own]) {
+      const added = await client.post('/account/users', { email, csrf });
+      t.equal(added.status, 400, `adding ${email}`);
+      t.match(added.text, 'user_invalid', `${email}: user_invalid`);
+      t.notMatch(added.text, 'import_validation_error');
+    }
 
     const xss = await importRun(h, 3, { tags: ['<img src=x onerror=alert(1)>'] });
     const escaped = await client.get(`/reports/${xss}`);

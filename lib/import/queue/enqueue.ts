@@ -28,7 +28,7 @@ export async function enqueue(
     progress: { bytes, files: stored.uploads.length, containers: 0 },
   });
   run.deps.onQueued();
-  run.deps.log('import.queued', { importId: run.record.id, files: stored.uploads.length, bytes });
+  run.deps.log('import.queued', { import_id: run.record.id, files: stored.uploads.length, bytes });
   return {
     status: 202,
     body: answerBody({

@@ -58,7 +58,18 @@ export class QueueRunner {
       }
       if (!record) return;
       const answer = await this.runQueued(record);
-      this.log('worker.processed', { importId: record.id, status: answer.body.status });
+      this.log('worker.processed', { import_id: record.id, status: answer.body.status });
+      // A queued import has no request left to answer: its failure gets the line a failed upload gets
+      // (plugins/failure-log.ts), without a request id, so an operator finds it by its import id.
+      if (answer.body.status === 'failed') {
+        this.log('import.failed', {
+          route: 'queue',
+          status: answer.status,
+          codes: answer.body.messages.filter((m) => m.severity === 'error').map((m) => m.code),
+          import_id: record.id,
+          profile_id: answer.body.profile_id,
+        });
+      }
     }
   }
 }

@@ -123,7 +123,7 @@ export function accountRoutes(ctx: WebContext): ServerRoute[] {
           );
         } catch (e) {
           if (!(e instanceof UserError)) throw e;
-          return render(request, h, messageList([message('import_validation_error', { detail: e.message })]), 400);
+          return render(request, h, messageList([message('user_invalid', { detail: e.message })]), 400);
         }
       },
     },

@@ -49,7 +49,7 @@ type reportList struct {
 	ProfileID int32 `json:"profile_id"`
 	Reports   []struct {
 		ID        int32 `json:"id"`
-		ProfileID int32 `json:"profileId"`
+		ProfileID int32 `json:"profile_id"`
 	} `json:"reports"`
 }
 
@@ -118,6 +118,9 @@ func main() {
 	get(fmt.Sprintf("%s/api/v2/profile/%d/reports", base, p.ID), &list)
 	if len(list.Reports) == 0 || list.Reports[0].ID != *imported.ReportID {
 		fail("the reports listing does not start with the imported report: %+v", list)
+	}
+	if list.ProfileID != imported.ProfileID || list.Reports[0].ProfileID != imported.ProfileID {
+		fail("the reports listing does not carry the profile's integer id: %+v", list)
 	}
 	fmt.Printf("report_id=%d profile_id=%d tests=%d\n", *imported.ReportID, imported.ProfileID, status.Totals.Tests)
 }
