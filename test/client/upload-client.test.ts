@@ -121,7 +121,7 @@ t.test('the upload page and its JSON twin show the client and the CI steps', asy
   t.equal(page.status, 200);
   t.match(
     page.text,
-    `curl -fsSO ${h.url}/tally-upload.mjs &amp;&amp; node tally-upload.mjs --url ${h.url} --profile ${h.profileId}`,
+    `curl -fsSO ${h.url}/tally-upload.mjs &amp;&amp; node tally-upload.mjs --url ${h.url} --profile ${h.profileNumber}`,
   );
   t.notMatch(page.text, /npx tally/, 'no command from a package that is not published');
   t.match(page.text, '<a href="/tally-upload.mjs">');

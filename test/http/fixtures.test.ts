@@ -70,6 +70,10 @@ for (const kind of storeKinds(t)) {
             }
             t.equal(reply.status, 201, `${entry.path} ${suffix}: 201`, { body: reply.text.slice(0, 1500) });
             t.same(totalsOf(reply), entry.expected, `${entry.path} ${suffix}: totals`);
+            // Deleted once checked: every format's real containers go through a deletion, and the store stays
+            // small (the MongoDB-wire server of the tests reads whole collections for some queries).
+            const gone = await h.send({ method: 'DELETE', path: `/api/v2/reports/${reply.json.report_id}` });
+            t.equal(gone.status, 200, `${entry.path} ${suffix}: deleted`);
             if (suffix === '/import') {
               t.same(
                 reply.json.report.files.map((f: any) => f.formatter),

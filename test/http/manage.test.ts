@@ -21,11 +21,11 @@ const json = (h: Harness, method: string, p: string, body: unknown, key = h.apiK
     headers: { 'content-type': 'application/json' },
   });
 
-async function importRun(h: Harness, profileId: string, i: number): Promise<string> {
+async function importRun(h: Harness, profileId: string | number, i: number): Promise<number> {
   const r = await importDemoRun({
     url: h.url,
     apiKey: h.apiKey,
-    profileId,
+    profileId: String(profileId),
     i,
     failLogin: true,
     timestamp: new Date().toISOString(),
@@ -35,7 +35,7 @@ async function importRun(h: Harness, profileId: string, i: number): Promise<stri
 }
 
 /** An upload that has sent its first part and waits: its import is running until `finish()`. */
-function heldUpload(h: Harness, profileId: string): { answer: Promise<Reply>; finish: () => void } {
+function heldUpload(h: Harness, profileId: string | number): { answer: Promise<Reply>; finish: () => void } {
   let finish!: () => void;
   const go = new Promise<void>((resolve) => (finish = resolve));
   async function* body(): AsyncGenerator<Buffer> {
@@ -54,8 +54,9 @@ function heldUpload(h: Harness, profileId: string): { answer: Promise<Reply>; fi
   return { answer, finish };
 }
 
-/** Waits for the held upload's import to run in the profile; its report id. */
-async function runningImport(h: Harness, profileId: string): Promise<string> {
+/** Waits for the held upload's import to run in the profile (by UUID or number); its report's UUID. */
+async function runningImport(h: Harness, profile: string | number): Promise<string> {
+  const profileId = (await h.store.profiles.get(profile))!.id;
   for (let i = 0; i < 400; i++) {
     const id = await h.latestImportId();
     const record = id ? await h.store.imports.get(id) : null;
@@ -72,14 +73,14 @@ for (const kind of storeKinds(t)) {
     t.equal(made.status, 201);
     t.match(made.json, { name: 'nightly — ✓', profile_id: made.json.id, created_at: String });
     t.equal(made.headers.location, `/api/v2/profile/${made.json.id}`);
-    const id = made.json.profile_id as string;
+    const id = made.json.profile_id as number;
     t.equal((await h.send({ method: 'GET', path: `/api/v2/profile/${id}` })).json.name, 'nightly — ✓');
     const listed = await h.send({ method: 'GET', path: '/api/v2/profiles' });
     t.ok(
-      listed.json.profiles.some((p: { id: string }) => p.id === id),
+      listed.json.profiles.some((p: { id: number }) => p.id === id),
       'listed with the account',
     );
-    t.equal((await importRun(h, id, 0)).length > 0, true, 'imports go into it');
+    t.ok(Number.isInteger(await importRun(h, id, 0)), 'imports go into it');
     const long = `${'ü'.repeat(98)}🚀x`;
     t.equal((await json(h, 'POST', '/api/v2/profiles', { name: long })).status, 201, '100 characters');
 
@@ -159,7 +160,7 @@ for (const kind of storeKinds(t)) {
     t.equal((await h.leftovers()).blobs, baseline + perRun, "the doomed import's files went");
     const list = await h.send({ method: 'GET', path: `/api/v2/profile/${h.profileId}/reports` });
     t.strictSame(
-      list.json.reports.map((x: { id: string }) => x.id),
+      list.json.reports.map((x: { id: number }) => x.id),
       [kept],
       'the other report stays',
     );
@@ -183,7 +184,7 @@ for (const kind of storeKinds(t)) {
   t.test(`${kind}: delete a profile`, async (t) => {
     const h = await startTally(t, { store: kind });
     const baseline = (await h.leftovers()).blobs;
-    const id = (await json(h, 'POST', '/api/v2/profiles', { name: 'doomed' })).json.id as string;
+    const id = (await json(h, 'POST', '/api/v2/profiles', { name: 'doomed' })).json.id as number;
     await importRun(h, id, 0);
     await importRun(h, id, 1);
     const failed = await h.send({
@@ -235,7 +236,7 @@ t.test('embedded: the sweep finishes a deletion cut short', async (t) => {
   const doomed = await importRun(h, h.profileId, 0);
   // What a process that died right after marking the report leaves behind.
   const raw = new Database(path.join(h.dataDir, 'tally.sqlite'));
-  raw.prepare("update reports set status = 'deleting' where id = ?").run(doomed);
+  raw.prepare("update reports set status = 'deleting' where number = ?").run(doomed);
   raw.close();
   t.equal((await h.send({ method: 'GET', path: `/api/v2/reports/${doomed}` })).status, 404, 'invisible at once');
   t.equal((await h.send({ method: 'GET', path: `/api/v2/reports/${doomed}/status` })).status, 404);

@@ -107,5 +107,5 @@ t.test('every JSON answer of the API has snake_case field names', async (t) => {
   ]);
   for (const [name, json] of answers) t.strictSame(camelKeys(json), [], `${name}: snake_case only`);
   t.ok(record.json.params.someOption, 'params keep the names as sent');
-  t.match(record.json, { profile_id: h.profileId, created_at: String, files: [{ blob_id: String }] });
+  t.match(record.json, { profile_id: h.profileNumber, created_at: String, files: [{ blob_id: String }] });
 });

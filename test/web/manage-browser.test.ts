@@ -35,7 +35,7 @@ for (const kind of browser ? storeKinds(t) : []) {
     t.equal(await page.textContent('.flash'), 'Profile “android nightly” created.', 'the page says it was created');
     const profile = (await h.store.profiles.list(h.accountId)).find((p) => p.name === 'android nightly');
     t.ok(profile, 'the profile exists');
-    const id = profile!.id;
+    const id = profile!.number;
     const row = page.locator(`tr:has(a[href="/profiles/${id}"])`);
     t.equal(await row.count(), 1, 'and is listed');
 
@@ -47,13 +47,20 @@ for (const kind of browser ? storeKinds(t) : []) {
 
     const stamps = ['2026-11-21T08:00:00.000Z', '2026-11-22T08:00:00.000Z'];
     for (const [i, timestamp] of stamps.entries()) {
-      const r = await importDemoRun({ url: h.url, apiKey: h.apiKey, profileId: id, i, failLogin: true, timestamp });
+      const r = await importDemoRun({
+        url: h.url,
+        apiKey: h.apiKey,
+        profileId: String(id),
+        i,
+        failLogin: true,
+        timestamp,
+      });
       t.equal(r.status, 201, `run ${i} imported`);
     }
 
     // A report, from its own page.
     await page.goto(`${h.url}/profiles/${id}`);
-    await Promise.all([page.waitForURL(/\/reports\/[0-9a-f-]{36}$/), page.click('a:has-text("2026-11-21 08:00 UTC")')]);
+    await Promise.all([page.waitForURL(/\/reports\/[0-9]+$/), page.click('a:has-text("2026-11-21 08:00 UTC")')]);
     await Promise.all([page.waitForURL(/\/delete$/), page.click('a:has-text("Delete this report")')]);
     t.match(await page.textContent('#confirm-delete'), /With it go\s+14 tests/, 'the confirmation says what goes');
     t.match(await page.textContent('#confirm-delete'), '2 files uploaded');

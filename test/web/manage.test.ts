@@ -12,11 +12,11 @@ import { createAccountWithKey } from '../../lib/api-keys.js';
 import { startTally, storeKinds, type Harness } from '../helpers/tally.js';
 import { signedIn } from '../helpers/web.js';
 
-async function importRun(h: Harness, profileId: string, i: number): Promise<string> {
+async function importRun(h: Harness, profileId: string | number, i: number): Promise<number> {
   const r = await importDemoRun({
     url: h.url,
     apiKey: h.apiKey,
-    profileId,
+    profileId: String(profileId),
     i,
     failLogin: true,
     timestamp: new Date(Date.UTC(2026, 10, 20 + i, 9, 30)).toISOString(),
@@ -64,7 +64,7 @@ for (const kind of storeKinds(t)) {
     t.equal(made.headers.location, '/profiles');
     const created = (await h.store.profiles.list(h.accountId)).find((p) => p.name === 'Nightly <b>run</b>');
     t.ok(created, 'created with the name trimmed');
-    const id = created!.id;
+    const id = created!.number;
     const listed = await client.get('/profiles');
     t.match(listed.text, 'class="flash"', 'the next page says what was done');
     t.match(text(listed.text), 'Profile “Nightly <b>run</b>” created.', 'escaped: the name is text');
@@ -165,7 +165,7 @@ for (const kind of storeKinds(t)) {
 
     const deleted = await client.post(`/reports/${doomed}/delete`, { csrf });
     t.equal(deleted.status, 303);
-    t.equal(deleted.headers.location, `/profiles/${h.profileId}`, 'back to the reports of its profile');
+    t.equal(deleted.headers.location, `/profiles/${h.profileNumber}`, 'back to the reports of its profile');
     const after = await client.get(`/profiles/${h.profileId}`);
     t.match(text(after.text), 'Report of 2026-11-20 09:30 UTC deleted (14 tests).');
     t.notMatch(after.text, `href="/reports/${doomed}"`, 'no longer listed');

@@ -52,12 +52,13 @@ export function deleteReportRoutes(ctx: WebContext): ServerRoute[] {
       handler: async (request, h) => {
         const id = (request.params as { id: string }).id;
         const report = await reportOfAccount(ctx.store, id, credentialsOf(request).accountId);
-        if (!report) return errorPage(ctx, request, h, 'not_found');
+        const profile = report ? await ctx.store.profiles.get(report.profileId) : null;
+        if (!report || !profile) return errorPage(ctx, request, h, 'not_found');
         const done = await ctx.store.reports.delete(report.id);
         if (done.status !== 'deleted') return errorPage(ctx, request, h, deletionFault(done));
         return redirectWithFlash(
           h,
-          `/profiles/${encodeURIComponent(report.profileId)}`,
+          `/profiles/${profile.number}`,
           `Report of ${when(report.date)} deleted (${counted(done.tests, 'test')}).`,
         );
       },

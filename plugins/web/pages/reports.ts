@@ -105,7 +105,7 @@ export function reportsRoutes(ctx: WebContext): ServerRoute[] {
               <span class="status status-${status}">${status}</span
               >${t.flaky ? html` <span class="badge flaky">${t.flaky} flaky</span>` : ''}
             </td>
-            <td class="actions"><a class="danger-link" href="/reports/${r.id}/delete">Delete</a></td>
+            <td class="actions"><a class="danger-link" href="/reports/${r.number}/delete">Delete</a></td>
           </tr>`;
         });
         const older = query({ tag: f.tags, from: f.from, to: f.to, before: next });

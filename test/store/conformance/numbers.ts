@@ -1,11 +1,13 @@
 /**
  * Conformance cases for the public numbers of profiles and reports: handed out in creation order,
  * distinct under concurrency, found by number as by UUID, chosen profile numbers refused when taken
- * and never handed out by the counter, and kept across a reopen.
+ * and never handed out by the counter, kept across a reopen, and never counted again once their
+ * report or profile is deleted (an old link must not lead to another team's report).
  */
 import { randomUUID } from 'node:crypto';
 import { MAX_NUMBER, NumberTakenError } from '../../../lib/store/numbers.js';
 import type { Store } from '../../../lib/store/store.js';
+import { importedReport } from './deletions.js';
 import { seed, type Cases } from './fixtures.js';
 
 const isNumber = (n: unknown): boolean => Number.isInteger(n) && (n as number) >= 1 && (n as number) <= MAX_NUMBER;
@@ -60,6 +62,23 @@ export const numberCases: Cases = {
     const top = await store.profiles.create(account.id, 'top', { number: MAX_NUMBER });
     t.equal(top.number, MAX_NUMBER, 'the largest 32-bit number can be chosen');
     t.equal(await store.profiles.get(randomUUID()), null);
+  },
+
+  'numbers: a deleted report or profile keeps its number to itself': async (t, _h, store) => {
+    const account = await store.accounts.create('Acme');
+    const doomed = await store.profiles.create(account.id, 'doomed');
+    const kept = await store.profiles.create(account.id, 'kept');
+    const { report } = await importedReport(store, kept);
+    t.match(await store.reports.delete(report.id), { status: 'deleted' });
+    t.equal(await store.reports.get(report.number), null, 'the deleted report is not found by its number');
+    const { report: next } = await importedReport(store, kept);
+    t.ok(next.number > report.number, 'the next report gets a new number');
+    t.match(await store.profiles.delete(doomed.id), { status: 'deleted' });
+    t.equal(await store.profiles.get(doomed.number), null, 'the deleted profile is not found by its number');
+    t.ok((await store.profiles.create(account.id, 'later')).number > kept.number, 'the counter never gives it again');
+    // An operator may choose it on purpose (a profile deleted by mistake, its pipelines still posting to it).
+    const again = await store.profiles.create(account.id, 'restored', { number: doomed.number });
+    t.equal(again.number, doomed.number, 'but an operator can choose it again');
   },
 
   'numbers: the counters survive a reopen': async (t, h, store) => {
