@@ -167,7 +167,7 @@ export async function importDemoRun(o: {
   failLogin?: boolean;
   tags?: string[];
   timestamp: string;
-}): Promise<{ status: number; body: { report_id?: string; status?: string } }> {
+}): Promise<{ status: number; body: { report_id?: number; status?: string } }> {
   const form = new FormData();
   for (const tag of o.tags ?? []) form.append('tag[]', tag);
   form.append(
@@ -186,5 +186,5 @@ export async function importDemoRun(o: {
     headers: { 'x-api-key': o.apiKey },
     body: form,
   });
-  return { status: res.status, body: (await res.json()) as { report_id?: string; status?: string } };
+  return { status: res.status, body: (await res.json()) as { report_id?: number; status?: string } };
 }

@@ -37,7 +37,7 @@ try {
   await store.profiles.create(accountId, 'shop api tests');
   const { user, password } = await createUserWithPassword(store, accountId, 'dev@acme.example');
   const runs = 8;
-  let last = '';
+  let last = 0;
   for (let i = 0; i < runs; i++) {
     const answer = await importDemoRun({
       url: base,
