@@ -18,9 +18,9 @@ import { file, multipart } from './helpers/multipart.js';
 import { junitXml } from './helpers/junit.js';
 import { send, storeKinds, type StoreKind } from './helpers/tally.js';
 import { freePort } from '../scripts/mongo-wire.js';
+import { TALLY } from './helpers/tally-command.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const TALLY = [path.join(root, 'bin/tally.ts')];
 
 /** What a team's pipelines send today: a key made by another service. */
 const CALLIOPE_KEY = `cal_${randomBytes(24).toString('base64url')}`;
@@ -81,7 +81,7 @@ function cli(env: Record<string, string>, args: string[], stdin?: string): Promi
   return new Promise((resolve) => {
     const child = execFile(
       process.execPath,
-      ['--import', 'tsx', ...TALLY, ...args],
+      [...TALLY, ...args],
       { cwd: root, env: { ...process.env, ...env } },
       (err, stdout, stderr) => resolve({ code: err ? ((err.code as number) ?? 1) : 0, stdout, stderr }),
     );
@@ -97,7 +97,7 @@ interface Served {
 
 async function serve(t: Test, env: Record<string, string>): Promise<Served> {
   const port = await freePort();
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', ...TALLY, 'serve'], {
+  const child: ChildProcess = spawn(process.execPath, [...TALLY, 'serve'], {
     cwd: root,
     env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' },
   });

@@ -11,14 +11,11 @@ import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import { startTally, type Harness } from './helpers/tally.js';
 import { junitXml } from './helpers/junit.js';
+import { TALLY } from './helpers/tally-command.js';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const exec = promisify(execFile);
-// The upload runs in the user's folder, where `--import tsx` would not resolve: name the loader by path.
-const tsx = pathToFileURL(path.join(root, 'node_modules/tsx/dist/loader.mjs')).href;
 
 /** The last line the command printed (stdout and stderr together). */
 function lastLine(out: string): string {
@@ -32,14 +29,10 @@ async function tallyUpload(
   key = h.apiKey,
 ): Promise<{ code: number; out: string }> {
   try {
-    const r = await exec(
-      process.execPath,
-      ['--import', tsx, path.join(root, 'bin/tally.ts'), 'upload', '--url', h.url, '--profile', h.profileId, ...args],
-      {
-        cwd,
-        env: { ...process.env, TALLY_API_KEY: key },
-      },
-    );
+    const r = await exec(process.execPath, [...TALLY, 'upload', '--url', h.url, '--profile', h.profileId, ...args], {
+      cwd,
+      env: { ...process.env, TALLY_API_KEY: key },
+    });
     return { code: 0, out: r.stdout + r.stderr };
   } catch (e) {
     const err = e as { code: number; stdout: string; stderr: string };

@@ -14,12 +14,13 @@ import { send } from './helpers/tally.js';
 import { file, multipart } from './helpers/multipart.js';
 import { junitXml } from './helpers/junit.js';
 import { WebClient } from './helpers/web.js';
+import { TALLY } from './helpers/tally-command.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const run = promisify(execFile);
 
 async function tally(dataDir: string, ...args: string[]): Promise<any> {
-  const { stdout } = await run(process.execPath, ['--import', 'tsx', path.join(root, 'bin/tally.ts'), ...args], {
+  const { stdout } = await run(process.execPath, [...TALLY, ...args], {
     cwd: root,
     env: { ...process.env, TALLY_DATA_DIR: dataDir },
   });
@@ -41,7 +42,7 @@ t.test('serve on an empty data dir, then the admin commands', async (t) => {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'tally-cli-'));
   t.teardown(() => rm(dataDir, { recursive: true, force: true }));
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'bin/tally.ts'), 'serve'], {
+  const child = spawn(process.execPath, [...TALLY, 'serve'], {
     cwd: root,
     env: { ...process.env, TALLY_DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1' },
   });
@@ -115,16 +116,7 @@ t.test('serve on an empty data dir, then the admin commands', async (t) => {
   });
   const twice = await run(
     process.execPath,
-    [
-      '--import',
-      'tsx',
-      path.join(root, 'bin/tally.ts'),
-      'user',
-      'create',
-      '--account',
-      account.account_id,
-      'dev@example.com',
-    ],
+    [...TALLY, 'user', 'create', '--account', account.account_id, 'dev@example.com'],
     { cwd: root, env: { ...process.env, TALLY_DATA_DIR: dataDir } },
   ).catch((e) => e);
   t.equal(twice.code, 2, 'an address has one user');
@@ -141,11 +133,7 @@ t.test('serve on an empty data dir, then the admin commands', async (t) => {
 });
 
 t.test('usage errors exit 2 with a sentence', async (t) => {
-  const r = await run(
-    process.execPath,
-    ['--import', 'tsx', path.join(root, 'bin/tally.ts'), 'profile', 'create', 'x'],
-    { cwd: root },
-  ).catch((e) => e);
+  const r = await run(process.execPath, [...TALLY, 'profile', 'create', 'x'], { cwd: root }).catch((e) => e);
   t.equal(r.code, 2);
   t.match(r.stderr, /profile create needs a NAME and --account ID/);
 });
@@ -156,11 +144,9 @@ t.test('profile create refuses a name the API and the web form refuse, before op
     ['two\nlines', /control character/],
     ['x'.repeat(101), /101 characters/],
   ] as const) {
-    const r = await run(
-      process.execPath,
-      ['--import', 'tsx', path.join(root, 'bin/tally.ts'), 'profile', 'create', name, '--account', 'acc'],
-      { cwd: root },
-    ).catch((e) => e);
+    const r = await run(process.execPath, [...TALLY, 'profile', 'create', name, '--account', 'acc'], {
+      cwd: root,
+    }).catch((e) => e);
     t.equal(r.code, 2, JSON.stringify(name.slice(0, 12)));
     t.match(r.stderr, /profile_name_invalid/);
     t.match(r.stderr, why);

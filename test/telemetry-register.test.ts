@@ -11,6 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort } from '../scripts/mongo-wire.js';
+import { TALLY_WITH_TELEMETRY } from './helpers/tally-command.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -31,23 +32,19 @@ t.test('with an OTLP endpoint, serve exports its spans and flushes them on SIGTE
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'tally-otel-'));
   t.teardown(() => rm(dataDir, { recursive: true, force: true }));
   const port = await freePort();
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', '--import', './lib/telemetry/register.ts', path.join(root, 'bin/tally.ts'), 'serve'],
-    {
-      cwd: root,
-      env: {
-        ...process.env,
-        TALLY_DATA_DIR: dataDir,
-        PORT: String(port),
-        HOST: '127.0.0.1',
-        MONGODB_URL: '',
-        TALLY_PARSE_WORKERS: '2',
-        OTEL_EXPORTER_OTLP_ENDPOINT: endpoint,
-        OTEL_METRIC_EXPORT_INTERVAL: '600000',
-      },
+  const child = spawn(process.execPath, [...TALLY_WITH_TELEMETRY, 'serve'], {
+    cwd: root,
+    env: {
+      ...process.env,
+      TALLY_DATA_DIR: dataDir,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      MONGODB_URL: '',
+      TALLY_PARSE_WORKERS: '2',
+      OTEL_EXPORTER_OTLP_ENDPOINT: endpoint,
+      OTEL_METRIC_EXPORT_INTERVAL: '600000',
     },
-  );
+  });
   let out = '';
   child.stdout.on('data', (c: Buffer) => (out += c.toString()));
   child.stderr.on('data', (c: Buffer) => (out += c.toString()));

@@ -52,11 +52,16 @@ function partHead(name: string, fileName: string, type: string): Buffer {
   );
 }
 
+/** An error of reading a file, tagged with the file: a socket's reset is a `read` error too. */
+type FileError = NodeJS.ErrnoException & { tallyFile?: string };
+
 /** A file's bytes, counted into the progress as they are read. */
 function counted(file: string, bar: Progress): Readable {
   const counter = new PassThrough({ highWaterMark: 256 * 1024 });
   counter.on('data', (c: Buffer) => bar.add(c.length));
-  return pipeline(createReadStream(file, { highWaterMark: 256 * 1024 }), counter, () => undefined);
+  const source = createReadStream(file, { highWaterMark: 256 * 1024 });
+  source.on('error', (err: FileError) => (err.tallyFile = file));
+  return pipeline(source, counter, () => undefined);
 }
 
 /** The zip of `files`, entries named relative to their common folder, produced while it is read. */
@@ -104,16 +109,15 @@ async function* body(files: string[], attachments: string[], tags: string[], cwd
 }
 
 /** Why the request ended without an answer, in words a CI log reader can act on. */
-function whyNoAnswer(err: NodeJS.ErrnoException, target: URL, connected: boolean, bar: Progress): string {
+function whyNoAnswer(err: FileError, target: URL, connected: boolean, bar: Progress): string {
   const code = err.code ? ` (${err.code})` : '';
+  if (err.tallyFile !== undefined) return `could not read ${err.tallyFile}: ${err.message}`;
   if (!connected) {
     if (err.code === 'ECONNREFUSED') return `could not connect to ${target.host}: connection refused${code}`;
     if (err.code === 'ENOTFOUND' || err.code === 'EAI_AGAIN')
       return `could not connect to ${target.host}: the name does not resolve${code}`;
-    if (err.syscall === 'open' || err.syscall === 'read') return `could not read a file: ${err.message}`;
     return `could not connect to ${target.host}: ${err.message}${code}`;
   }
-  if (err.syscall === 'open' || err.syscall === 'read') return `could not read a file: ${err.message}`;
   return `the connection to ${target.host} broke after ${bar.summary()} without an answer: ${err.message}${code}`;
 }
 
@@ -168,7 +172,7 @@ function send(o: UploadOptions, target: URL, files: string[], attachments: strin
     pipeline(source, req, (err) => {
       if (!err || answered) return;
       bar.stop();
-      reject(new NoAnswer(whyNoAnswer(err as NodeJS.ErrnoException, target, connected, bar)));
+      reject(new NoAnswer(whyNoAnswer(err as FileError, target, connected, bar)));
     });
   });
 }

@@ -21,6 +21,7 @@ import { fileURLToPath } from 'node:url';
 import { send } from '../helpers/tally.js';
 import { BOUNDARY, file, multipart } from '../helpers/multipart.js';
 import { junitXml } from '../helpers/junit.js';
+import { TALLY } from '../helpers/tally-command.js';
 
 const bin = process.env.TALLY_FERRETDB_BIN;
 if (!bin) {
@@ -133,7 +134,7 @@ if (!bin) {
     const port = await freePort();
     const dataDir = await mkdtemp(path.join(os.tmpdir(), 'tally-dbdown-'));
     t.teardown(() => rm(dataDir, { recursive: true, force: true }));
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'bin/tally.ts'), 'serve'], {
+    const child = spawn(process.execPath, [...TALLY, 'serve'], {
       cwd: root,
       env: {
         ...process.env,

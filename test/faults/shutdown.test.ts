@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { freePort } from '../../scripts/mongo-wire.js';
 import { BOUNDARY } from '../helpers/multipart.js';
+import { TALLY } from '../helpers/tally-command.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -30,7 +31,7 @@ t.test('SIGTERM: refuse new requests, end in-flight imports within the grace per
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'tally-sigterm-'));
   t.teardown(() => rm(dataDir, { recursive: true, force: true }));
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'bin/tally.ts'), 'serve'], {
+  const child = spawn(process.execPath, [...TALLY, 'serve'], {
     cwd: root,
     env: {
       ...process.env,
