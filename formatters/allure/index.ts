@@ -2,14 +2,14 @@
  * Allure results: Allure 2 result and container JSON (usually a zipped `allure-results`
  * folder, one file at a time) and Allure 1 `*-testsuite.xml`. See README.md beside this file.
  */
-import { FormatError, parseJson, parseXml } from '../../lib/formatter/api.js';
+import { FormatError, parseJson, parseXml, peekFirst } from '../../lib/formatter/api.js';
 import type { ContainerSink, Formatter, ParseContext } from '../../lib/formatter/api.js';
 import { allure1Handler } from './allure1.js';
 import { allure2Handler } from './allure2.js';
 import { sniff } from './sniff.js';
 
 async function parse(input: AsyncIterable<string>, out: ContainerSink, ctx: ParseContext): Promise<void> {
-  const { first, rest } = await peek(input);
+  const { first, rest } = await peekFirst(input);
   const emit = (container: Parameters<ContainerSink['emit']>[0]): void => out.emit(container);
   if (first === '<') {
     const handler = allure1Handler(ctx, emit);
@@ -30,26 +30,6 @@ async function parse(input: AsyncIterable<string>, out: ContainerSink, ctx: Pars
   throw new FormatError(
     'The file is neither JSON nor XML: an Allure file starts with `{` (Allure 2) or `<` (Allure 1 XML)',
   );
-}
-
-/**
- * The first significant character decides between the two generations. Chunks of whitespace before
- * it are dropped (neither JSON nor a root element needs them); the chunk holding it is replayed.
- */
-async function peek(input: AsyncIterable<string>): Promise<{ first: string | null; rest: AsyncIterable<string> }> {
-  const it = input[Symbol.asyncIterator]();
-  for (;;) {
-    const r = await it.next();
-    if (r.done) return { first: null, rest: (async function* () {})() };
-    const m = /\S/.exec(r.value);
-    if (!m) continue;
-    const head = r.value.slice(m.index);
-    const rest = (async function* () {
-      yield head;
-      for (let n = await it.next(); !n.done; n = await it.next()) yield n.value;
-    })();
-    return { first: m[0], rest };
-  }
 }
 
 export const allure = {

@@ -3,7 +3,7 @@
  * `swift test` (XCTest, OCUnit, parallel testing, Swift Testing), and the JSON of `xcrun
  * xcresulttool` (Xcode 16+ `get test-results tests`, the legacy typed objects). See README.md.
  */
-import { forEachLine, FormatError, jsonParse } from '../../lib/formatter/api.js';
+import { forEachLine, FormatError, jsonParse, peekFirst } from '../../lib/formatter/api.js';
 import type { ContainerSink, Formatter, ParseContext } from '../../lib/formatter/api.js';
 import { consoleHandler } from './console.js';
 import { sniff } from './sniff.js';
@@ -12,7 +12,7 @@ import { xcresultHandler } from './xcresult.js';
 const parseXcresult = jsonParse(xcresultHandler, { multiple: true });
 
 async function parse(input: AsyncIterable<string>, out: ContainerSink, ctx: ParseContext): Promise<void> {
-  const { first, rest } = await peek(input);
+  const { first, rest } = await peekFirst(input);
   if (first === null)
     throw new FormatError(
       'The file is empty; send the console output of `xcodebuild test` or `swift test`, or xcresulttool JSON',
@@ -22,23 +22,6 @@ async function parse(input: AsyncIterable<string>, out: ContainerSink, ctx: Pars
   const handler = consoleHandler(ctx, (c) => out.emit(c));
   await forEachLine(rest, out, (line) => handler.line(line));
   handler.end();
-}
-
-/** The first significant character; whitespace before it is dropped, the chunk holding it replayed. */
-async function peek(input: AsyncIterable<string>): Promise<{ first: string | null; rest: AsyncIterable<string> }> {
-  const it = input[Symbol.asyncIterator]();
-  for (;;) {
-    const r = await it.next();
-    if (r.done) return { first: null, rest: (async function* () {})() };
-    const m = /\S/.exec(r.value);
-    if (!m) continue;
-    const head = r.value.slice(m.index);
-    const rest = (async function* () {
-      yield head;
-      for (let n = await it.next(); !n.done; n = await it.next()) yield n.value;
-    })();
-    return { first: m[0], rest };
-  }
 }
 
 export const xctest = {

@@ -40,6 +40,7 @@ export { JsonObjectRoot } from './kit/json-root.js';
 export { JsonSuiteStack, type JsonSuite } from './kit/json-suites.js';
 export { firstProducer } from './kit/producer.js';
 export { forEachLine, forEachJsonLine } from './kit/lines.js';
+export { peekFirst } from './kit/peek.js';
 export {
   parseSeconds,
   parseTimeSpan,
