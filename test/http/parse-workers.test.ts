@@ -66,37 +66,23 @@ async function importZip(h: Harness, zip: Buffer) {
   });
 }
 
-/** Every container of a report, depth first, as the read API lists them (the suites' children). */
-async function tree(h: Harness, reportId: number): Promise<unknown[]> {
+/**
+ * Every container of a report, whole, in `seq` order, a page of 1,000 at a time: one query a page.
+ * The read API's walk costs a query a suite, and the tests' MongoDB-wire server reads the whole
+ * collection for each.
+ */
+async function tree(h: Harness, reportNumber: number): Promise<unknown[]> {
+  const id = (await h.store.reports.get(reportNumber))!.id;
   const out: unknown[] = [];
-  const walk = async (parent: number | null): Promise<void> => {
-    let after: number | null = null;
-    do {
-      const q: string =
-        `${parent === null ? '' : `parent=${parent}&`}limit=500` + `${after === null ? '' : `&after=${after}`}`;
-      const page = await h.send({ method: 'GET', path: `/api/v2/reports/${reportId}/containers?${q}` });
-      for (const c of page.json.containers) {
-        out.push({
-          seq: c.seq,
-          parent_seq: c.parent_seq,
-          file_index: c.file_index,
-          type: c.type,
-          title: c.title,
-          status: c.status,
-          duration_ms: c.duration_ms,
-          failure: c.failure,
-          output: c.output,
-          meta: c.meta,
-          attachment_refs: c.attachment_refs,
-        });
-        // Tests of these formats hold no children; asking for them would only slow the walk.
-        if (c.type !== 'test') await walk(c.seq);
-      }
-      after = page.json.next_after;
-    } while (after !== null);
-  };
-  await walk(null);
-  return out;
+  for (let after: number | undefined; ;) {
+    const page = await h.store.containers.find(id, {
+      limit: 1000,
+      ...(after === undefined ? {} : { afterSeq: after }),
+    });
+    for (const { reportId: _report, ...c } of page) out.push(c);
+    if (page.length < 1000) return out;
+    after = page[page.length - 1]!.seq;
+  }
 }
 
 function column(c: HistoryColumn): Record<string, unknown[]> {
