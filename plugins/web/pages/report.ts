@@ -16,6 +16,7 @@ import { html, query, type Html } from '../html.js';
 import { messageList, page } from '../layout.js';
 import { credentialsOf } from '../session.js';
 import { errorPage, isFragmentRequest, ownReport, respond, type OwnReport } from './common.js';
+import { ciBuild } from './reports.js';
 import { inlineImageType, safeAttachment } from '../attachments.js';
 
 export const CHILDREN_PER_PAGE = 100;
@@ -231,7 +232,8 @@ function reportHeader(report: Report, record: ImportRecord | null): Html {
     <p class="muted">
       Imported ${when(report.createdAt)} ·
       <code>#${report.number}</code
-      >${report.tags.length ? html` · ${report.tags.map((tag) => html`<span class="tag">${tag}</span> `)}` : ''} ·
+      >${report.ci ? html` · build ${ciBuild(report, null)}` : ''}${report.tags.length ? html` · ${report.tags.map((tag) => html`<span class="tag">${tag}</span> `)}` : ''}
+      ·
       <a class="danger-link" href="/reports/${report.number}/delete">Delete this report</a>
     </p>
     <ul class="totals">
