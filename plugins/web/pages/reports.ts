@@ -1,6 +1,6 @@
 /**
- * A profile's reports, newest first: date, the CI build (number linking to the run, branch, short
- * commit), tags, totals, status; filter by tag, branch and date; paged.
+ * A profile's reports, newest first: date and, under it, the CI build (number linking to the run,
+ * branch, short commit), tags, totals, status; filter by tag, branch and date; paged.
  */
 import type { Request, ServerRoute } from '@hapi/hapi';
 import type { ContainerStatus } from '../../../lib/formatter/api.js';
@@ -131,8 +131,8 @@ export function reportsRoutes(ctx: WebContext): ServerRoute[] {
             <td>
               <a href="/reports/${r.number}">${when(r.date)}</a>
               <div class="muted small">imported ${when(r.createdAt)}</div>
+              ${r.ci ? html`<div class="small ci">${ciBuild(r, profile.number)}</div>` : ''}
             </td>
-            <td>${ciBuild(r, profile.number)}</td>
             <td>${r.tags.map((tag) => html`<a class="tag" href="${query({ tag })}">${tag}</a> `)}</td>
             <td class="num">${t.tests}</td>
             ${columns.map((s) => html`<td class="${cellClass(s)}">${t[s]}</td>`)}
@@ -183,7 +183,6 @@ export function reportsRoutes(ctx: WebContext): ServerRoute[] {
                   <thead>
                     <tr>
                       <th>Date</th>
-                      <th>Build</th>
                       <th>Tags</th>
                       <th class="num">Tests</th>
                       ${columns.map((s) => html`<th class="num">${s[0]!.toUpperCase()}${s.slice(1)}</th>`)}
