@@ -73,6 +73,7 @@ export const pageApiPlugin: Plugin<PageApiDeps> = {
         before: Joi.string()
           .pattern(/^[0-9T:.+Z-]+(~[0-9a-f-]{36})?$/)
           .description('a time, or the next_before cursor of the previous page'),
+        branch: Joi.string().trim().min(1).max(256).description("only reports of this branch (their CI context's)"),
       }).unknown(true),
       async (request, _h, profile) => {
         const limit = (request.query as { limit: number }).limit;
@@ -81,6 +82,7 @@ export const pageApiPlugin: Plugin<PageApiDeps> = {
         return {
           profile_id: profile.number,
           tags: f.tags,
+          branch: f.branch,
           from: f.from,
           to: f.to,
           reports: reports.map((r) => reportJson(r, profile)),

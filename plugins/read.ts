@@ -67,6 +67,7 @@ export const readPlugin: Plugin<ReadDeps> = {
             before: Joi.string()
               .pattern(/^[0-9T:.+Z-]+(~[0-9a-f-]{36})?$/)
               .description('a time, or the next_before cursor of the previous page'),
+            branch: Joi.string().trim().min(1).max(256).description("only reports of this branch (their CI context's)"),
           }).unknown(true),
           failAction: queryFailAction,
         },
@@ -74,7 +75,7 @@ export const readPlugin: Plugin<ReadDeps> = {
       handler: async (request, h) => {
         const profile = await profileFor(store, request, h, (request.params as { profile_id: string }).profile_id);
         if (!('accountId' in profile)) return profile;
-        const q = request.query as { limit: number; before?: string };
+        const q = request.query as { limit: number; before?: string; branch?: string };
         const tags = tagsOf(request);
         const [before, beforeId] = (q.before ?? '').split('~');
         if (before && Number.isNaN(Date.parse(before)))
@@ -87,6 +88,7 @@ export const readPlugin: Plugin<ReadDeps> = {
           ...(before ? { before } : {}),
           ...(beforeId ? { beforeId } : {}),
           ...(tags.length ? { tags } : {}),
+          ...(q.branch ? { branch: q.branch } : {}),
         });
         const last = reports[reports.length - 1];
         return {

@@ -58,6 +58,14 @@ export const TALLY_CODES = {
       'A file sent in file[] is empty (0 bytes) and was left out; the other files were imported. Check that the ' +
       'test run wrote it before the upload step.',
   },
+  ci_context_invalid: {
+    severity: 'warning',
+    status: 201,
+    origin: 'tally',
+    text:
+      "A ci_* field was left out of the report's CI context: its value cannot be right (the text says why for " +
+      'each). The results were imported.',
+  },
   payload_too_large: {
     severity: 'error',
     status: 413,

@@ -3,6 +3,7 @@
  * `tally-upload.mjs` that a Tally serves to CI runners (one file, no dependencies: see main.ts).
  */
 import { parseArgs } from 'node:util';
+import { ciContext, ciFields } from './ci-env.js';
 import { upload } from './upload.js';
 import type { ProgressOut } from './progress.js';
 
@@ -31,6 +32,10 @@ export function uploadUsage(command: string): string {
     '  --tag k:v        a tag of the report (branch:main); repeatable',
     '  --attachment P   a screenshot or log the results refer to; a file, directory or glob; repeatable',
     '  --strict         a warning fails the step too',
+    '',
+    'The CI context (system, build number and URL, branch, commit, job) is read from the variables of',
+    'GitHub Actions, GitLab CI, Jenkins, Buildkite, CircleCI, Azure Pipelines and Gitea/Forgejo Actions',
+    'and sent with the results (the ci_* fields), so the report links the run.',
     '',
     'The API key comes from the environment variable TALLY_API_KEY (never a flag: flags show in',
     "process lists and CI logs); keep it in your CI's secret variables.",
@@ -84,12 +89,19 @@ export async function runUpload(argv: string[], io: UploadIo): Promise<number> {
     return 2;
   }
   const { values, positionals } = args;
+  const ci = ciContext(io.env);
+  if (ci.provider !== null)
+    io.out.write(
+      `tally: ${ci.provider} build ${ci.build_number ?? '?'}` +
+        `${ci.branch ? ` on ${ci.branch}` : ''}${ci.commit ? ` at ${ci.commit.slice(0, 12)}` : ''}\n`,
+    );
   const result = await upload({
     url: values.url!,
     profile: values.profile!,
     apiKey: io.env.TALLY_API_KEY!,
     formatter: values.formatter ?? null,
     tags: values.tag ?? [],
+    fields: ciFields(ci),
     attachments: values.attachment ?? [],
     patterns: positionals,
     strict: values.strict ?? false,

@@ -20,6 +20,8 @@ export interface UploadOptions {
   apiKey: string;
   formatter: string | null;
   tags: string[];
+  /** Further form fields, sent before the files: the CI context (ci-env.ts). */
+  fields?: [string, string][];
   attachments: string[];
   patterns: string[];
   strict: boolean;
@@ -89,9 +91,16 @@ function commonDir(files: string[], cwd: string): string {
   return dir;
 }
 
-async function* body(files: string[], attachments: string[], tags: string[], cwd: string, bar: Progress) {
-  for (const tag of tags)
-    yield Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="tag[]"\r\n\r\n${tag}\r\n`);
+function field(name: string, value: string): Buffer {
+  // A line break in a value would end the part early: the values come from the environment.
+  const v = value.replace(/[\r\n]+/g, ' ');
+  return Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${v}\r\n`);
+}
+
+async function* body(o: UploadOptions, files: string[], attachments: string[], bar: Progress) {
+  for (const tag of o.tags) yield field('tag[]', tag);
+  for (const [name, value] of o.fields ?? []) yield field(name, value);
+  const cwd = o.cwd;
   if (files.length === 1) {
     yield partHead('file[]', path.basename(files[0]!), 'application/octet-stream');
     yield* counted(files[0]!, bar);
@@ -168,7 +177,7 @@ function send(o: UploadOptions, target: URL, files: string[], attachments: strin
         reject(new NoAnswer(`the answer from ${target.host} broke off: ${err.message}`));
       });
     });
-    const source = Readable.from(body(files, attachments, o.tags, o.cwd, bar));
+    const source = Readable.from(body(o, files, attachments, bar));
     pipeline(source, req, (err) => {
       if (!err || answered) return;
       bar.stop();

@@ -45,7 +45,14 @@ export async function complete(run: Run, uploads: Uploads, bytes: number): Promi
     tests: f.tests,
   }));
   const totals = uploads.assembly.totals;
-  await store.reports.complete(report.id, { date: done.date, totals, files, messages, tags: params.tags });
+  await store.reports.complete(report.id, {
+    date: done.date,
+    totals,
+    files,
+    messages,
+    tags: params.tags,
+    ci: params.ciContext(),
+  });
   const progress = { bytes, files: uploads.fileCount, containers: uploads.assembly.containers };
   await store.imports.update(run.record.id, {
     status: 'completed',

@@ -52,5 +52,6 @@ export function newReportRecord(input: NewReport, number: number): Report {
     totals: { containers: 0, tests: 0, passed: 0, failed: 0, errored: 0, skipped: 0, pending: 0, unknown: 0, flaky: 0 },
     files: [],
     messages: [],
+    ci: null,
   };
 }

@@ -163,6 +163,20 @@ export interface Report {
   totals: Totals;
   files: ReportFile[];
   messages: Message[];
+  /** The CI build that produced the report, as its upload said; null when it said nothing. */
+  ci: ReportCi | null;
+}
+
+/** A report's CI context (the `ci_*` import fields); each field null when the upload did not say. */
+export interface ReportCi {
+  /** `github`, `gitea`, `forgejo`, `gitlab`, `jenkins`, `buildkite`, `circleci`, `azure`. */
+  provider: string | null;
+  buildNumber: string | null;
+  /** An http(s) URL of the build's page. */
+  buildUrl: string | null;
+  branch: string | null;
+  commit: string | null;
+  job: string | null;
 }
 
 /** What a deletion did (deletions.ts): what went (completed reports and their tests), or why nothing did. */
@@ -179,7 +193,10 @@ export interface ProfileContents {
 export type NewReport = Pick<Report, 'profileId' | 'importId' | 'tags' | 'date'>;
 
 /** A report's final facts, written when it completes. */
-export type ReportOutcome = Pick<Report, 'date' | 'totals' | 'files' | 'messages' | 'tags'>;
+export type ReportOutcome = Pick<Report, 'date' | 'totals' | 'files' | 'messages' | 'tags'> & {
+  /** Absent: none (callers that know of no CI context need not say so). */
+  ci?: ReportCi | null;
+};
 
 export interface AttachmentLink {
   name: string;
@@ -224,6 +241,8 @@ export interface ContainerQuery {
 export interface ReportQuery {
   /** Every tag listed must be on the report. */
   tags?: string[];
+  /** Only reports whose CI context names this branch. */
+  branch?: string;
   /** Only reports created at or after this ISO time (the date filter of the reports page). */
   since?: string;
   /** Only reports created strictly before this ISO time (paging, newest first). */

@@ -151,7 +151,7 @@ export const OPERATIONS: Record<string, Operation> = {
     responses: { 200: 'View', ...FAULTS_AUTHED },
   },
   'GET /api/v2/profiles/{id}/reports': {
-    summary: "A profile's reports with tag and date filters (the Reports page).",
+    summary: "A profile's reports with tag, branch and date filters (the Reports page).",
     responses: { 200: 'View', 400: 'Fault', 403: 'Fault', 404: 'Fault', ...FAULTS_AUTHED },
   },
   'GET /api/v2/profiles/{id}/history': {

@@ -124,6 +124,7 @@ export const SCHEMAS: Record<string, Schema> = {
       'totals',
       'files',
       'messages',
+      'ci',
     ],
     properties: {
       id: publicId,
@@ -137,6 +138,19 @@ export const SCHEMAS: Record<string, Schema> = {
       totals,
       files: { type: 'array', items: reportFile },
       messages: { type: 'array', items: { $ref: '#/components/schemas/Message' } },
+      ci: nullable({
+        type: 'object',
+        description: "The CI build that produced the report (the import's ci_* fields); null when none was sent.",
+        required: ['provider', 'build_number', 'build_url', 'branch', 'commit', 'job'],
+        properties: {
+          provider: nullable(str),
+          build_number: nullable(str),
+          build_url: nullable(str),
+          branch: nullable(str),
+          commit: nullable(str),
+          job: nullable(str),
+        },
+      }),
     },
   },
   ReportList: {

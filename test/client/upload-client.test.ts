@@ -102,9 +102,19 @@ t.test('GET /tally-upload.mjs, then node tally-upload.mjs uploads a folder', asy
       'ci:yes',
       'results',
     ],
-    plainEnv({ TALLY_API_KEY: h.apiKey }),
+    // A GitLab job: the served client sends its CI context too.
+    plainEnv({
+      TALLY_API_KEY: h.apiKey,
+      GITLAB_CI: 'true',
+      CI_PIPELINE_IID: '311',
+      CI_PIPELINE_URL: 'https://gitlab.example.com/grp/app/-/pipelines/1000123',
+      CI_COMMIT_BRANCH: 'main',
+      CI_COMMIT_SHA: '9fceb02d0ae598e95dc970b74767f19372d61af8',
+      CI_JOB_NAME: 'test',
+    }),
   );
   t.equal(run.code, 0, run.out);
+  t.match(run.out, /tally: gitlab build 311 on main at 9fceb02d0ae5/);
   t.match(run.out, /tally: 3 result files \(zipped on the fly\)/);
   t.match(run.out, /Imported 6 tests from 3 files/);
   t.equal(run.out.trimEnd().split('\n').at(-1), 'tally: ok: HTTP 201, completed');
@@ -112,6 +122,14 @@ t.test('GET /tally-upload.mjs, then node tally-upload.mjs uploads a folder', asy
   t.equal(report?.status, 'completed', 'the import completed');
   t.same(report?.tags, ['ci:yes']);
   t.same(report?.files.map((f) => f.name).sort(), ['it/TEST-c.xml', 'unit/TEST-a.xml', 'unit/TEST-b.xml']);
+  t.same(report?.ci, {
+    provider: 'gitlab',
+    buildNumber: '311',
+    buildUrl: 'https://gitlab.example.com/grp/app/-/pipelines/1000123',
+    branch: 'main',
+    commit: '9fceb02d0ae598e95dc970b74767f19372d61af8',
+    job: 'test',
+  });
 });
 
 t.test('the upload page and its JSON twin show the client and the CI steps', async (t) => {

@@ -674,7 +674,8 @@ for (const kind of storeKinds(t))
     // (test/faults/slow-client.test.ts), storage_full (test/faults/full-disk.test.ts), request_headers_too_large
     // and malformed_request (test/http/odd-names.test.ts: Node's parser refuses them before any route);
     // invalid_query (test/http/read-query.test.ts: the read routes); profile_name_invalid, json_body_required and
-    // import_in_progress (test/http/manage.test.ts: the routes that create, rename and delete).
+    // import_in_progress (test/http/manage.test.ts: the routes that create, rename and delete); ci_context_invalid
+    // (test/http/ci-context.test.ts: every way a CI field is refused).
     const web = ['session_required', 'csrf_rejected', 'signin_failed', 'password_rejected', 'user_invalid'];
     const elsewhere = [
       'not_found',
@@ -690,6 +691,7 @@ for (const kind of storeKinds(t))
       'profile_name_invalid',
       'json_body_required',
       'import_in_progress',
+      'ci_context_invalid',
       ...web,
       ...cases.filter((c) => c.only && c.only !== kind).map((c) => c.code),
     ];

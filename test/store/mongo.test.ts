@@ -10,6 +10,7 @@ import { createMongoStore, databaseInUrl, type MongoStore } from '../../lib/stor
 import { container, cutDeletionCase, seed, storeConformance, type StoreHarness } from './conformance/index.js';
 
 const url = process.env.TALLY_TEST_MONGODB_URL;
+const TIME = '2024-01-01T00:00:00.000Z';
 
 async function harness(
   serverUrl: string,
@@ -101,6 +102,7 @@ if (!url) {
       reports: [
         { key: { profileId: 1, status: 1, createdAt: -1, _id: -1 } },
         { key: { profileId: 1, tags: 1, createdAt: -1 } },
+        { key: { profileId: 1, 'ci.branch': 1, createdAt: -1 } },
         { key: { number: 1 }, unique: true },
       ],
       imports: [{ key: { status: 1, createdAt: 1 } }],
@@ -334,6 +336,23 @@ if (!url) {
       await db.collection('reports').updateOne({ _id: reportId as never }, { $set: { status: 'deleting' } });
       await db.collection('profiles').updateOne({ _id: profileId as never }, { $set: { deleting: true } });
     });
+  });
+
+  t.test('mongo: a report written before the CI context reads with ci null', async (t) => {
+    const h = await harness(serverUrl);
+    t.teardown(() => h.cleanup());
+    const store = h.store;
+    await store.init();
+    const { profile, imp } = await seed(store);
+    const report = await store.reports.create({ profileId: profile.id, importId: imp.id, tags: [], date: TIME });
+    // A document as an older Tally wrote it: no ci field at all.
+    await (
+      await h.raw()
+    )
+      .db(h.dbName)
+      .collection('reports')
+      .updateOne({ _id: report.id as never }, { $unset: { ci: '' } });
+    t.equal((await store.reports.get(report.id))?.ci, null);
   });
 
   t.test('mongo: a purge cut short by a crash is finished on init', async (t) => {

@@ -5,7 +5,8 @@
  * for the uncoded warning.
  */
 import { FLAGS, ImportFault, message, unusedParameters, type Flag } from '../../messages.js';
-import type { Message } from '../../store/types.js';
+import type { Message, ReportCi } from '../../store/types.js';
+import { CI_FIELDS, CiParams } from './ci-params.js';
 
 const REPEATABLE = new Set(['file', 'attachment', 'tag']);
 // A Map, not an object literal: `name in {...}` held for constructor, toString, __proto__ and the
@@ -34,7 +35,8 @@ const BOOLEAN_OPTIONS = new Set(['smart', 'suppress_notifications', 'ignore_empt
 const MAX_TAGS = 200;
 const MAX_TAG_CHARS = 256;
 
-export type ParamRole = 'file' | 'attachment' | 'tag' | 'formatter' | 'flag' | 'option' | 'deprecated-tag' | 'unknown';
+export type ParamRole =
+  'file' | 'attachment' | 'tag' | 'formatter' | 'flag' | 'option' | 'deprecated-tag' | 'ci' | 'unknown';
 
 export interface NormalisedName {
   role: ParamRole;
@@ -57,6 +59,7 @@ export function normaliseName(raw: string): NormalisedName {
   else if (FLAG_SET.has(base)) role = 'flag';
   else if (OPTIONS.has(base)) role = 'option';
   else if (DEPRECATED_TAGS.has(base)) role = 'deprecated-tag';
+  else if (CI_FIELDS.has(base)) role = 'ci';
   return { role, base, plural, scalar };
 }
 
@@ -91,6 +94,7 @@ export class ImportParams {
   private readonly plurals = new Set<string>();
   private readonly scalars = new Set<string>();
   private deprecatedTags = false;
+  private readonly ci = new CiParams();
 
   /** Notes the name of any parameter (field or file part) and what its spelling implies. */
   noteName(raw: string): NormalisedName {
@@ -134,6 +138,9 @@ export class ImportParams {
       case 'option':
         this.addOption(n.base, value);
         break;
+      case 'ci':
+        this.ci.add(n.base, value);
+        break;
       case 'file':
       case 'attachment':
         // A file name sent as a plain field carries no file: the form is still checked for file parts.
@@ -176,6 +183,11 @@ export class ImportParams {
     this.tags.push(tag);
   }
 
+  /** The report's CI context (the `ci_*` fields); null when none was sent. */
+  ciContext(): ReportCi | null {
+    return this.ci.context();
+  }
+
   /** Messages implied by the names and values received so far; flags are applied later. */
   messages(): Message[] {
     const out: Message[] = [];
@@ -194,6 +206,7 @@ export class ImportParams {
         }),
       );
     if (this.deprecatedTags) out.push(message('tag_params_deprecated'));
+    out.push(...this.ci.messages());
     if (this.unused.size > 0) out.push(unusedParameters([...this.unused]));
     return out;
   }

@@ -48,12 +48,20 @@ export function reportRecords(d: EmbeddedDatabase, reserve: SpaceReserve): Repor
             : ' and r.created_at < ?';
       const since = query.since === undefined ? null : isoTime(query.since, 'ReportQuery.since');
       if (since !== null) sql += ' and r.created_at >= ?';
+      if (query.branch !== undefined) sql += ' and r.ci_branch = ?';
       for (let i = 0; i < tags.length; i++) {
         sql += ' and exists (select 1 from report_tags t where t.report_id = r.id and t.tag = ?)';
       }
       sql += ' order by r.created_at desc, r.id desc limit ?';
       const cursor = before === null ? [] : query.beforeId !== undefined ? [before, before, query.beforeId] : [before];
-      const values: unknown[] = [profileId, ...cursor, ...(since === null ? [] : [since]), ...tags, query.limit];
+      const values: unknown[] = [
+        profileId,
+        ...cursor,
+        ...(since === null ? [] : [since]),
+        ...(query.branch === undefined ? [] : [query.branch]),
+        ...tags,
+        query.limit,
+      ];
       return (d.shaped(sql).all(...values) as ReportRow[]).map(toReport);
     },
     async exists(id) {
@@ -68,6 +76,8 @@ export function reportRecords(d: EmbeddedDatabase, reserve: SpaceReserve): Repor
           JSON.stringify(o.files),
           JSON.stringify(o.messages),
           JSON.stringify(o.tags),
+          o.ci ? JSON.stringify(o.ci) : null,
+          o.ci?.branch ?? null,
           id,
         );
         s.clearReportTags.run(id);

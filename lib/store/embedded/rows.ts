@@ -97,6 +97,7 @@ export interface ReportRow {
   totals: string;
   files: string;
   messages: string;
+  ci: string | null;
 }
 
 export interface ContainerRow {
@@ -185,6 +186,7 @@ export function toReport(r: ReportRow): Report {
     totals: JSON.parse(r.totals),
     files: JSON.parse(r.files),
     messages: JSON.parse(r.messages),
+    ci: r.ci === null ? null : JSON.parse(r.ci),
   };
 }
 

@@ -186,6 +186,13 @@ const migrations: readonly string[] = [
   insert into numbers (noun, number) select 'profile', number from profiles;
   insert into numbers (noun, number) select 'report', number from reports;
   `,
+  // 7: a report's CI context (the import's ci_* fields) as JSON; its branch also in a column of its
+  // own, indexed, for the reports list's branch filter.
+  `
+  alter table reports add column ci text;
+  alter table reports add column ci_branch text;
+  create index reports_by_branch on reports (profile_id, ci_branch, created_at, id) where ci_branch is not null;
+  `,
 ];
 
 /** The steps, for tests that build a data dir as an older Tally left it. */

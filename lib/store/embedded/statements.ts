@@ -151,8 +151,9 @@ export function prepareStatements(db: Database.Database) {
       'insert into reports (id, number, profile_id, import_id, status, created_at, date, tags, totals, files, ' +
         'messages) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
     ),
-    completeReport: s<[string, string, string, string, string, string]>(
-      "update reports set status = 'completed', date = ?, totals = ?, files = ?, messages = ?, tags = ? where id = ?",
+    completeReport: s<[string, string, string, string, string, string | null, string | null, string]>(
+      "update reports set status = 'completed', date = ?, totals = ?, files = ?, messages = ?, tags = ?, ci = ?, " +
+        'ci_branch = ? where id = ?',
     ),
     failReport: s<[string]>("update reports set status = 'failed' where id = ?"),
     getReport: s<[string], ReportRow>('select * from reports where id = ?'),

@@ -203,6 +203,8 @@ export function toReport(d: ReportDoc): Report {
     totals: d.totals,
     files: d.files,
     messages: d.messages.map(toMessage),
+    // Documents written before reports had a CI context have no field.
+    ci: d.ci ?? null,
   };
 }
 

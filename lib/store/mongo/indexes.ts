@@ -26,6 +26,8 @@ export const INDEXES: Record<string, IndexDescription[]> = {
     { name: 'profile_status_created', key: { profileId: 1, status: 1, createdAt: -1, _id: -1 } },
     // reports.list with tags: multikey on the first tag, the others checked on the fetched documents.
     { name: 'profile_tags_created', key: { profileId: 1, tags: 1, createdAt: -1 } },
+    // reports.list by branch (the CI context's).
+    { name: 'profile_branch_created', key: { profileId: 1, 'ci.branch': 1, createdAt: -1 } },
     NUMBER_UNIQUE,
   ],
   [COLLECTIONS.containers]: [

@@ -23,6 +23,7 @@ export function reportRecords(conn: MongoConnection, facts: ReportFactsCache): R
       const tags = [...new Set(query.tags ?? [])];
       // `$all: []` matches nothing, while no tags must filter nothing.
       if (tags.length > 0) filter.tags = { $all: tags };
+      if (query.branch !== undefined) filter['ci.branch'] = query.branch;
       if (query.before !== undefined) {
         const before = isoTime(query.before, 'ReportQuery.before');
         // With beforeId the cursor is (createdAt, _id): reports of the same millisecond are not skipped.
@@ -56,6 +57,7 @@ export function reportRecords(conn: MongoConnection, facts: ReportFactsCache): R
             files: o.files,
             messages: o.messages.map(messageDoc),
             tags: o.tags,
+            ci: o.ci ?? null,
           },
         },
       );

@@ -16,6 +16,7 @@ import { html, query, type Html } from '../html.js';
 import { messageList, page } from '../layout.js';
 import { credentialsOf } from '../session.js';
 import { errorPage, isFragmentRequest, ownReport, respond, type OwnReport } from './common.js';
+import { ciBuild } from './reports.js';
 import { inlineImageType, safeAttachment } from '../attachments.js';
 
 export const CHILDREN_PER_PAGE = 100;
@@ -226,12 +227,13 @@ function reportHeader(report: Report, record: ImportRecord | null): Html {
     return html`<li>${f.name} <span class="muted">${made}, ${counted(f.tests, 'test')}</span></li>`;
   });
   const attached = record?.attachments.length ?? 0;
+  const build = report.ci ? html` · build ${ciBuild(report, null)}` : '';
+  const tags = report.tags.length ? html` · ${report.tags.map((tag) => html`<span class="tag">${tag}</span> `)}` : '';
   return html`<section class="report-head">
     <h1>Report of ${when(report.date)} <span class="status status-${status}">${status}</span></h1>
     <p class="muted">
       Imported ${when(report.createdAt)} ·
-      <code>#${report.number}</code
-      >${report.tags.length ? html` · ${report.tags.map((tag) => html`<span class="tag">${tag}</span> `)}` : ''} ·
+      <code>#${report.number}</code>${build}${tags} ·
       <a class="danger-link" href="/reports/${report.number}/delete">Delete this report</a>
     </p>
     <ul class="totals">

@@ -1,4 +1,7 @@
-/** A profile's reports, newest first: date, tags, totals, status; filter by tag and date; paged. */
+/**
+ * A profile's reports, newest first: date and, under it, the CI build (number linking to the run,
+ * branch, short commit), tags, totals, status; filter by tag, branch and date; paged.
+ */
 import type { Request, ServerRoute } from '@hapi/hapi';
 import type { ContainerStatus } from '../../../lib/formatter/api.js';
 import { passRate, reportStatus, TOLD_STATUSES, toldInAny } from '../../../lib/totals.js';
@@ -16,6 +19,8 @@ export const REPORTS_PER_PAGE = 50;
 
 export interface ReportFilter {
   tags: string[];
+  /** Only reports whose CI context names this branch. */
+  branch: string | null;
   /** YYYY-MM-DD: reports imported on or after this day (UTC). */
   from: string | null;
   /** YYYY-MM-DD: reports imported on or before this day (UTC). */
@@ -39,12 +44,17 @@ export function reportFilterOf(request: Request): ReportFilter {
   const q = request.query as Record<string, unknown>;
   const day = (v: unknown) => (typeof v === 'string' && DAY.test(v) && !Number.isNaN(Date.parse(v)) ? v : null);
   const before = typeof q.before === 'string' && /^[0-9T:.+Z-]+(~[0-9a-f-]{36})?$/.test(q.before) ? q.before : null;
-  return { tags: tagsOfQuery(request), from: day(q.from), to: day(q.to), before };
+  const branch = typeof q.branch === 'string' && q.branch.trim() ? q.branch.trim().slice(0, 256) : null;
+  return { tags: tagsOfQuery(request), branch, from: day(q.from), to: day(q.to), before };
 }
 
 /** The store query of a filter: `to` is inclusive, so the bound is the next midnight. */
 export function storeQuery(f: ReportFilter, limit: number): ReportQuery {
-  const q: ReportQuery = { limit, ...(f.tags.length ? { tags: f.tags } : {}) };
+  const q: ReportQuery = {
+    limit,
+    ...(f.tags.length ? { tags: f.tags } : {}),
+    ...(f.branch ? { branch: f.branch } : {}),
+  };
   if (f.from) q.since = `${f.from}T00:00:00.000Z`;
   let before: string | null = f.to ? new Date(Date.parse(`${f.to}T00:00:00.000Z`) + 86_400_000).toISOString() : null;
   if (f.before) {
@@ -60,6 +70,31 @@ export function storeQuery(f: ReportFilter, limit: number): ReportQuery {
 
 function cellClass(s: ContainerStatus): string {
   return s === 'passed' ? 'num pass' : s === 'failed' || s === 'errored' ? 'num fail' : 'num';
+}
+
+/**
+ * The CI build of a report: its number linking to the run, its branch (a link to the reports of the
+ * branch when `profile` is given), its short commit.
+ */
+export function ciBuild(r: Report, profile: number | null) {
+  const ci = r.ci;
+  if (!ci) return '';
+  const number = ci.buildNumber ? `#${ci.buildNumber}` : 'run';
+  const title = [ci.provider, ci.job].filter(Boolean).join(' · ');
+  // buildUrl is http(s) only (checked at import): never a javascript: link.
+  return html`${
+    ci.buildUrl
+      ? html`<a class="build" href="${ci.buildUrl}" rel="noopener noreferrer" title="${title}">${number}</a>`
+      : ci.buildNumber
+        ? html`<span class="build" title="${title}">${number}</span>`
+        : ''
+  }${
+    ci.branch
+      ? profile === null
+        ? html` <span class="branch">${ci.branch}</span>`
+        : html` <a class="branch" href="/profiles/${profile}${query({ branch: ci.branch })}">${ci.branch}</a>`
+      : ''
+  }${ci.commit ? html` <code class="commit" title="${ci.commit}">${ci.commit.slice(0, 7)}</code>` : ''}`;
 }
 
 export function nextCursor(reports: Report[], limit: number): string | null {
@@ -96,6 +131,7 @@ export function reportsRoutes(ctx: WebContext): ServerRoute[] {
             <td>
               <a href="/reports/${r.number}">${when(r.date)}</a>
               <div class="muted small">imported ${when(r.createdAt)}</div>
+              ${r.ci ? html`<div class="small ci">${ciBuild(r, profile.number)}</div>` : ''}
             </td>
             <td>${r.tags.map((tag) => html`<a class="tag" href="${query({ tag })}">${tag}</a> `)}</td>
             <td class="num">${t.tests}</td>
@@ -108,13 +144,15 @@ export function reportsRoutes(ctx: WebContext): ServerRoute[] {
             <td class="actions"><a class="danger-link" href="/reports/${r.number}/delete">Delete</a></td>
           </tr>`;
         });
-        const older = query({ tag: f.tags, from: f.from, to: f.to, before: next });
+        const older = query({ tag: f.tags, branch: f.branch, from: f.from, to: f.to, before: next });
+        const filtered = f.tags.length > 0 || f.branch !== null || f.from !== null || f.to !== null;
         const body = html` <form class="filters" method="get" action="/profiles/${profile.number}">
             <label>Tag <input type="text" name="tag" value="${f.tags.join(' ')}" placeholder="branch:main" /></label>
+            <label>Branch <input type="text" name="branch" value="${f.branch ?? ''}" placeholder="main" /></label>
             <label>From <input type="date" name="from" value="${f.from ?? ''}" /></label>
             <label>To <input type="date" name="to" value="${f.to ?? ''}" /></label>
             <button type="submit">Filter</button>
-            ${f.tags.length || f.from || f.to ? html`<a href="/profiles/${profile.number}">Clear</a>` : ''}
+            ${filtered ? html`<a href="/profiles/${profile.number}">Clear</a>` : ''}
           </form>
           ${
             trendSource.length
@@ -140,9 +178,7 @@ export function reportsRoutes(ctx: WebContext): ServerRoute[] {
           }
           ${
             reports.length === 0
-              ? html`<p>
-                  No reports${f.tags.length || f.from || f.to ? ' match this filter' : ' yet: see the Upload tab'}.
-                </p>`
+              ? html`<p>No reports${filtered ? ' match this filter' : ' yet: see the Upload tab'}.</p>`
               : html`<table class="grid reports">
                   <thead>
                     <tr>

@@ -1,8 +1,10 @@
 /** Conformance cases for reports: lifecycle, visibility, listing and paging. */
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Report, ReportFile, ReportQuery } from '../../../lib/store/types.js';
+import type { Report, ReportCi, ReportFile, ReportQuery } from '../../../lib/store/types.js';
 import { container, sampleMessages, seed, zeroTotals, type Cases } from './fixtures.js';
+
+const isoNow = (): string => new Date().toISOString();
 
 export const reportCases: Cases = {
   'reports: lifecycle and visibility': async (t, _h, store) => {
@@ -21,6 +23,7 @@ export const reportCases: Cases = {
       totals: zeroTotals(),
       files: [],
       messages: [],
+      ci: null,
     });
     t.strictSame(await store.reports.get(report.id), report);
     t.equal(await store.reports.get(randomUUID()), null);
@@ -232,5 +235,48 @@ export const reportCases: Cases = {
       [made[2]!.id],
       'with tags',
     );
+  },
+
+  'reports: CI context, branch filter': async (t, _h, store) => {
+    const { profile, imp } = await seed(store);
+    const ci = (branch: string | null): ReportCi => ({
+      provider: 'gitlab',
+      buildNumber: '311',
+      buildUrl: 'https://gitlab.example.com/grp/app/-/pipelines/1000123',
+      branch,
+      commit: '9fceb02d0ae598e95dc970b74767f19372d61af8',
+      job: 'rspec 1/3',
+    });
+    const made: Report[] = [];
+    for (const context of [ci('main'), ci('feature/x'), null, ci(null), ci('main')]) {
+      const r = await store.reports.create({ profileId: profile.id, importId: imp.id, tags: [], date: isoNow() });
+      await store.reports.complete(r.id, {
+        date: r.date,
+        totals: zeroTotals(),
+        files: [],
+        messages: [],
+        tags: [],
+        ci: context,
+      });
+      made.push((await store.reports.get(r.id))!);
+      await sleep(5);
+    }
+    t.strictSame(made[0]!.ci, ci('main'), 'kept as given');
+    t.equal(made[2]!.ci, null, 'none given: null');
+    t.strictSame(made[3]!.ci, ci(null));
+    const ids = (list: Report[]) => list.map((r) => r.id);
+    t.strictSame(
+      ids(await store.reports.list(profile.id, { limit: 10, branch: 'main' })),
+      [made[4]!.id, made[0]!.id],
+      'the reports of one branch, newest first',
+    );
+    t.strictSame(ids(await store.reports.list(profile.id, { limit: 10, branch: 'feature/x' })), [made[1]!.id]);
+    t.strictSame(await store.reports.list(profile.id, { limit: 10, branch: 'nope' }), []);
+    t.strictSame(
+      ids(await store.reports.list(profile.id, { limit: 1, branch: 'main', before: made[4]!.createdAt })),
+      [made[0]!.id],
+      'with paging',
+    );
+    t.equal((await store.reports.list(profile.id, { limit: 10 })).length, 5, 'no branch: all');
   },
 };
