@@ -10,17 +10,24 @@ import type { Boom } from '@hapi/boom';
 import type { MessageCode } from '../lib/messages.js';
 import { checkProfileName } from '../lib/profile-name.js';
 import type { Store } from '../lib/store/store.js';
-import type { Deletion, Report } from '../lib/store/types.js';
+import type { Deletion, Profile, Report } from '../lib/store/types.js';
 import { accountOf, profileFor, profileJson } from './profiles.js';
 import { idOrNumber } from '../lib/store/numbers.js';
 import { fault } from './replies.js';
 
-/** A report the account may delete: completed, or still being built by its import (answered 409). */
-export async function reportOfAccount(store: Store, id: string, accountId: string): Promise<Report | null> {
+/**
+ * A report the account may delete (completed, or still being built by its import: answered 409),
+ * with its profile, which the web page leads back to.
+ */
+export async function reportOfAccount(
+  store: Store,
+  id: string,
+  accountId: string,
+): Promise<{ report: Report; profile: Profile } | null> {
   const report = await store.reports.get(idOrNumber(id));
   if (!report || (report.status !== 'completed' && report.status !== 'building')) return null;
   const profile = await store.profiles.get(report.profileId);
-  return profile && profile.accountId === accountId ? report : null;
+  return profile && profile.accountId === accountId ? { report, profile } : null;
 }
 
 /** Why a deletion did not happen, as a code; `notFound` names what was not there. */
@@ -101,12 +108,13 @@ export const managePlugin: Plugin<{ store: Store }> = {
       path: '/api/v2/reports/{report_id}',
       options: { auth: 'api-key' },
       handler: async (request, h) => {
-        const report = await reportOfAccount(
+        const found = await reportOfAccount(
           store,
           (request.params as { report_id: string }).report_id,
           accountOf(request),
         );
-        if (!report) return fault(h, 'not_found');
+        if (!found) return fault(h, 'not_found');
+        const { report } = found;
         const done = await store.reports.delete(report.id);
         if (done.status !== 'deleted') return fault(h, deletionFault(done));
         return { report_id: report.number, deleted: { reports: done.reports, tests: done.tests } };

@@ -51,9 +51,9 @@ export function deleteReportRoutes(ctx: WebContext): ServerRoute[] {
       options: { auth: 'session', plugins: web, payload: FORM_PAYLOAD },
       handler: async (request, h) => {
         const id = (request.params as { id: string }).id;
-        const report = await reportOfAccount(ctx.store, id, credentialsOf(request).accountId);
-        const profile = report ? await ctx.store.profiles.get(report.profileId) : null;
-        if (!report || !profile) return errorPage(ctx, request, h, 'not_found');
+        const found = await reportOfAccount(ctx.store, id, credentialsOf(request).accountId);
+        if (!found) return errorPage(ctx, request, h, 'not_found');
+        const { report, profile } = found;
         const done = await ctx.store.reports.delete(report.id);
         if (done.status !== 'deleted') return errorPage(ctx, request, h, deletionFault(done));
         return redirectWithFlash(
