@@ -1,5 +1,6 @@
 /** A person's browser over plain HTTP: cookies kept, forms posted with their CSRF token. */
 import { createUserWithPassword } from '../../lib/users.js';
+import { CHROMIUM, launchBrowser, type Browser } from '../../scripts/browser.js';
 import { send, type Harness, type Reply } from './tally.js';
 
 export class WebClient {
@@ -74,4 +75,22 @@ export async function signedIn(
   if (changed.status !== 302) throw new Error(`password change answered ${changed.status}`);
   const page = await client.get('/profiles');
   return { client, email, csrf: WebClient.csrfOf(page) };
+}
+
+/**
+ * The chromium a browser test file shares between its tests, closed when the file ends; null (and a
+ * failure, never a skip) when it does not start.
+ */
+export async function fileBrowser(t: {
+  fail(message: string): void;
+  teardown(fn: () => unknown): void;
+}): Promise<Browser | null> {
+  let browser: Browser | null = null;
+  try {
+    browser = await launchBrowser();
+  } catch (e) {
+    t.fail(`chromium did not start (${CHROMIUM}): ${(e as Error).message}`);
+  }
+  t.teardown(() => browser?.close());
+  return browser;
 }

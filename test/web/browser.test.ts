@@ -7,18 +7,13 @@
  */
 import t from 'tap';
 import { createUserWithPassword } from '../../lib/users.js';
-import { CHROMIUM, launchBrowser, signInFirstTime, type Browser } from '../../scripts/browser.js';
+import { signInFirstTime } from '../../scripts/browser.js';
+import { fileBrowser } from '../helpers/web.js';
 import { demoJunit, demoRun, demoScreenshot, importDemoRun } from '../../scripts/demo-data.js';
 import { startTally, storeKinds } from '../helpers/tally.js';
 import { zipOf } from '../helpers/zip.js';
 
-let browser: Browser | null = null;
-try {
-  browser = await launchBrowser();
-} catch (e) {
-  t.fail(`chromium did not start (${CHROMIUM}): ${(e as Error).message}`);
-}
-t.teardown(() => browser?.close());
+const browser = await fileBrowser(t);
 
 for (const kind of browser ? storeKinds(t) : []) {
   t.test(`${kind}: sign in, upload a zip, open the failure, find the flaky test`, async (t) => {
