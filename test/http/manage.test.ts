@@ -8,7 +8,7 @@ import Database from 'better-sqlite3';
 import path from 'node:path';
 import t from 'tap';
 import { createAccountWithKey } from '../../lib/api-keys.js';
-import { importDemoRun } from '../../scripts/demo-data.js';
+import { importDemoReport } from '../helpers/demo-import.js';
 import { BOUNDARY } from '../helpers/multipart.js';
 import { junitXml } from '../helpers/junit.js';
 import { send, startTally, storeKinds, type Harness, type Reply } from '../helpers/tally.js';
@@ -20,19 +20,6 @@ const json = (h: Harness, method: string, p: string, body: unknown, key = h.apiK
     body: typeof body === 'string' ? body : JSON.stringify(body),
     headers: { 'content-type': 'application/json' },
   });
-
-async function importRun(h: Harness, profileId: string | number, i: number): Promise<number> {
-  const r = await importDemoRun({
-    url: h.url,
-    apiKey: h.apiKey,
-    profileId: String(profileId),
-    i,
-    failLogin: true,
-    timestamp: new Date().toISOString(),
-  });
-  if (r.status !== 201) throw new Error(`import answered ${r.status}`);
-  return r.body.report_id!;
-}
 
 /** An upload that has sent its first part and waits: its import is running until `finish()`. */
 function heldUpload(h: Harness, profileId: string | number): { answer: Promise<Reply>; finish: () => void } {
@@ -80,7 +67,7 @@ for (const kind of storeKinds(t)) {
       listed.json.profiles.some((p: { id: number }) => p.id === id),
       'listed with the account',
     );
-    t.ok(Number.isInteger(await importRun(h, id, 0)), 'imports go into it');
+    t.ok(Number.isInteger(await importDemoReport(h, id, 0)), 'imports go into it');
     const long = `${'ü'.repeat(98)}🚀x`;
     t.equal((await json(h, 'POST', '/api/v2/profiles', { name: long })).status, 201, '100 characters');
 
@@ -133,10 +120,10 @@ for (const kind of storeKinds(t)) {
   t.test(`${kind}: delete a report`, async (t) => {
     const h = await startTally(t, { store: kind });
     const baseline = (await h.leftovers()).blobs;
-    const doomed = await importRun(h, h.profileId, 0);
+    const doomed = await importDemoReport(h, h.profileId, 0);
     const perRun = (await h.leftovers()).blobs - baseline;
     t.equal(perRun, 2, 'an import stores its result file and its attachment');
-    const kept = await importRun(h, h.profileId, 1);
+    const kept = await importDemoReport(h, h.profileId, 1);
     const record = (await h.send({ method: 'GET', path: `/api/v2/reports/${doomed}/status` })).json;
     t.equal(record.import_status, 'completed');
 
@@ -185,8 +172,8 @@ for (const kind of storeKinds(t)) {
     const h = await startTally(t, { store: kind });
     const baseline = (await h.leftovers()).blobs;
     const id = (await json(h, 'POST', '/api/v2/profiles', { name: 'doomed' })).json.id as number;
-    await importRun(h, id, 0);
-    await importRun(h, id, 1);
+    await importDemoReport(h, id, 0);
+    await importDemoReport(h, id, 1);
     const failed = await h.send({
       path: `/api/v2/profile/${id}/import/junit`,
       body: '<testsuites><broken',
@@ -194,7 +181,7 @@ for (const kind of storeKinds(t)) {
     });
     t.equal(failed.status, 422, 'and a failed import');
     const beforeKept = (await h.leftovers()).blobs;
-    const kept = await importRun(h, h.profileId, 2);
+    const kept = await importDemoReport(h, h.profileId, 2);
     const keptBlobs = (await h.leftovers()).blobs - beforeKept;
 
     const foreign = await h.send({ method: 'DELETE', path: `/api/v2/profiles/${h.foreignProfileId}` });
@@ -233,7 +220,7 @@ for (const kind of storeKinds(t)) {
 
 t.test('embedded: the sweep finishes a deletion cut short', async (t) => {
   const h = await startTally(t);
-  const doomed = await importRun(h, h.profileId, 0);
+  const doomed = await importDemoReport(h, h.profileId, 0);
   // What a process that died right after marking the report leaves behind.
   const raw = new Database(path.join(h.dataDir, 'tally.sqlite'));
   raw.prepare("update reports set status = 'deleting' where number = ?").run(doomed);

@@ -5,25 +5,16 @@
  * import still running stops a deletion with import_in_progress.
  */
 import t from 'tap';
-import { importDemoRun } from '../../scripts/demo-data.js';
+import { importDemoReport } from '../helpers/demo-import.js';
 import { BOUNDARY } from '../helpers/multipart.js';
 import { junitXml } from '../helpers/junit.js';
 import { createAccountWithKey } from '../../lib/api-keys.js';
 import { startTally, storeKinds, type Harness } from '../helpers/tally.js';
 import { signedIn } from '../helpers/web.js';
 
-async function importRun(h: Harness, profileId: string | number, i: number): Promise<number> {
-  const r = await importDemoRun({
-    url: h.url,
-    apiKey: h.apiKey,
-    profileId: String(profileId),
-    i,
-    failLogin: true,
-    timestamp: new Date(Date.UTC(2026, 10, 20 + i, 9, 30)).toISOString(),
-  });
-  if (r.status !== 201) throw new Error(`import answered ${r.status}`);
-  return r.body.report_id!;
-}
+/** Imported on consecutive days, so the pages list them in a known order. */
+const importRun = (h: Harness, profileId: string | number, i: number): Promise<number> =>
+  importDemoReport(h, profileId, i, new Date(Date.UTC(2026, 10, 20 + i, 9, 30)).toISOString());
 
 /** The text of a page without its markup, spaces folded. */
 const text = (page: string): string =>
