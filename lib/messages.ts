@@ -60,6 +60,11 @@ export function statusOf(messages: Message[]): number {
   return (CATALOGUE as Record<string, Entry>)[error.code]?.status ?? 500;
 }
 
+/** The codes of the errors among `messages`, in order: what a log line of a failed answer names. */
+export function errorCodes<M extends { severity: string; code: unknown }>(messages: readonly M[]): M['code'][] {
+  return messages.filter((m) => m.severity === 'error').map((m) => m.code);
+}
+
 /** An input fault that ends an import with one catalogue message. Real bugs are not wrapped in this. */
 export class ImportFault extends Error {
   override name = 'ImportFault';

@@ -7,6 +7,7 @@
  */
 import type { Request } from '@hapi/hapi';
 import type { Logger } from '../lib/log.js';
+import { errorCodes } from '../lib/messages.js';
 
 interface AnswerBody {
   import_id?: string | null;
@@ -24,7 +25,7 @@ export function logFailure(log: Logger, request: Request, status: number, body: 
     // The route's pattern, not the URL: a path or query string can hold anything a client typed.
     route: `${request.method.toUpperCase()} ${request.route.path}`,
     status,
-    codes: messages.filter((m) => m.severity === 'error').map((m) => m.code),
+    codes: errorCodes(messages),
     ...(isImport ? { import_id: answer.import_id ?? null } : {}),
     ...(params.profile_id ? { profile_id: params.profile_id } : {}),
   });

@@ -3,6 +3,7 @@
  * and runs them. Kicked when an import is queued, and polls so that imports queued by another Tally
  * instance (or before a restart) are not left waiting.
  */
+import { errorCodes } from '../../messages.js';
 import type { ImportRecord } from '../../store/types.js';
 import type { Store } from '../../store/store.js';
 import type { ImportAnswer } from '../run-state.js';
@@ -65,7 +66,7 @@ export class QueueRunner {
         this.log('import.failed', {
           route: 'queue',
           status: answer.status,
-          codes: answer.body.messages.filter((m) => m.severity === 'error').map((m) => m.code),
+          codes: errorCodes(answer.body.messages),
           import_id: record.id,
           profile_id: answer.body.profile_id,
         });
