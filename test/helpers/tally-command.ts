@@ -12,12 +12,14 @@ const built = process.env.TALLY_TEST_BUILT === '1';
 // By path, not by name: a command run in a user's folder would not resolve `tsx`.
 const tsx = pathToFileURL(path.join(root, 'node_modules/tsx/dist/loader.mjs')).href;
 
+const loader: readonly string[] = built ? [] : ['--import', tsx];
+/** The built module under dist/ (its path from there), or its source. */
+const file = (output: string, source: string): string => path.join(root, built ? `dist/${output}` : source);
+const bin = file('bin/tally.js', 'bin/tally.ts');
+const register = pathToFileURL(file('lib/telemetry/register.js', 'lib/telemetry/register.ts')).href;
+
 /** Node's arguments for `tally …`: prepend them to the command's own. */
-export const TALLY: readonly string[] = built
-  ? [path.join(root, 'dist/bin/tally.js')]
-  : ['--import', tsx, path.join(root, 'bin/tally.ts')];
+export const TALLY: readonly string[] = [...loader, bin];
 
 /** The same, with telemetry loaded first, as `npm start` loads it. */
-export const TALLY_WITH_TELEMETRY: readonly string[] = built
-  ? ['--import', pathToFileURL(path.join(root, 'dist/lib/telemetry/register.js')).href, ...TALLY]
-  : ['--import', tsx, '--import', pathToFileURL(path.join(root, 'lib/telemetry/register.ts')).href, ...TALLY.slice(2)];
+export const TALLY_WITH_TELEMETRY: readonly string[] = [...loader, '--import', register, bin];
