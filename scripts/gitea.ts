@@ -269,3 +269,25 @@ export async function createRepoWithWorkflow(
   });
   return { owner: gitea.admin.username, repo: o.name, fullName: `${gitea.admin.username}/${o.name}`, workflow: file };
 }
+
+/**
+ * Opens a pull request from a new branch (cut from `main`, with one more commit) into `main`;
+ * answers its number and head commit, on which a verdict is posted.
+ */
+export async function openPullRequest(
+  gitea: Gitea,
+  o: { fullName: string; branch: string; title?: string },
+): Promise<{ number: number; headSha: string }> {
+  await gitea.api('POST', `/repos/${o.fullName}/branches`, { new_branch_name: o.branch, old_branch_name: 'main' });
+  await gitea.api('POST', `/repos/${o.fullName}/contents/CHANGE-${o.branch.replace(/\W/g, '-')}.md`, {
+    content: Buffer.from(`A change on ${o.branch}\n`).toString('base64'),
+    message: `Change on ${o.branch}`,
+    branch: o.branch,
+  });
+  const pull = await gitea.api<{ number: number; head: { sha: string } }>('POST', `/repos/${o.fullName}/pulls`, {
+    head: o.branch,
+    base: 'main',
+    title: o.title ?? `Change on ${o.branch}`,
+  });
+  return { number: pull.number, headSha: pull.head.sha };
+}

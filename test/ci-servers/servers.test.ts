@@ -1,11 +1,12 @@
 /**
  * The CI servers the provider tests use answer as the providers expect: Gitea with a repository whose
- * workflow can be dispatched (a run appears) and is scheduled; Buildbot with a force scheduler, a
+ * workflow can be dispatched (a run appears) and is scheduled, and a pull request that takes a commit
+ * status and comments; Buildbot with a force scheduler, a
  * nightly scheduler and a build whose log lines can be read back.
  */
 import t from 'tap';
 import { BUILDER, FORCE_SCHEDULER, NIGHTLY_SCHEDULER, STEP_LINES } from '../../scripts/buildbot.js';
-import { createRepoWithWorkflow } from '../../scripts/gitea.js';
+import { createRepoWithWorkflow, openPullRequest } from '../../scripts/gitea.js';
 import { buildbotForTest, FIRST_BUILD_TIMEOUT, giteaForTest } from '../helpers/ci-servers.js';
 
 t.setTimeout(FIRST_BUILD_TIMEOUT);
@@ -20,7 +21,7 @@ async function until<T>(what: string, probe: () => Promise<T | undefined>, ms = 
   }
 }
 
-t.test('Gitea: a repository with a workflow, dispatched', async (t) => {
+t.test('Gitea: a repository with a workflow, dispatched, and a pull request', async (t) => {
   const gitea = await giteaForTest(t);
   if (!gitea) return;
   const { fullName, workflow } = await createRepoWithWorkflow(gitea, { name: 'project' });
@@ -50,6 +51,29 @@ t.test('Gitea: a repository with a workflow, dispatched', async (t) => {
   t.equal(run.head_branch, 'main', 'the run is on the branch it was started on');
   t.ok(run.status, `the run has a status (${run.status})`);
   // No Actions runner builds here (see docs/testing.md), so the run waits: its log is not tested here.
+
+  const pull = await openPullRequest(gitea, { fullName, branch: 'feature' });
+  await gitea.api('POST', `/repos/${fullName}/statuses/${pull.headSha}`, {
+    state: 'failure',
+    context: 'tally',
+    description: '3 passed, 1 failed',
+  });
+  const combined = await gitea.api<{ state: string; statuses: { context: string }[] }>(
+    'GET',
+    `/repos/${fullName}/commits/${pull.headSha}/status`,
+  );
+  t.equal(combined.state, 'failure', "the pull request's head commit takes a status");
+  t.same(
+    combined.statuses.map((s) => s.context),
+    ['tally'],
+  );
+  await gitea.api('POST', `/repos/${fullName}/issues/${pull.number}/comments`, { body: 'Tally: 1 new failure' });
+  const comments = await gitea.api<{ body: string }[]>('GET', `/repos/${fullName}/issues/${pull.number}/comments`);
+  t.same(
+    comments.map((c) => c.body),
+    ['Tally: 1 new failure'],
+    'the pull request takes a comment',
+  );
 });
 
 t.test('Buildbot: schedulers, a forced build and its log', async (t) => {
