@@ -21,8 +21,11 @@ const PACKAGES = ['buildbot', 'buildbot-worker', 'buildbot-www'].map((p) => `${p
 export const BUILDER = 'lines';
 export const FORCE_SCHEDULER = 'force';
 export const NIGHTLY_SCHEDULER = 'nightly';
-/** The lines the builder's step prints, one a second. */
-export const STEP_LINES = 5;
+/**
+ * The lines the builder's step prints, one a second: longer than the worker's 5 s output buffer, so a
+ * log followed while the build runs shows some lines before the end.
+ */
+export const STEP_LINES = 12;
 
 export interface Buildbot {
   url: string;
