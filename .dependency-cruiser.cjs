@@ -17,7 +17,7 @@ module.exports = {
       comment: 'The engine never imports the hapi plugins, the formatters, the command, benches, scripts or tests.',
       severity: 'error',
       from: { path: '^lib/' },
-      to: { path: '^(plugins|formatters|bin|bench|scripts|test)/' },
+      to: { path: '^(plugins|formatters|ci-providers|bin|bench|scripts|test)/' },
     },
     {
       name: 'formatters-use-the-api',
@@ -25,6 +25,13 @@ module.exports = {
       severity: 'error',
       from: { path: '^formatters/', pathNot: '\\.test\\.ts$|^formatters/[^/]+/generate\\.ts$' },
       to: { path: '^(lib|plugins|bin|bench|scripts|test)/', pathNot: '^lib/formatter/api\\.ts$' },
+    },
+    {
+      name: 'ci-providers-use-the-api',
+      comment: 'A CI provider imports only the public provider API (and its own folder), as a plugin would.',
+      severity: 'error',
+      from: { path: '^ci-providers/', pathNot: '\\.test\\.ts$' },
+      to: { path: '^(lib|plugins|bin|bench|scripts|test|formatters)/', pathNot: '^lib/ci/api\\.ts$' },
     },
     {
       name: 'formatter-folders-apart',

@@ -10,6 +10,7 @@ COPY bin bin
 COPY lib lib
 COPY plugins plugins
 COPY formatters formatters
+COPY ci-providers ci-providers
 # npm run build bundles the upload client (dist/client/tally-upload.mjs) with this script.
 COPY scripts/build-client.ts scripts/
 RUN npm ci && npm prune --omit=dev

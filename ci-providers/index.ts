@@ -1,0 +1,7 @@
+/**
+ * The built-in CI providers, one folder each (`ci-providers/<key>/`), in key order. A provider is a
+ * plain object satisfying `CiProvider` (lib/ci/api.ts) and passes the kit's checks (lib/ci/check.ts).
+ */
+import type { CiProvider } from '../lib/ci/api.js';
+
+export const builtinCiProviders: readonly CiProvider[] = [];
