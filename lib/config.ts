@@ -4,6 +4,7 @@
  */
 import os from 'node:os';
 import path from 'node:path';
+import { parseSecretKey, type SecretKey } from './ci/secret-box.js';
 
 export interface Limits {
   /** Largest request body, counted as bytes arrive (chunked bodies have no Content-Length). */
@@ -50,6 +51,8 @@ export interface Config {
   parseWorkers: number;
   /** Embedded store: bytes kept back on the disk for cleaning up after a full disk (0: none). */
   storageReserveBytes: number;
+  /** TALLY_SECRET_KEY: seals the tokens of CI links; without it no link can be saved or used. */
+  secretKey: SecretKey | null;
 }
 
 const GiB = 1024 ** 3;
@@ -137,6 +140,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
         : env.TALLY_STORAGE_RESERVE_BYTES
           ? positiveInt('TALLY_STORAGE_RESERVE_BYTES', env.TALLY_STORAGE_RESERVE_BYTES)
           : 64 * MiB,
+    secretKey: env.TALLY_SECRET_KEY ? parseSecretKey(env.TALLY_SECRET_KEY) : null,
   });
 }
 

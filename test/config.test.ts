@@ -42,3 +42,12 @@ t.test('frozen, limits and formatter list too', async (t) => {
   t.equal(copy.limits.maxUploadBytes, 1);
   t.equal(config.limits.maxUploadBytes, DEFAULT_LIMITS.maxUploadBytes);
 });
+
+t.test('TALLY_SECRET_KEY: a key when given, refused at boot when malformed, null when absent', async (t) => {
+  const hex = 'ab'.repeat(32);
+  const config = loadConfig({ TALLY_SECRET_KEY: hex });
+  t.ok(config.secretKey);
+  t.notOk(JSON.stringify(config).includes(hex), 'the key is not in the configuration as JSON');
+  t.equal(loadConfig({}).secretKey, null);
+  t.throws(() => loadConfig({ TALLY_SECRET_KEY: 'hunter2' }), { message: /^TALLY_SECRET_KEY must be 32 random bytes/ });
+});
