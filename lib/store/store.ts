@@ -6,6 +6,7 @@
  */
 import type { AccountStore, ApiKeyStore } from './accounts.js';
 import type { BlobStore } from './blobs.js';
+import type { CiLinkStore } from './ci-links.js';
 import { containerStore, type ContainerRecords, type ContainerStore } from './containers.js';
 import { deletionsOf, type DeletionRecords } from './deletions.js';
 import { historyStore, type HistoryStore } from './history.js';
@@ -27,6 +28,7 @@ export interface Store {
   readonly containers: ContainerStore;
   readonly history: HistoryStore;
   readonly blobs: BlobStore;
+  readonly ciLinks: CiLinkStore;
 
   /** Opens the store (idempotent; concurrent calls share one opening). */
   init(): Promise<void>;
@@ -57,6 +59,7 @@ export interface AdapterParts {
   /** Deleting is written once (deletions.ts), over `records.deletions`. */
   profiles: Omit<ProfileStore, 'delete'>;
   blobs: BlobStore;
+  ciLinks: CiLinkStore;
   /** Nouns whose logic is written once here, over the adapter's records. */
   records: {
     imports: ImportRecords;
@@ -106,12 +109,21 @@ export function assembleStore(parts: AdapterParts): Store {
     keys: parts.keys,
     users: parts.users,
     sessions: parts.sessions,
-    profiles: { ...parts.profiles, delete: (id) => deletions.deleteProfile(id, parts.profiles.contents) },
+    profiles: {
+      ...parts.profiles,
+      async delete(id) {
+        const done = await deletions.deleteProfile(id, parts.profiles.contents);
+        // The link (and its sealed token) goes with its profile; the embedded store cascades too.
+        if (done.status === 'deleted') await parts.ciLinks.delete(id);
+        return done;
+      },
+    },
     imports: importStore(parts.records.imports, reports, parts.blobs),
     reports,
     containers: containerStore(parts.records.containers, drafts),
     history: historyStore(parts.records.history, drafts),
     blobs: parts.blobs,
+    ciLinks: parts.ciLinks,
     init() {
       opening ??= open().catch((err: unknown) => {
         opening = null;

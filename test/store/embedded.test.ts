@@ -2,13 +2,13 @@
  * The embedded store: the conformance suite over a temp data dir, and what only this store has
  * (its files, page size, schema version, parse-thread rows and the checkpointer thread).
  */
-import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
+import { mkdtemp, readFile, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import Database from 'better-sqlite3';
 import t, { type Test } from 'tap';
-import { createEmbeddedStore, PAGE_SIZE, type EmbeddedStore } from '../../lib/store/embedded/index.js';
+import { createEmbeddedStore, DATABASE_FILE, PAGE_SIZE, type EmbeddedStore } from '../../lib/store/embedded/index.js';
 import { AUTOCHECKPOINT_BYTES } from '../../lib/store/embedded/connection.js';
 import { SqliteRowWriter, encodeContainerRow } from '../../lib/store/embedded/row-writer.js';
 import {
@@ -49,6 +49,13 @@ async function harness(): Promise<StoreHarness & { dataDir: string; store: Embed
       } finally {
         peek.close();
       }
+    },
+    async findText(text) {
+      // The database file and its write-ahead log: a value may sit in either until a checkpoint.
+      const found: string[] = [];
+      for (const name of await readdir(dataDir))
+        if (name.startsWith(DATABASE_FILE) && (await readFile(join(dataDir, name))).includes(text)) found.push(name);
+      return found;
     },
     async cleanup() {
       for (const s of stores) await s.close();

@@ -4,7 +4,7 @@
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
-import { MongoClient } from 'mongodb';
+import { BSON, MongoClient } from 'mongodb';
 import t from 'tap';
 import { createMongoStore, databaseInUrl, type MongoStore } from '../../lib/store/mongo/index.js';
 import { container, cutDeletionCase, seed, storeConformance, type StoreHarness } from './conformance/index.js';
@@ -30,6 +30,15 @@ async function harness(
       for (const { name } of await db.listCollections({}, { nameOnly: true }).toArray())
         counts[name] = await db.collection(name).countDocuments();
       return counts;
+    },
+    async findText(text) {
+      const db = (await raw()).db(dbName);
+      const found: string[] = [];
+      for (const { name } of await db.listCollections({}, { nameOnly: true }).toArray())
+        for await (const doc of db.collection(name).find({}))
+          if (BSON.EJSON.stringify(doc).includes(text) || Buffer.from(BSON.serialize(doc)).includes(text))
+            found.push(`${name} ${String(doc._id)}`);
+      return found;
     },
     async reopen() {
       const next = createMongoStore({ url: serverUrl, dbName });

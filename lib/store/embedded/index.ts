@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { assembleStore, type Store } from '../store.js';
 import { accountStore, apiKeyStore } from './accounts.js';
 import { BlobFolder } from './blob-folder.js';
+import { ciLinkStore } from './ci-links.js';
 import { blobStore } from './blobs.js';
 import type { WalCheckpointer } from './checkpointer.js';
 import { containerRecords } from './containers.js';
@@ -60,6 +61,7 @@ export function createEmbeddedStore(options: EmbeddedStoreOptions): EmbeddedStor
     sessions: sessionStore(d),
     profiles: profileStore(d),
     blobs: blobStore(d, blobFolder),
+    ciLinks: ciLinkStore(d),
     records: {
       imports: importRecords(d),
       reports: reportRecords(d, reserve),

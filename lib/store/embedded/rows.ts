@@ -22,6 +22,17 @@ export interface SessionRow {
   expires_at: string;
 }
 
+export interface CiLinkRow {
+  profile_id: string;
+  provider: string;
+  url: string;
+  repository: string;
+  branch: string;
+  job: string;
+  sealed_token: string;
+  updated_at: string;
+}
+
 export function toUser(r: UserRow): User {
   return {
     id: r.id,

@@ -193,6 +193,20 @@ const migrations: readonly string[] = [
   alter table reports add column ci_branch text;
   create index reports_by_branch on reports (profile_id, ci_branch, created_at, id) where ci_branch is not null;
   `,
+  // 8: CI links, one per profile (lib/store/ci-links.ts). The token is kept only sealed by the
+  // secret box; the link goes with its profile.
+  `
+  create table ci_links (
+    profile_id text primary key references profiles(id) on delete cascade,
+    provider text not null,
+    url text not null,
+    repository text not null,
+    branch text not null,
+    job text not null,
+    sealed_token text not null,
+    updated_at text not null
+  ) without rowid;
+  `,
 ];
 
 /** The steps, for tests that build a data dir as an older Tally left it. */

@@ -8,6 +8,7 @@ import {
   INSERT_CONTAINER_SQL,
   type AccountRow,
   type ApiKeyRow,
+  type CiLinkRow,
   type ContainerRow,
   type ImportRow,
   type ProfileRow,
@@ -61,6 +62,14 @@ export function prepareStatements(db: Database.Database) {
       'delete from sessions where user_id = ? and (? is null or id_hash <> ?)',
     ),
     deleteExpiredSessions: s<[string]>('delete from sessions where expires_at < ?'),
+
+    getCiLink: s<[string], CiLinkRow>('select * from ci_links where profile_id = ?'),
+    putCiLink: s<[string, string, string, string, string, string, string, string]>(
+      'insert or replace into ci_links (profile_id, provider, url, repository, branch, job, sealed_token, ' +
+        'updated_at) values (?, ?, ?, ?, ?, ?, ?, ?)',
+    ),
+    deleteCiLink: s<[string]>('delete from ci_links where profile_id = ?'),
+    countCiLinks: s<[], { n: number }>('select count(*) as n from ci_links'),
 
     // The history column of a report: which containers have children, their titles, then the tests.
     parentSeqs: s<[string], number>(

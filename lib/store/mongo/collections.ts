@@ -37,10 +37,23 @@ export const COLLECTIONS = {
   counters: 'counters',
   /** One document per public number given or chosen, `_id` `<noun>:<number>` (numbers.ts). */
   numbers: 'numbers',
+  /** One document per linked profile, `_id` the profile's UUID; the token only sealed (ci-links.ts). */
+  ciLinks: 'ci_links',
 } as const;
 
 /** GridFS bucket: documents live in `blobs.files` and `blobs.chunks`. */
 export const BLOB_BUCKET = 'blobs';
+
+export interface CiLinkDoc {
+  _id: string;
+  provider: string;
+  url: string;
+  repository: string;
+  branch: string;
+  job: string;
+  sealedToken: string;
+  updatedAt: string;
+}
 
 export interface AccountDoc {
   _id: string;

@@ -10,6 +10,7 @@ import {
   COLLECTIONS,
   type AccountDoc,
   type ApiKeyDoc,
+  type CiLinkDoc,
   type ContainerDoc,
   type CounterDoc,
   type HistoryColumnDoc,
@@ -42,6 +43,7 @@ export interface Collections {
   historyColumns: Collection<HistoryColumnDoc>;
   counters: Collection<CounterDoc>;
   numbers: Collection<{ _id: string }>;
+  ciLinks: Collection<CiLinkDoc>;
 }
 
 interface Open {
@@ -78,6 +80,7 @@ export class MongoConnection {
         historyColumns: db.collection(COLLECTIONS.historyColumns),
         counters: db.collection(COLLECTIONS.counters),
         numbers: db.collection(COLLECTIONS.numbers),
+        ciLinks: db.collection(COLLECTIONS.ciLinks),
       };
       this.#open = { client, db, c, blobs: new BlobBucket(db) };
     } catch (err) {

@@ -5,6 +5,7 @@
  */
 import { assembleStore, type Store } from '../store.js';
 import { accountStore, apiKeyStore } from './accounts.js';
+import { ciLinkStore } from './ci-links.js';
 import { blobStore } from './blobs.js';
 import { DEFAULT_DB_NAME, MongoConnection, databaseInUrl } from './connection.js';
 import { containerRecords } from './containers.js';
@@ -46,6 +47,7 @@ export function createMongoStore(options: MongoStoreOptions): MongoStore {
     sessions: sessionStore(conn),
     profiles: profileStore(conn),
     blobs: blobStore(conn),
+    ciLinks: ciLinkStore(conn),
     records: {
       imports: importRecords(conn),
       reports: reportRecords(conn, facts),

@@ -25,6 +25,11 @@ export interface StoreHarness {
    * included (the blob folder's files, GridFS files and chunks): what a deletion must leave as it was.
    */
   countRecords(): Promise<Record<string, number>>;
+  /**
+   * Where a text occurs in what the store keeps, read behind its back: the bytes of the database's
+   * files (embedded), every document of every collection (MongoDB). Empty when it occurs nowhere.
+   */
+  findText(text: string): Promise<string[]>;
 }
 
 /** One case: a fresh, open store of its own, so cases never depend on one another. */

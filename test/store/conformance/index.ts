@@ -6,6 +6,7 @@
 import type { Test } from 'tap';
 import { accountCases } from './accounts.js';
 import { blobCases } from './blobs.js';
+import { ciLinkCases } from './ci-links.js';
 import { containerCases } from './containers.js';
 import { deletionCases } from './deletions.js';
 import type { Cases, StoreHarness } from './fixtures.js';
@@ -30,6 +31,7 @@ const NOUNS: Cases[] = [
   containerCases,
   historyCases,
   blobCases,
+  ciLinkCases,
   deletionCases,
   lifecycleCases,
 ];

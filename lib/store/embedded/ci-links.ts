@@ -1,0 +1,31 @@
+/** CI links in the embedded database (lib/store/ci-links.ts): one row per profile, the token sealed. */
+import type { CiLinkStore } from '../ci-links.js';
+import type { EmbeddedDatabase } from './database.js';
+
+export function ciLinkStore(d: EmbeddedDatabase): CiLinkStore {
+  return {
+    async get(profileId) {
+      const r = d.s.getCiLink.get(profileId);
+      if (!r) return null;
+      return {
+        profileId: r.profile_id,
+        provider: r.provider,
+        url: r.url,
+        repository: r.repository,
+        branch: r.branch,
+        job: r.job,
+        sealedToken: r.sealed_token,
+        updatedAt: r.updated_at,
+      };
+    },
+    async put(x) {
+      d.s.putCiLink.run(x.profileId, x.provider, x.url, x.repository, x.branch, x.job, x.sealedToken, x.updatedAt);
+    },
+    async delete(profileId) {
+      return d.s.deleteCiLink.run(profileId).changes > 0;
+    },
+    async count() {
+      return d.s.countCiLinks.get()!.n;
+    },
+  };
+}
