@@ -21,6 +21,7 @@ import { uploadClientPlugin } from './upload-client.js';
 import { importPlugin } from './import.js';
 import { readPlugin } from './read.js';
 import { managePlugin } from './manage.js';
+import { ciPlugin } from './ci.js';
 import { pageApiPlugin } from './page-api.js';
 import { webPlugin } from './web/index.js';
 import { openapiPlugin } from './openapi/index.js';
@@ -28,6 +29,10 @@ import { answerClientError } from './client-error.js';
 import { logFailure } from './failure-log.js';
 import { securityHeadersPlugin } from './security-headers.js';
 import { lingerPlugin } from './linger.js';
+import type { CiProvider } from '../lib/ci/api.js';
+import { createCiRegistry } from '../lib/ci/registry.js';
+import { createSecretBox } from '../lib/ci/secret-box.js';
+import { builtinCiProviders } from '../ci-providers/index.js';
 import { createImports, ParsePool, type FormatterModule, type QueueRunner } from '../lib/import/index.js';
 
 export interface TallyOptions {
@@ -41,6 +46,8 @@ export interface TallyOptions {
    */
   threadFormatters?: readonly FormatterModule[];
   log: Logger;
+  /** The CI providers links may name (default: the built-in ones, ci-providers/). */
+  ciProviders?: readonly CiProvider[];
 }
 
 /** Where the parse threads find the built-in formatters: `formatters/index.ts`, export `builtinFormatters`. */
@@ -113,6 +120,8 @@ function isImportRoute(request: Request): boolean {
 
 export async function createTally(o: TallyOptions): Promise<Tally> {
   const registry = createRegistry(o.formatters);
+  const ciProviders = createCiRegistry(o.ciProviders ?? builtinCiProviders);
+  const secretBox = o.config.secretKey ? createSecretBox(o.config.secretKey) : null;
   const tmpDir = path.join(o.config.dataDir, 'tmp');
   await mkdir(tmpDir, { recursive: true });
   const listener = http.createServer({ requestTimeout: o.config.limits.requestTimeoutMs, headersTimeout: 60_000 });
@@ -172,6 +181,7 @@ export async function createTally(o: TallyOptions): Promise<Tally> {
     { plugin: importPlugin, options: deps },
     { plugin: readPlugin, options: { store: o.store, registry, publicUrl: o.config.publicUrl } },
     { plugin: managePlugin, options: { store: o.store } },
+    { plugin: ciPlugin, options: { store: o.store, providers: ciProviders, box: secretBox } },
     { plugin: healthPlugin, options: { store: o.store } },
     { plugin: uploadClientPlugin, options: { log: o.log } },
     { plugin: pageApiPlugin, options: { store: o.store, registry, publicUrl: o.config.publicUrl } },
@@ -218,6 +228,13 @@ export async function createTally(o: TallyOptions): Promise<Tally> {
     pool,
     sweep,
     async start() {
+      // A link's token cannot be opened without the key: refuse to run rather than fail every CI call.
+      const links = secretBox ? 0 : await o.store.ciLinks.count();
+      if (links > 0)
+        throw new Error(
+          `TALLY_SECRET_KEY is not set, but ${links} profile(s) have a CI link whose token it encrypted; ` +
+            'set it to the key those links were saved with (README "CI links").',
+        );
       // Spool files of a process that died are no one's: clear them at start.
       await rm(tmpDir, { recursive: true, force: true });
       await mkdir(tmpDir, { recursive: true });

@@ -118,7 +118,9 @@ function operation(route: RequestRoute, op: Operation): Schema {
       ? { requestBody: importBody() }
       : op.body === 'profileName'
         ? { requestBody: nameBody() }
-        : {}),
+        : op.body === 'ciLink'
+          ? { requestBody: ciLinkBody() }
+          : {}),
     responses,
   };
 }
@@ -160,6 +162,35 @@ function importBody(): Schema {
 }
 
 /** A profile's name, to create or rename it (lib/profile-name.ts). */
+function ciLinkBody(): Schema {
+  const text = (maxLength: number, description: string): Schema => ({
+    type: 'string',
+    minLength: 1,
+    maxLength,
+    description,
+  });
+  return {
+    required: true,
+    content: {
+      'application/json': {
+        schema: {
+          type: 'object',
+          required: ['provider', 'url', 'repository', 'branch', 'job'],
+          additionalProperties: false,
+          properties: {
+            provider: text(40, 'A CI provider key (README "CI links" lists them).'),
+            url: text(2048, "The CI system's http or https base URL."),
+            repository: text(200, 'Repository or project, as the provider names it.'),
+            branch: text(250, 'The branch runs start on.'),
+            job: text(200, 'Job, workflow file or builder.'),
+            token: text(4096, 'Write-only: encrypted at rest, never shown again; leave out to keep the saved one.'),
+          },
+        },
+      },
+    },
+  };
+}
+
 function nameBody(): Schema {
   return {
     required: true,

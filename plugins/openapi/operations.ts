@@ -11,7 +11,7 @@ export interface Operation {
   /** Status → schema name in `SCHEMAS`, or `binary` for a download. */
   responses: Record<number, string>;
   query?: { name: string; schema: Schema; description: string; deprecated?: boolean }[];
-  body?: 'import' | 'profileName';
+  body?: 'import' | 'profileName' | 'ciLink';
   /** For `*` routes: the methods documented. */
   methods?: string[];
 }
@@ -138,6 +138,30 @@ export const OPERATIONS: Record<string, Operation> = {
       'Deletes a profile with its reports, their containers, history and stored files, and its imports ' +
       '(409 import_in_progress while an import into it runs).',
     responses: { 200: 'Deleted', 403: 'Fault', 404: 'Fault', 409: 'Fault', ...FAULTS_AUTHED },
+  },
+  'GET /api/v2/profiles/{id}/ci': {
+    summary: "The profile's CI link; the token is never shown, only `token_set`.",
+    responses: { 200: 'CiLink', 403: 'Fault', 404: 'Fault', ...FAULTS_AUTHED },
+  },
+  'PUT /api/v2/profiles/{id}/ci': {
+    summary:
+      'Links the profile to a CI job, or changes its link; the token is encrypted (TALLY_SECRET_KEY, 503 ' +
+      'ci_secret_key_missing without it) and may be left out to keep the one saved.',
+    responses: {
+      200: 'CiLink',
+      400: 'Fault',
+      403: 'Fault',
+      404: 'Fault',
+      413: 'Fault',
+      415: 'Fault',
+      503: 'Fault',
+      ...FAULTS_AUTHED,
+    },
+    body: 'ciLink',
+  },
+  'DELETE /api/v2/profiles/{id}/ci': {
+    summary: "Removes the profile's CI link and its encrypted token.",
+    responses: { 200: 'CiLinkDeleted', 403: 'Fault', 404: 'Fault', ...FAULTS_AUTHED },
   },
   'DELETE /api/v2/reports/{report_id}': {
     summary:

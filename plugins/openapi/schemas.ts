@@ -272,6 +272,26 @@ export const SCHEMAS: Record<string, Schema> = {
       deleted: { type: 'object', required: ['reports', 'tests'], properties: { reports: int, tests: int } },
     },
   },
+  /** A profile's CI link: everything but the token. */
+  CiLink: {
+    type: 'object',
+    required: ['profile_id', 'provider', 'url', 'repository', 'branch', 'job', 'token_set'],
+    properties: {
+      profile_id: publicId,
+      provider: str,
+      url: str,
+      repository: str,
+      branch: str,
+      job: str,
+      token_set: { type: 'boolean', const: true },
+      updated_at: str,
+    },
+  },
+  CiLinkDeleted: {
+    type: 'object',
+    required: ['profile_id', 'deleted'],
+    properties: { profile_id: publicId, deleted: { type: 'boolean', const: true } },
+  },
   FormatterList: {
     type: 'object',
     required: ['formatters'],

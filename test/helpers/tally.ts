@@ -8,6 +8,7 @@ import http from 'node:http';
 import { builtinFormatters } from '../../formatters/index.js';
 import { createAccountWithKey } from '../../lib/api-keys.js';
 import { DEFAULT_LIMITS, loadConfig, type Limits } from '../../lib/config.js';
+import type { CiProvider } from '../../lib/ci/api.js';
 import type { Formatter } from '../../lib/formatter/api.js';
 import { silentLogger, type Logger } from '../../lib/log.js';
 import { createEmbeddedStore } from '../../lib/store/embedded/index.js';
@@ -91,11 +92,14 @@ export async function startTally(
     dataDirIn?: string;
     reserveBytes?: number;
     log?: Logger;
+    /** TALLY_SECRET_KEY, for CI links. */
+    secretKey?: string;
+    ciProviders?: readonly CiProvider[];
   } = {},
 ): Promise<Harness> {
   const kind = o.store ?? 'embedded';
   const dataDir = await mkdtemp(path.join(o.dataDirIn ?? os.tmpdir(), 'tally-test-'));
-  const base = loadConfig({ TALLY_DATA_DIR: dataDir, TALLY_PUBLIC_URL: o.publicUrl });
+  const base = loadConfig({ TALLY_DATA_DIR: dataDir, TALLY_PUBLIC_URL: o.publicUrl, TALLY_SECRET_KEY: o.secretKey });
   const config = {
     ...base,
     port: 0,
@@ -113,6 +117,7 @@ export async function startTally(
     store,
     formatters: o.formatters ?? builtinFormatters,
     log: o.log ?? silentLogger,
+    ...(o.ciProviders ? { ciProviders: o.ciProviders } : {}),
   });
   await tally.start();
   const { accountId, apiKey } = await createAccountWithKey(store, 'test');
