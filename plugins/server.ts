@@ -194,6 +194,7 @@ export async function createTally(o: TallyOptions): Promise<Tally> {
         importDeps: deps,
         signinFailuresPerMinute: o.config.limits.maxKeyFailuresPerMinute,
         log: o.log,
+        ci: { providers: ciProviders, box: secretBox },
       },
     },
     { plugin: openapiPlugin, options: { log: o.log } },

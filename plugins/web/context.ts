@@ -2,6 +2,8 @@
 import type { Request } from '@hapi/hapi';
 import type { ImportDeps } from '../../lib/import/index.js';
 import type { Registry } from '../../lib/formatter/registry.js';
+import type { CiRegistry } from '../../lib/ci/registry.js';
+import type { SecretBox } from '../../lib/ci/secret-box.js';
 import type { Store } from '../../lib/store/store.js';
 import { baseUrl } from '../profiles.js';
 
@@ -13,6 +15,8 @@ export interface WebContext {
   /** Versioned URLs of the static files: a new build never meets a stale cached copy. */
   assets: { css: string; js: string; icon: string };
   signinFailuresPerMinute: number;
+  /** CI links: the providers a link may name, and the box sealing tokens (null without TALLY_SECRET_KEY). */
+  ci: { providers: CiRegistry; box: SecretBox | null };
 }
 
 export function origin(ctx: WebContext, request: Request): string {

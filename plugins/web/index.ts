@@ -28,6 +28,7 @@ import { reportRoutes } from './pages/report.js';
 import { historyRoutes } from './pages/history.js';
 import { uploadRoutes } from './pages/upload.js';
 import { accountRoutes } from './pages/account.js';
+import { ciRoutes } from './pages/ci.js';
 
 export interface WebOptions {
   store: Store;
@@ -36,6 +37,7 @@ export interface WebOptions {
   importDeps: ImportDeps;
   signinFailuresPerMinute: number;
   log: Logger;
+  ci: WebContext['ci'];
 }
 
 export const PAGE_CSP = [
@@ -98,6 +100,7 @@ export const webPlugin: Plugin<WebOptions> = {
         icon: `/static/favicon.svg?v=${assets.get('favicon.svg')!.version}`,
       },
       signinFailuresPerMinute: o.signinFailuresPerMinute,
+      ci: o.ci,
     };
     registerSessions(server, { store: o.store, publicUrl: o.publicUrl, fault });
     registerFlash(server, { publicUrl: o.publicUrl });
@@ -129,6 +132,7 @@ export const webPlugin: Plugin<WebOptions> = {
       deleteReportRoutes,
       historyRoutes,
       uploadRoutes,
+      ciRoutes,
       accountRoutes,
     ])
       server.route(routes(ctx));
