@@ -101,8 +101,12 @@ export interface CiProvider {
   listRuns(call: CiCall, options: { limit: number }): Promise<CiRun[]>;
   readLog(call: CiCall, run: string, fromOffset: number, maxBytes: number): Promise<CiLogChunk>;
   listSchedules(call: CiCall): Promise<CiSchedule[]>;
-  setCommitStatus(call: CiCall, status: CiCommitStatus): Promise<void>;
-  upsertComment(call: CiCall, comment: CiComment): Promise<void>;
+  /**
+   * The verdict back, for providers that host the code (GitHub, Gitea, GitLab). A build server that
+   * does not (Jenkins, Buildbot) leaves both out, and the link page says the verdict cannot go there.
+   */
+  setCommitStatus?(call: CiCall, status: CiCommitStatus): Promise<void>;
+  upsertComment?(call: CiCall, comment: CiComment): Promise<void>;
 }
 
 export type CiFaultCode = 'ci_bad_token' | 'ci_unknown_job' | 'ci_provider_down' | 'ci_rate_limited';

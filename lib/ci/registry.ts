@@ -9,7 +9,9 @@ export interface CiRegistry {
   get(key: string): CiProvider | undefined;
 }
 
-const METHODS = ['startRun', 'listRuns', 'readLog', 'listSchedules', 'setCommitStatus', 'upsertComment'] as const;
+const METHODS = ['startRun', 'listRuns', 'readLog', 'listSchedules'] as const;
+/** Both or neither: a status without its comment (or the reverse) would be half a verdict. */
+const VERDICT = ['setCommitStatus', 'upsertComment'] as const;
 
 export function createCiRegistry(providers: readonly CiProvider[]): CiRegistry {
   const byKey = new Map<string, CiProvider>();
@@ -35,4 +37,12 @@ export function assertProvider(p: CiProvider): void {
   for (const m of METHODS)
     if (typeof (p as unknown as Record<string, unknown>)[m] !== 'function')
       throw new Error(`${where}: ${m} must be a function`);
+  const verdict = VERDICT.filter((m) => (p as unknown as Record<string, unknown>)[m] !== undefined);
+  if (verdict.length === 1) throw new Error(`${where}: setCommitStatus and upsertComment come together or not at all`);
+  for (const m of verdict)
+    if (typeof (p as unknown as Record<string, unknown>)[m] !== 'function')
+      throw new Error(`${where}: ${m} must be a function`);
 }
+
+/** Whether the provider can send a verdict back (a commit status and a pull-request comment). */
+export const sendsVerdict = (p: CiProvider): boolean => p.setCommitStatus !== undefined;

@@ -8,7 +8,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { CiFault, faultOf, request, type CiCall, type CiProvider, type CiRun } from '../../lib/ci/api.js';
 import { checkProvider } from '../../lib/ci/check.js';
-import { createCiRegistry } from '../../lib/ci/registry.js';
+import { createCiRegistry, sendsVerdict } from '../../lib/ci/registry.js';
 
 const TOKEN = 'tok-3f9a1c-secret';
 const LOG = Array.from({ length: 300 }, (_, i) => `\u001b[32mline ${i}\u001b[0m`).join('\n');
@@ -165,6 +165,12 @@ t.test('the registry refuses a malformed provider and a key twice', async (t) =>
   t.throws(() => createCiRegistry([toy({ key: 'Toy' })]), /lower-case/);
   t.throws(() => createCiRegistry([toy({ docs: 'http://x' })]), /https URL/);
   t.throws(() => createCiRegistry([toy({ readLog: undefined as never })]), /readLog must be a function/);
+  t.throws(() => createCiRegistry([toy({ upsertComment: undefined })]), /come together or not at all/);
+  t.throws(() => createCiRegistry([toy({ setCommitStatus: 'no' as never })]), /setCommitStatus must be a function/);
+  const builder = toy({ setCommitStatus: undefined, upsertComment: undefined });
+  t.doesNotThrow(() => createCiRegistry([builder]), 'a build server sends no verdict');
+  t.notOk(sendsVerdict(builder));
+  t.ok(sendsVerdict(toy()));
   const reg = createCiRegistry([toy({ key: 'b' }), toy({ key: 'a' })]);
   t.same(
     reg.all().map((p) => p.key),
