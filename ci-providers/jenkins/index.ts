@@ -66,7 +66,23 @@ export function authorizationOf(token: string): string {
 async function api(call: CiCall, method: string, path: string): Promise<Response> {
   const init: RequestInit = { method, headers: { authorization: authorizationOf(call.target.token) } };
   // The route names the call in a fault: never the query, never the credentials.
-  return request(call, `${call.target.url.replace(/\/+$/, '')}${path}`, init, `${method} ${path.split('?')[0]}`);
+  const what = `${method} ${path.split('?')[0]}`;
+  const r = await request(call, `${call.target.url.replace(/\/+$/, '')}${path}`, init, what);
+  if (r.ok) return r;
+  await r.body?.cancel();
+  // Jenkins answers 400 to buildWithParameters on a job that declares no parameters.
+  if (r.status === 400 && method === 'POST')
+    throw new CiFault('ci_unknown_job', `${what}: Jenkins refused the build (HTTP 400); the job must declare BRANCH`);
+  throw new CiFault('ci_provider_down', `${what}: Jenkins answered HTTP ${r.status}`);
+}
+
+/** A JSON answer; anything else (a proxy's sign-in page) is a provider that did not answer as Jenkins. */
+async function jsonOf<T>(r: Response, what: string): Promise<T> {
+  try {
+    return (await r.json()) as T;
+  } catch (e) {
+    throw new CiFault('ci_provider_down', `${what}: the answer is not Jenkins' JSON`, { cause: e });
+  }
 }
 
 interface BuildJson {
@@ -131,7 +147,7 @@ interface QueueItemJson {
 }
 
 async function queueItem(call: CiCall, id: string): Promise<QueueItemJson> {
-  return (await (await api(call, 'GET', `/queue/item/${id}/api/json`)).json()) as QueueItemJson;
+  return jsonOf<QueueItemJson>(await api(call, 'GET', `/queue/item/${id}/api/json`), 'GET /queue/item');
 }
 
 const sleep = (ms: number, signal?: AbortSignal): Promise<void> =>
@@ -175,7 +191,10 @@ export const jenkins = {
     // Written as the documentation writes it: URLs leave brackets and braces in a query as they are.
     const tree = `builds[number,url,result,building,timestamp,duration]{0,${n}},queueItem[id]`;
     const r = await api(call, 'GET', `${job.path}/api/json?tree=${tree}`);
-    const body = (await r.json()) as { builds?: BuildJson[]; queueItem?: { id?: number } | null };
+    const body = await jsonOf<{ builds?: BuildJson[]; queueItem?: { id?: number } | null }>(
+      r,
+      `GET ${job.path}/api/json`,
+    );
     const branch = branchOf(call, job);
     const runs = (body.builds ?? []).map((b) => toRun(b, branch));
     // A run started but not yet out of the queue is listed first, under the id startRun gave it.

@@ -322,6 +322,23 @@ t.test('faults are coded and never carry the token', async (t) => {
         return jenkins.startRun(callOf(url));
       },
     ],
+    [
+      // Jenkins' answer to buildWithParameters on a job without parameters.
+      'a job without BRANCH (400)',
+      'ci_unknown_job',
+      async () => {
+        server.once('POST', '/job/tally/job/tests/buildWithParameters?BRANCH=main', { status: 400, body: 'no params' });
+        return jenkins.startRun(callOf(url));
+      },
+    ],
+    [
+      "a proxy's sign-in page instead of JSON",
+      'ci_provider_down',
+      async () => {
+        server.once('GET', '/queue/item/42/api/json', { status: 200, body: '<html>Sign in</html>' });
+        return jenkins.readLog(callOf(url), 'queue-42', 0, 64);
+      },
+    ],
     ['refused', 'ci_provider_down', async () => jenkins.readLog(callOf(await closedPortUrl()), '7', 0, 64)],
     [
       'a token without its user',
