@@ -36,7 +36,8 @@ interface Job {
 /** The job's path from the link, refusing a link whose `job` is not its repository's last segment. */
 export function jobOf(call: CiCall): Job {
   const segments = call.target.repository.split('/');
-  if (segments.some((s) => s.trim() === ''))
+  // A dot segment would be resolved away by the URL and name some other Jenkins route.
+  if (segments.some((s) => s.trim() === '' || s === '.' || s === '..'))
     throw new CiFault('ci_unknown_job', "the repository must be the job's full name, folder/sub/job");
   const last = segments[segments.length - 1]!;
   if (call.target.job !== last)

@@ -339,6 +339,11 @@ t.test('faults are coded and never carry the token', async (t) => {
         return jenkins.readLog(callOf(url), 'queue-42', 0, 64);
       },
     ],
+    [
+      'a dot segment',
+      'ci_unknown_job',
+      () => jenkins.startRun(callOf(url, { repository: 'tally/../tests', job: 'tests' })),
+    ],
     ['refused', 'ci_provider_down', async () => jenkins.readLog(callOf(await closedPortUrl()), '7', 0, 64)],
     [
       'a token without its user',
