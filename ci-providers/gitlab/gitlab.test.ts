@@ -274,6 +274,13 @@ t.test('a trace sent from elsewhere: the redirect is followed, the token stays w
   t.strictSame(c, { text: 'from object storage\n', nextOffset: 20, complete: true });
   t.equal(asked.length, 1);
   t.equal(asked[0]?.['private-token'], undefined, 'the token is not sent to another origin');
+
+  // Any other call redirected is refused, not followed: its token would go along.
+  server.once('GET', `${P}/pipelines?ref=main&per_page=5`, { status: 301, headers: { location: where } });
+  const moved = await faultOf(() => gitlab.listRuns(callOn(server.url), { limit: 5 }));
+  t.equal(moved.code, 'ci_provider_down');
+  t.match(moved.message, `redirect to ${new URL(where).origin}`);
+  t.equal(asked.length, 1, 'the redirect of an API call is not followed');
   onlyDocumented(t, server);
 });
 

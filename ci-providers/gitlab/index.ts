@@ -37,7 +37,8 @@ interface ApiOptions {
   allow?: (status: number) => boolean;
   /** The media type asked for: JSON but for the trace, which is plain text. */
   accept?: string;
-  redirect?: RequestRedirect;
+  /** The caller follows a redirect itself (the trace); any other is refused. */
+  redirects?: boolean;
 }
 
 async function api(call: CiCall, method: string, path: string, o: ApiOptions = {}): Promise<Response> {
@@ -50,13 +51,35 @@ async function api(call: CiCall, method: string, path: string, o: ApiOptions = {
     method,
     headers,
     ...(o.body === undefined ? {} : { body: JSON.stringify(o.body) }),
-    ...(o.redirect ? { redirect: o.redirect } : {}),
+    // fetch would follow a redirect to any host with PRIVATE-TOKEN still on it (only Authorization
+    // is dropped across origins): no redirect is followed blindly.
+    redirect: 'manual',
   };
   // The route names the call in a fault: never the query, never the token.
   const what = `${method} ${path.split('?')[0]}`;
   const r = await watched(call, `${apiRoot(call.target.url)}${path}`, init, what);
-  if (r.ok || (r.status >= 300 && r.status < 400) || o.allow?.(r.status)) return r;
+  if (r.ok || o.allow?.(r.status)) return r;
+  if (r.status >= 300 && r.status < 400) {
+    if (o.redirects) return r;
+    await r.body?.cancel();
+    throw movedFault(r, what);
+  }
   throw await refusal(r, what, call.target.token);
+}
+
+/** A redirect of an API call: most often `http://` answered by `https://`, so the link's URL is off. */
+function movedFault(r: Response, what: string): CiFault {
+  let where = '';
+  try {
+    where = new URL(r.headers.get('location') ?? '', r.url || undefined).origin;
+  } catch {
+    // No usable Location: say only that it moved.
+  }
+  const to = where && where !== 'null' ? ` to ${where}` : '';
+  return new CiFault(
+    'ci_provider_down',
+    `${what}: GitLab answered with a redirect${to} (HTTP ${r.status}); give that address as the link's URL`,
+  );
 }
 
 /**
@@ -232,7 +255,7 @@ async function trace(call: CiCall, jobId: number): Promise<Response | null> {
   const path = `${projectPath(call.target.repository)}/jobs/${jobId}/trace`;
   let r: Response;
   try {
-    r = await api(call, 'GET', path, { accept: 'text/plain', redirect: 'manual' });
+    r = await api(call, 'GET', path, { accept: 'text/plain', redirects: true });
   } catch (e) {
     // "404: Job not found or no log file": the job has not written one yet, or it was erased.
     if (isCiFault(e) && e.code === 'ci_unknown_job') return null;
@@ -254,6 +277,7 @@ async function trace(call: CiCall, jobId: number): Promise<Response | null> {
       throw e;
     }
   }
+  if (!r.ok) throw await refusal(r, `GET ${path}`, call.target.token);
   return r;
 }
 
