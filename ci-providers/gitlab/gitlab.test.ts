@@ -145,6 +145,16 @@ t.test('start and list: the pipeline created on the branch, the branch pipelines
     ],
   );
   t.ok(server.seen.some((s) => s.path === `${P}/pipelines?ref=main&per_page=2`));
+
+  // A branch without pipelines: nothing to list, and no job to look for.
+  const before = server.seen.length;
+  server.once('GET', `${P}/pipelines?ref=main&per_page=5`, { status: 200, body: [] });
+  t.strictSame(await gitlab.listRuns(call, { limit: 5 }), []);
+  t.equal(server.seen.length, before + 1, 'no jobs asked for');
+
+  // GitLab refusing the pipeline: its message, coded.
+  server.once('POST', `${P}/pipeline?ref=main`, { status: 400, body: { message: { base: ['Reference not found'] } } });
+  t.match(await faultOf(() => gitlab.startRun(call)), { code: 'ci_unknown_job', message: /Reference not found/ });
   onlyDocumented(t, server);
 });
 
