@@ -231,6 +231,19 @@ t.test('a chunk ending inside a multi-byte character stops before it', async (t)
   onlyDocumented(t, server);
 });
 
+t.test('a long trace: one chunk from its middle, the rest of the answer left unread', async (t) => {
+  const server = await gitlabServer(t);
+  const line = 'ok - a line of a long log, with ünïcödé\n';
+  const long = line.repeat(Math.ceil((8 << 20) / Buffer.byteLength(line)));
+  server.once('GET', `${P}/jobs/7/trace`, { status: 200, body: long });
+  const from = 5 * Buffer.byteLength(line) * 1000;
+  const c = await gitlab.readLog(callOn(server.url), '47', from, 4096);
+  t.equal(c.text, Buffer.from(long).subarray(from, c.nextOffset).toString());
+  t.ok(c.nextOffset - from <= 4096 && c.nextOffset - from > 4090, 'a chunk of the size asked');
+  t.equal(c.complete, false, 'a finished job, but the trace is not read to its end');
+  onlyDocumented(t, server);
+});
+
 t.test('a running job: never complete, nothing new past its end', async (t) => {
   const server = await gitlabServer(t);
   const call = callOn(server.url);
