@@ -1,10 +1,11 @@
 /**
  * A Buildbot master and worker for the CI-provider tests: installed from PyPI into a virtualenv on
  * first use and cached under ~/.cache/tally/buildbot-<version>/, started in a temp dir with a
- * generated master.cfg (a force scheduler, a nightly scheduler, one builder whose step prints a line a
- * second, one worker) on 127.0.0.1 and free ports. The web server requires a login (user and password,
- * HTTP basic on `/auth/login`) for every REST call, so a wrong password is really refused. Nothing here
- * is a fake: the provider talks to a real Buildbot over its REST API.
+ * generated master.cfg (a force scheduler, a nightly scheduler, one builder whose first step prints a
+ * line a second and second step a summary, one worker) on 127.0.0.1 and free ports. The web server
+ * requires a login (user and password, HTTP basic on `/auth/login`) for every REST call, so a wrong
+ * password is really refused. Nothing here is a fake: the provider talks to a real Buildbot over its
+ * REST API.
  */
 import { spawn, execFile, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -28,6 +29,13 @@ export const NIGHTLY_SCHEDULER = 'nightly';
  * log followed while the build runs shows some lines before the end.
  */
 export const STEP_LINES = 12;
+/**
+ * A second step, after the lines: one line on stdout with characters of 2 and 3 bytes in UTF-8 and
+ * one on stderr, so a build's log spans two steps and both of stdio's streams.
+ */
+export const SUMMARY_STEP = 'summary';
+export const SUMMARY_STDOUT = `summary: ${STEP_LINES} lines ✓ (größe)`;
+export const SUMMARY_STDERR = 'note: written to stderr';
 /** The one web user; the master allows it everything and anyone else nothing. */
 export const WWW_USER = 'tally';
 
@@ -99,6 +107,10 @@ factory = util.BuildFactory()
 factory.addStep(steps.ShellCommand(
     name='print_lines',
     command=['sh', '-c', 'for i in $(seq 1 ${STEP_LINES}); do echo "line $i"; sleep 1; done'],
+))
+factory.addStep(steps.ShellCommand(
+    name='${SUMMARY_STEP}',
+    command=['sh', '-c', 'echo "${SUMMARY_STDOUT}"; echo "${SUMMARY_STDERR}" >&2'],
 ))
 c['builders'] = [util.BuilderConfig(name='${BUILDER}', workernames=['local'], factory=factory)]
 c['www'] = {
