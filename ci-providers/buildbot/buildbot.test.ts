@@ -9,7 +9,15 @@ import type { CiCall, CiRun } from '../../lib/ci/api.js';
 import { isCiFault } from '../../lib/ci/api.js';
 import { checkProvider } from '../../lib/ci/check.js';
 import { assertProvider } from '../../lib/ci/registry.js';
-import { BUILDER, FORCE_SCHEDULER, NIGHTLY_SCHEDULER, STEP_LINES } from '../../scripts/buildbot.js';
+import {
+  BUILDER,
+  FORCE_SCHEDULER,
+  NIGHTLY_SCHEDULER,
+  STEP_LINES,
+  SUMMARY_STDERR,
+  SUMMARY_STDOUT,
+  SUMMARY_STEP,
+} from '../../scripts/buildbot.js';
 import { freePort } from '../../scripts/mongo-wire.js';
 import { buildbotForTest, FIRST_BUILD_TIMEOUT } from '../../test/helpers/ci-servers.js';
 
@@ -98,9 +106,22 @@ t.test('against a real Buildbot', async (t) => {
     );
     t.notOk(
       chunks.some((c) => c.includes('\uFFFD')),
-      'no chunk cuts a character (the headings hold 2- and 3-byte ones)',
+      'no chunk cuts a character (the headings and the summary hold 2- and 3-byte ones)',
     );
-    t.match(text, /^── print_lines · stdio ──$/m, "each log is led by its step's and its own name");
+    t.strictSame(
+      text.match(/^── .+ ──$/gm),
+      ['── print_lines · stdio ──', `── ${SUMMARY_STEP} · stdio ──`],
+      "the steps' logs in order, each led by its step's and its own name",
+    );
+    const all = text.split('\n');
+    for (const line of [SUMMARY_STDOUT, SUMMARY_STDERR]) {
+      t.equal(
+        all.filter((l) => l === line).length,
+        1,
+        `the second step's line once, its stream letter dropped: ${line}`,
+      );
+      t.ok(all.indexOf(line) > all.indexOf(`line ${STEP_LINES}`), `${line}: after the first step's lines`);
+    }
     // A chunk ending inside a character stops before it; the next one starts on it.
     const heading = text.split('\n').findIndex((l) => l.startsWith('── print_lines'));
     const cut = await buildbot.readLog(call, run.id, heading * LINE_SLOT, 4);

@@ -284,8 +284,13 @@ interface LogJson {
   complete: boolean;
 }
 
-/** The lines asked for per request, guessed from the room left: log lines are rarely longer. */
-const LINE_GUESS_BYTES = 64;
+/**
+ * The lines asked for per request are the room left over the mean line length seen so far (a guess
+ * at first), at most MAX_LINES_PER_REQUEST: Buildbot serves whole lines, so a batch sized this way
+ * overshoots the chunk by little even when lines are long.
+ */
+const FIRST_LINE_GUESS_BYTES = 80;
+const MAX_LINES_PER_REQUEST = 1000;
 
 async function readBuildLog(
   call: CiCall,
@@ -308,6 +313,7 @@ async function readBuildLog(
   let bytes = 0;
   let line = 0; // the first line of the log being walked
   let at = target; // the line being read
+  let mean = FIRST_LINE_GUESS_BYTES;
 
   /** Adds what fits of one line from byte `within`; false when the chunk is full. */
   const take = (text: string): boolean => {
@@ -343,7 +349,8 @@ async function readBuildLog(
         if (at === line && !take(`── ${step.name} · ${log.name} ──\n`)) return false;
         while (at < line + slots) {
           const first = at - line - 1;
-          const count = Math.min(line + slots - at, Math.max(1, Math.ceil((size - bytes) / LINE_GUESS_BYTES)));
+          const guess = Math.ceil((size - bytes) / mean);
+          const count = Math.min(line + slots - at, Math.max(1, Math.min(MAX_LINES_PER_REQUEST, guess)));
           const { logchunks } = await api<{ logchunks: { content: string }[] }>(
             call,
             cookie,
@@ -351,6 +358,7 @@ async function readBuildLog(
           );
           const lines = (logchunks[0]?.content ?? '').split(/(?<=\n)/).filter((l) => l !== '');
           if (lines.length === 0) return false; // the count said more than the log gave: ask again later
+          mean = Math.max(1, Buffer.byteLength(logchunks[0]!.content) / lines.length);
           for (const raw of lines.slice(0, count)) {
             // A stdio line starts with its stream's letter (o, e, h): not part of the text.
             if (!take(log.type === 's' ? raw.slice(1) : raw)) return false;
