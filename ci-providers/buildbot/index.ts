@@ -140,18 +140,20 @@ const BUILD_PROPERTIES = 'property=branch&property=revision&property=got_revisio
  * exist, or a scheduler that does not build that builder, is an unknown job.
  */
 async function builderOf(call: CiCall, cookie: string | null): Promise<number> {
-  const { builders } = await api<{ builders: { builderid: number }[] }>(
+  // Found by a filter on its name, not `/builders/{name}`, which takes an all-digit name for an id.
+  const { builders } = await api<{ builders: { builderid: number; name: string }[] }>(
     call,
     cookie,
-    `/builders/${seg(call.target.repository)}`,
+    `/builders?name=${seg(call.target.repository)}`,
   );
+  const builder = builders.find((b) => b.name === call.target.repository);
+  if (!builder) throw new CiFault('ci_unknown_job', `Buildbot has no builder ${call.target.repository}`);
   const { forceschedulers } = await api<{ forceschedulers: { builder_names: string[] }[] }>(
     call,
     cookie,
     `/forceschedulers/${seg(call.target.job)}`,
   );
-  const builder = builders[0];
-  if (!builder || !forceschedulers[0]?.builder_names.includes(call.target.repository))
+  if (!forceschedulers[0]?.builder_names.includes(call.target.repository))
     throw new CiFault(
       'ci_unknown_job',
       `the force scheduler ${call.target.job} does not build ${call.target.repository}`,
@@ -177,6 +179,10 @@ async function listRuns(call: CiCall, { limit }: { limit: number }): Promise<CiR
   return [...buildrequests.map((r) => toQueued(call, r)), ...builds.map((b) => toRun(call, b))].slice(0, limit);
 }
 
+/** A JSON-RPC error's message: a sentence, or the fields a force's validation refused. */
+const messageOf = (m: unknown): string =>
+  typeof m === 'string' ? m : m === undefined ? 'no build request made' : JSON.stringify(m).slice(0, 500);
+
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 export const buildbot = {
@@ -200,7 +206,7 @@ export const buildbot = {
     if (brid === undefined)
       throw new CiFault(
         'ci_unknown_job',
-        `the force scheduler ${call.target.job} refused the build: ${String(forced.error?.message ?? 'no request')}`,
+        `the force scheduler ${call.target.job} refused the build: ${messageOf(forced.error?.message)}`,
       );
     // A free worker takes the request within a moment; a busy one leaves it queued.
     for (let i = 0; i < 5; i++) {
@@ -229,8 +235,9 @@ export const buildbot = {
     const queued = /^request-(\d+)$/.exec(run);
     if (queued) {
       const { builds } = await api<{ builds: BuildJson[] }>(call, cookie, `/buildrequests/${queued[1]}/builds`);
-      // The newest build of the request (a retried request makes another one).
-      buildid = builds.at(-1)?.buildid ?? null;
+      // The request's first build: a follower's offsets stay in the log they were made in. A retried
+      // request's later builds are runs of their own in the list.
+      buildid = builds.length ? Math.min(...builds.map((b) => b.buildid)) : null;
       if (buildid === null) {
         const { buildrequests } = await api<{ buildrequests: BuildRequestJson[] }>(
           call,
