@@ -34,6 +34,11 @@ export const STEP_LINES = 12;
  * one on stderr, so a build's log spans two steps and both of stdio's streams.
  */
 export const SUMMARY_STEP = 'summary';
+/**
+ * A builder with no steps that only the nightly scheduler builds (Buildbot wants every builder driven
+ * by one): a link naming it with the force scheduler is refused.
+ */
+export const IDLE_BUILDER = 'idle';
 export const SUMMARY_STDOUT = `summary: ${STEP_LINES} lines ✓ (größe)`;
 export const SUMMARY_STDERR = 'note: written to stderr';
 /** The one web user; the master allows it everything and anyone else nothing. */
@@ -101,7 +106,9 @@ c['workers'] = [worker.Worker('local', '${o.password}')]
 c['protocols'] = {'pb': {'port': 'tcp:${o.pbPort}:interface=127.0.0.1'}}
 c['schedulers'] = [
     schedulers.ForceScheduler(name='${FORCE_SCHEDULER}', builderNames=['${BUILDER}']),
-    schedulers.Nightly(name='${NIGHTLY_SCHEDULER}', builderNames=['${BUILDER}'], hour=2, minute=30),
+    schedulers.Nightly(
+        name='${NIGHTLY_SCHEDULER}', builderNames=['${BUILDER}', '${IDLE_BUILDER}'], hour=2, minute=30,
+    ),
 ]
 factory = util.BuildFactory()
 factory.addStep(steps.ShellCommand(
@@ -112,7 +119,10 @@ factory.addStep(steps.ShellCommand(
     name='${SUMMARY_STEP}',
     command=['sh', '-c', 'echo "${SUMMARY_STDOUT}"; echo "${SUMMARY_STDERR}" >&2'],
 ))
-c['builders'] = [util.BuilderConfig(name='${BUILDER}', workernames=['local'], factory=factory)]
+c['builders'] = [
+    util.BuilderConfig(name='${BUILDER}', workernames=['local'], factory=factory),
+    util.BuilderConfig(name='${IDLE_BUILDER}', workernames=['local'], factory=util.BuildFactory()),
+]
 c['www'] = {
     'port': 'tcp:${o.wwwPort}:interface=127.0.0.1',
     'plugins': {},

@@ -12,6 +12,7 @@ import { assertProvider } from '../../lib/ci/registry.js';
 import {
   BUILDER,
   FORCE_SCHEDULER,
+  IDLE_BUILDER,
   NIGHTLY_SCHEDULER,
   STEP_LINES,
   SUMMARY_STDERR,
@@ -189,6 +190,8 @@ t.test('against a real Buildbot', async (t) => {
     await fault('an anonymous call to a master that needs a login', { token: '' }, 'ci_bad_token');
     await fault('an unknown builder', { repository: 'no-such-builder' }, 'ci_unknown_job');
     await fault('an unknown force scheduler', { job: 'no-such-scheduler' }, 'ci_unknown_job');
+    await fault('a builder the force scheduler does not build', { repository: IDLE_BUILDER }, 'ci_unknown_job');
+    await fault('a scheduler that is not a force scheduler', { job: NIGHTLY_SCHEDULER }, 'ci_unknown_job');
     await fault('a refused port', { url: downUrl }, 'ci_provider_down');
     await t.rejects(buildbot.readLog(call, '999999', 0, 64), { code: 'ci_unknown_job' }, 'an unknown build');
     await t.rejects(buildbot.startRun({ ...call, target: { ...call.target, job: 'nope' } }), {
