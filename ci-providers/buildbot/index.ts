@@ -259,21 +259,18 @@ export const buildbot = {
     ]);
     const forced = new Set(forceschedulers.map((f) => f.name));
     // Buildbot's API names a scheduler and says whether it is enabled, nothing of when it fires or
-    // what it builds: that lives in master.cfg. Tally shows so rather than a made-up cron.
+    // what it builds: that lives in master.cfg. No cron rather than a made-up one; the page says so.
     return schedulers
       .filter((s) => !forced.has(s.name))
       .map((s): CiSchedule => ({
         id: String(s.schedulerid),
-        cron: SCHEDULE_NOT_EXPOSED,
+        cron: null,
         branch: null,
         nextRunAt: null,
         description: `${s.name}${s.enabled ? '' : ' (disabled)'}`,
       }));
   },
 } satisfies CiProvider;
-
-/** The `cron` of a Buildbot schedule: its timing is not in Buildbot's API. */
-export const SCHEDULE_NOT_EXPOSED = 'set in master.cfg';
 
 /**
  * A position in a build's log, one number across all its steps' logs: the log is read a line at a

@@ -59,8 +59,11 @@ export interface CiLogChunk {
 
 export interface CiSchedule {
   id: string;
-  /** The cron expression as the provider shows it. */
-  cron: string;
+  /**
+   * The cron expression as the provider shows it; null when the provider's API does not tell when
+   * the schedule fires (Buildbot keeps that in its master.cfg), so a page says so instead of a cron.
+   */
+  cron: string | null;
   branch: string | null;
   /** ISO 8601, when the provider tells it. */
   nextRunAt: string | null;

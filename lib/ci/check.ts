@@ -67,7 +67,9 @@ export async function checkProvider(provider: CiProvider, options: CiCheckOption
 
   await guard('listSchedules', async () => {
     const schedules = await provider.listSchedules(options.call);
-    const bad = schedules.find((s) => typeof s.id !== 'string' || typeof s.cron !== 'string' || !s.cron);
+    const bad = schedules.find(
+      (s) => typeof s.id !== 'string' || (s.cron !== null && (typeof s.cron !== 'string' || !s.cron)),
+    );
     add('listSchedules', Array.isArray(schedules) && !bad, bad ? `schedule ${JSON.stringify(bad)}` : undefined);
   });
 
