@@ -109,15 +109,7 @@ export function assembleStore(parts: AdapterParts): Store {
     keys: parts.keys,
     users: parts.users,
     sessions: parts.sessions,
-    profiles: {
-      ...parts.profiles,
-      async delete(id) {
-        const done = await deletions.deleteProfile(id, parts.profiles.contents);
-        // The link (and its sealed token) goes with its profile; the embedded store cascades too.
-        if (done.status === 'deleted') await parts.ciLinks.delete(id);
-        return done;
-      },
-    },
+    profiles: { ...parts.profiles, delete: (id) => deletions.deleteProfile(id, parts.profiles.contents) },
     imports: importStore(parts.records.imports, reports, parts.blobs),
     reports,
     containers: containerStore(parts.records.containers, drafts),

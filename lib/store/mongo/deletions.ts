@@ -63,6 +63,9 @@ export function deletionRecords(conn: MongoConnection): DeletionRecords {
     },
     removeImport,
     async removeProfile(id) {
+      // The CI link (and its sealed token) goes first: were the profile's record gone first, a crash
+      // between the two would leave a link no deletion finds again. The embedded store cascades.
+      await conn.c.ciLinks.deleteOne({ _id: id });
       await conn.c.profiles.deleteOne({ _id: id });
     },
   };

@@ -7,7 +7,7 @@ import { createSecretBox, SecretKey } from '../../../lib/ci/secret-box.js';
 import type { CiLink } from '../../../lib/store/ci-links.js';
 import type { Cases } from './fixtures.js';
 
-const link = (profileId: string, change: Partial<CiLink> = {}): CiLink => ({
+export const link = (profileId: string, change: Partial<CiLink> = {}): CiLink => ({
   profileId,
   provider: 'github',
   url: 'https://gitea.example.org',

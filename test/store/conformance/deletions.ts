@@ -7,6 +7,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { Test } from 'tap';
 import type { Store } from '../../../lib/store/store.js';
+import { link } from './ci-links.js';
 import type { Profile, Report, StoredContainer, StoredFile } from '../../../lib/store/types.js';
 import {
   byId,
@@ -286,6 +287,7 @@ export async function cutDeletionCase(
   const doomedReport = await importedReport(store, keep, 2);
   const doomedProfile = await store.profiles.create(account.id, 'doomed');
   await importedReport(store, doomedProfile, 3);
+  await store.ciLinks.put(link(doomedProfile.id));
   await crash({ reportId: doomedReport.report.id, profileId: doomedProfile.id });
 
   const again = await h.reopen!();
@@ -299,6 +301,7 @@ export async function cutDeletionCase(
   t.strictSame(await again.profiles.list(account.id), [keep]);
   t.equal(await again.resumeDeletions(), 2, 'both deletions are finished');
   t.strictSame(await counts(h), before, 'and nothing of them is left');
+  t.equal(await again.ciLinks.get(doomedProfile.id), null, "the profile's CI link went with it");
   await intact(t, again, kept);
   t.equal(await again.resumeDeletions(), 0, 'nothing is left to finish');
 }
