@@ -31,6 +31,8 @@ export interface CiLinkRow {
   job: string;
   sealed_token: string;
   updated_at: string;
+  /** 0 or 1. */
+  verdict: number;
 }
 
 export function toUser(r: UserRow): User {

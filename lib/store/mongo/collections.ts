@@ -53,6 +53,8 @@ export interface CiLinkDoc {
   job: string;
   sealedToken: string;
   updatedAt: string;
+  /** Absent on links saved before the verdict could be asked for: off. */
+  verdict?: boolean;
 }
 
 export interface AccountDoc {
