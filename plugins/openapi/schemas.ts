@@ -141,7 +141,7 @@ export const SCHEMAS: Record<string, Schema> = {
       ci: nullable({
         type: 'object',
         description: "The CI build that produced the report (the import's ci_* fields); null when none was sent.",
-        required: ['provider', 'build_number', 'build_url', 'branch', 'commit', 'job'],
+        required: ['provider', 'build_number', 'build_url', 'branch', 'commit', 'job', 'pull_request'],
         properties: {
           provider: nullable(str),
           build_number: nullable(str),
@@ -149,6 +149,7 @@ export const SCHEMAS: Record<string, Schema> = {
           branch: nullable(str),
           commit: nullable(str),
           job: nullable(str),
+          pull_request: nullable({ type: 'integer', minimum: 1 }),
         },
       }),
     },
