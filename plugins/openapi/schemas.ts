@@ -276,7 +276,7 @@ export const SCHEMAS: Record<string, Schema> = {
   /** A profile's CI link: everything but the token. */
   CiLink: {
     type: 'object',
-    required: ['profile_id', 'provider', 'url', 'repository', 'branch', 'job', 'token_set'],
+    required: ['profile_id', 'provider', 'url', 'repository', 'branch', 'job', 'verdict', 'token_set'],
     properties: {
       profile_id: publicId,
       provider: str,
@@ -284,6 +284,7 @@ export const SCHEMAS: Record<string, Schema> = {
       repository: str,
       branch: str,
       job: str,
+      verdict: { type: 'boolean' },
       token_set: { type: 'boolean', const: true },
       updated_at: str,
     },
