@@ -91,4 +91,5 @@ t.test('the CI page: the verdict checkbox', async (t) => {
   const bad = await client.post(path, { ...form, provider: 'builder', verdict: 'on' });
   t.equal(bad.status, 400);
   t.match(bad.text, 'cannot send the verdict back');
+  t.match(bad.text, /name="verdict" value="on" checked/, 'the box stays as it was ticked');
 });

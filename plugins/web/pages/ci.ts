@@ -68,7 +68,7 @@ export function ciRoutes(ctx: WebContext): ServerRoute[] {
             }</span
           ></label
         >
-        ${verdictBox(link, providers)}
+        ${verdictBox(typed ? 'verdict' in typed : (link?.verdict ?? false), providers)}
         <button type="submit">Save the link</button>
       </form>
       ${
@@ -135,10 +135,10 @@ export function ciRoutes(ctx: WebContext): ServerRoute[] {
 }
 
 /** The verdict opt-in; which providers can take it is said beside it. */
-function verdictBox(link: CiLink | null, providers: readonly CiProvider[]): Html {
+function verdictBox(checked: boolean, providers: readonly CiProvider[]): Html {
   const able = providers.filter(sendsVerdict).map((p) => p.key);
   return html`<label class="check"
-    ><input type="checkbox" name="verdict" value="on" ${link?.verdict ? html`checked` : ''} /> Send the verdict back
+    ><input type="checkbox" name="verdict" value="on" ${checked ? html`checked` : ''} /> Send the verdict back
     <span class="muted"
       >After each import of a commit: a commit status, and one comment on its pull request
       (${able.length ? able.join(', ') : 'no provider here can'}).</span
