@@ -67,7 +67,7 @@ export function verdictSender(o: VerdictOptions): VerdictSender {
     completed(done) {
       if (!o.box) return;
       if (pending >= MAX_PENDING_VERDICTS) {
-        o.log('ci.verdict_failed', { code: 'ci_verdict_backlog', report: done.reportId, pending });
+        o.log('ci.verdict_failed', { code: 'ci_verdict_backlog', report_uuid: done.reportId, pending });
         return;
       }
       pending++;
@@ -76,7 +76,13 @@ export function verdictSender(o: VerdictOptions): VerdictSender {
       const next = previous
         .then(() => new Promise((r) => setImmediate(r)))
         .then(() => sendVerdict(o, done))
-        .catch((e: unknown) => o.log('ci.verdict_failed', { code: 'internal_error', error: (e as Error).message }))
+        .catch((e: unknown) =>
+          o.log('ci.verdict_failed', {
+            code: 'internal_error',
+            report_uuid: done.reportId,
+            error: (e as Error).message,
+          }),
+        )
         .finally(() => {
           pending--;
           if (chains.get(done.profileId) === next) chains.delete(done.profileId);
