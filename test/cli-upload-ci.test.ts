@@ -54,7 +54,7 @@ t.test('tally upload in a GitHub Actions pull-request job', async (t) => {
     [...TALLY, 'upload', '--url', h.url, '--profile', h.profileId, '--formatter', 'junit', 'TEST-a.xml'],
     { cwd: dir, env: { ...cleanEnv(), ...github, TALLY_API_KEY: h.apiKey } },
   );
-  t.match(r.stdout, /tally: github build 42 on feature\/login at 9fceb02d0ae5/);
+  t.match(r.stdout, /tally: github build 42 on feature\/login at 9fceb02d0ae5 \(pull request 12\)$/m);
   t.match(r.stdout, /tally: ok: HTTP 201, completed$/m);
 
   const [report] = await h.store.reports.list(h.profileId, { limit: 1 });
