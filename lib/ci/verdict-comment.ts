@@ -7,7 +7,7 @@
  * passes the limit it is given (GitHub refuses a comment over 65,536 characters): lists are cut
  * with "… and N more" and a link to the report, the smaller lists first given what they need.
  */
-import { toldList } from '../totals.js';
+import { reportStatus, toldList } from '../totals.js';
 import type { Totals } from '../store/types.js';
 
 /** GitHub's limit for an issue or pull-request comment, in characters. */
@@ -43,9 +43,8 @@ export interface VerdictFacts {
 
 export type VerdictOutcome = 'passed' | 'failed';
 
-export function verdictOf(t: Totals): VerdictOutcome {
-  return t.failed + t.errored > 0 ? 'failed' : 'passed';
-}
+/** Passed or failed as every page tells a report (a failed or errored test fails it). */
+export const verdictOf = (t: Totals): VerdictOutcome => reportStatus(t);
 
 /** The commit status's context: one per profile, so two profiles of one commit do not overwrite each other. */
 export function statusContext(profileName: string): string {
