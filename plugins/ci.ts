@@ -7,7 +7,7 @@
 import type { Plugin, Request, ResponseToolkit, RouteOptionsPayload } from '@hapi/hapi';
 import type { Boom } from '@hapi/boom';
 import { checkLink } from '../lib/ci/link.js';
-import type { CiRegistry } from '../lib/ci/registry.js';
+import { sendsVerdict, type CiRegistry } from '../lib/ci/registry.js';
 import type { SecretBox } from '../lib/ci/secret-box.js';
 import type { CiLink } from '../lib/store/ci-links.js';
 import type { Store } from '../lib/store/store.js';
@@ -44,6 +44,7 @@ export function linkJson(profile: Profile, link: CiLink) {
     repository: link.repository,
     branch: link.branch,
     job: link.job,
+    verdict: link.verdict,
     token_set: true,
     updated_at: link.updatedAt,
   };
@@ -57,10 +58,12 @@ export async function saveLink(
 ): Promise<{ link: CiLink } | { code: 'ci_link_invalid' | 'ci_secret_key_missing'; problem?: string }> {
   if (!o.box) return { code: 'ci_secret_key_missing' };
   const existing = await o.store.ciLinks.get(profile.id);
+  const providers = o.providers.all();
   const given = checkLink(
     body,
-    o.providers.all().map((p) => p.key),
+    providers.map((p) => p.key),
     existing !== null,
+    providers.filter(sendsVerdict).map((p) => p.key),
   );
   if ('problem' in given) return { code: 'ci_link_invalid', problem: given.problem };
   const { token, ...fields } = given.link;

@@ -32,6 +32,7 @@ import { lingerPlugin } from './linger.js';
 import type { CiProvider } from '../lib/ci/api.js';
 import { createCiRegistry } from '../lib/ci/registry.js';
 import { createSecretBox } from '../lib/ci/secret-box.js';
+import { verdictSender, type VerdictSender } from '../lib/ci/verdict.js';
 import { builtinCiProviders } from '../ci-providers/index.js';
 import { createImports, ParsePool, type FormatterModule, type QueueRunner } from '../lib/import/index.js';
 
@@ -67,6 +68,8 @@ export interface Tally {
   queue: QueueRunner;
   /** Parse threads (TALLY_PARSE_WORKERS). */
   pool: ParsePool;
+  /** Verdicts being sent back to CI providers (tests wait on `idle()`). */
+  verdicts: VerdictSender;
   /**
    * Ends imports that cannot still be running at `now`, then finishes deletions cut short (runs at
    * start and every 10 minutes); resolves to how many imports it ended.
@@ -173,7 +176,24 @@ export async function createTally(o: TallyOptions): Promise<Tally> {
   });
 
   const pool = await ParsePool.create(o.config.parseWorkers, o.threadFormatters ?? [BUILTIN_FORMATTER_MODULE]);
-  const { deps, queue } = createImports({ store: o.store, registry, config: o.config, tmpDir, log: o.log, pool });
+  // The verdict back (lib/ci/verdict.ts) hears of every completed import; report links need an
+  // absolute base, the public URL or else the address the server listens on.
+  const verdicts = verdictSender({
+    store: o.store,
+    providers: ciProviders,
+    box: secretBox,
+    log: o.log,
+    publicBase: () => o.config.publicUrl ?? server.info.uri.replace('0.0.0.0', '127.0.0.1'),
+  });
+  const { deps, queue } = createImports({
+    store: o.store,
+    registry,
+    config: o.config,
+    tmpDir,
+    log: o.log,
+    pool,
+    onCompleted: (done) => verdicts.completed(done),
+  });
   await server.register([
     { plugin: securityHeadersPlugin, options: { publicUrl: o.config.publicUrl } },
     { plugin: lingerPlugin, options: {} },
@@ -227,6 +247,7 @@ export async function createTally(o: TallyOptions): Promise<Tally> {
     config: o.config,
     queue,
     pool,
+    verdicts,
     sweep,
     async start() {
       // A link's token cannot be opened without the key: refuse to run rather than fail every CI call.
@@ -260,6 +281,7 @@ export async function createTally(o: TallyOptions): Promise<Tally> {
       await server.stop({ timeout: o.config.shutdownGraceMs });
       await Promise.allSettled([...deps.inflight]);
       await queue.stop();
+      await verdicts.idle();
       await pool.close();
     },
     url: () => server.info.uri.replace('0.0.0.0', '127.0.0.1'),

@@ -31,6 +31,9 @@ t.test('tally upload in a GitHub Actions pull-request job', async (t) => {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'tally-upload-ci-'));
   t.teardown(() => rm(dir, { recursive: true, force: true }));
   await writeFile(path.join(dir, 'TEST-a.xml'), junitXml({ suite: 'a' }));
+  // On a pull_request event GITHUB_SHA is the merge commit; the tested head is in the event file.
+  const event = path.join(dir, 'event.json');
+  await writeFile(event, JSON.stringify({ pull_request: { number: 12, head: { sha: SHA } } }));
   const github = {
     CI: 'true',
     GITHUB_ACTIONS: 'true',
@@ -41,7 +44,9 @@ t.test('tally upload in a GitHub Actions pull-request job', async (t) => {
     GITHUB_REF: 'refs/pull/12/merge',
     GITHUB_REF_NAME: '12/merge',
     GITHUB_HEAD_REF: 'feature/login',
-    GITHUB_SHA: SHA,
+    GITHUB_SHA: 'a'.repeat(40),
+    GITHUB_EVENT_NAME: 'pull_request',
+    GITHUB_EVENT_PATH: event,
     GITHUB_JOB: 'test',
   };
   const r = await exec(
@@ -49,7 +54,7 @@ t.test('tally upload in a GitHub Actions pull-request job', async (t) => {
     [...TALLY, 'upload', '--url', h.url, '--profile', h.profileId, '--formatter', 'junit', 'TEST-a.xml'],
     { cwd: dir, env: { ...cleanEnv(), ...github, TALLY_API_KEY: h.apiKey } },
   );
-  t.match(r.stdout, /tally: github build 42 on feature\/login at 9fceb02d0ae5/);
+  t.match(r.stdout, /tally: github build 42 on feature\/login at 9fceb02d0ae5 \(pull request 12\)$/m);
   t.match(r.stdout, /tally: ok: HTTP 201, completed$/m);
 
   const [report] = await h.store.reports.list(h.profileId, { limit: 1 });
@@ -61,6 +66,7 @@ t.test('tally upload in a GitHub Actions pull-request job', async (t) => {
     branch: 'feature/login',
     commit: SHA,
     job: 'test',
+    pull_request: 12,
   });
 
   // Outside CI nothing is sent: the report's ci is null.

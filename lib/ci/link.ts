@@ -1,8 +1,9 @@
 /**
- * A CI link as a person or a client sends it (`{ provider, url, repository, branch, job, token }`),
- * checked field by field: each problem is one sentence naming the field, and never repeats the
- * token. The token may be left out when the profile has a link already: the sealed one is kept, so
- * a form can change the branch without asking for the token again.
+ * A CI link as a person or a client sends it (`{ provider, url, repository, branch, job, token }`,
+ * and `verdict` to send the verdict back), checked field by field: each problem is one sentence
+ * naming the field, and never repeats the token. The token may be left out when the profile has a
+ * link already: the sealed one is kept, so a form can change the branch without asking for the
+ * token again.
  */
 
 export interface LinkFields {
@@ -13,6 +14,8 @@ export interface LinkFields {
   job: string;
   /** Absent: keep the token the link has. */
   token: string | null;
+  /** Send a commit status and a pull-request comment after each import; false when not given. */
+  verdict: boolean;
 }
 
 const LIMITS = { repository: 200, branch: 250, job: 200, token: 4096, url: 2048 } as const;
@@ -20,15 +23,20 @@ const LIMITS = { repository: 200, branch: 250, job: 200, token: 4096, url: 2048 
 // eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 
+/**
+ * `providers` are the keys a link may name, `verdictProviders` those of them that can take the
+ * verdict back (lib/ci/registry.ts `sendsVerdict`).
+ */
 export function checkLink(
   body: unknown,
   providers: readonly string[],
   hasToken: boolean,
+  verdictProviders: readonly string[],
 ): { link: LinkFields } | { problem: string } {
   if (body === null || typeof body !== 'object' || Array.isArray(body))
     return { problem: 'The body must be a JSON object with provider, url, repository, branch, job and token.' };
   const b = body as Record<string, unknown>;
-  const known = new Set(['provider', 'url', 'repository', 'branch', 'job', 'token']);
+  const known = new Set(['provider', 'url', 'repository', 'branch', 'job', 'token', 'verdict']);
   const extra = Object.keys(b).filter((k) => !known.has(k));
   if (extra.length)
     return { problem: `Unknown field ${JSON.stringify(extra[0])}; a link has ${[...known].join(', ')}.` };
@@ -59,6 +67,15 @@ export function checkLink(
   )
     return { problem: `"token" must be text of 1 to ${LIMITS.token} characters without spaces.` };
   else token = b.token;
+  if (b.verdict !== undefined && b.verdict !== null && typeof b.verdict !== 'boolean')
+    return { problem: '"verdict" must be true or false.' };
+  const verdict = b.verdict === true;
+  if (verdict && !verdictProviders.includes(b.provider))
+    return {
+      problem:
+        `"verdict": the ${b.provider} provider cannot send the verdict back ` +
+        '(it has no commit status or pull-request comment); leave it false.',
+    };
   return {
     link: {
       provider: b.provider,
@@ -67,6 +84,7 @@ export function checkLink(
       branch: text.branch!,
       job: text.job!,
       token,
+      verdict,
     },
   };
 }

@@ -5,8 +5,10 @@
  * report says which run produced it. Anything a system does not say is null.
  *
  * On a pull or merge request the branch is the request's source (head) branch: the one a person
- * pushed to, not the merge ref the system builds.
+ * pushed to, not the merge ref the system builds; the commit is its head commit where the system
+ * says it, and `pull_request` the request's number, so the verdict can go back to it.
  */
+import { readFileSync } from 'node:fs';
 
 export type Env = Readonly<Record<string, string | undefined>>;
 
@@ -17,6 +19,8 @@ export interface CiContext {
   branch: string | null;
   commit: string | null;
   job: string | null;
+  /** The pull or merge request's number (its IID on GitLab), as text. */
+  pull_request: string | null;
 }
 
 export const NO_CI: CiContext = {
@@ -26,7 +30,12 @@ export const NO_CI: CiContext = {
   branch: null,
   commit: null,
   job: null,
+  pull_request: null,
 };
+
+/** Reads the event file of a GitHub-like job; a test gives its own. */
+export type ReadText = (path: string) => string;
+const readText: ReadText = (path) => readFileSync(path, 'utf8');
 
 /** The first of `values` that is set and not blank, trimmed. */
 function first(...values: (string | undefined)[]): string | null {
@@ -45,6 +54,32 @@ function commitId(value: string | null): string | null {
   return value !== null && /^[0-9a-f]{7,64}$/i.test(value) ? value.toLowerCase() : null;
 }
 
+/** A request number: digits only (Buildkite says `false` outside a pull request). */
+function requestNumber(value: string | null): string | null {
+  return value !== null && /^[1-9][0-9]{0,9}$/.test(value) ? value : null;
+}
+
+/**
+ * A pull_request event's number and head commit, from the event payload GitHub (and Gitea, Forgejo)
+ * write to GITHUB_EVENT_PATH: on those events GITHUB_SHA is the merge commit the system made, not
+ * the head commit that was pushed and that a status belongs on. Anything unreadable is left out.
+ */
+function pullRequestEvent(env: Env, read: ReadText): { number: string | null; head: string | null } {
+  const none = { number: null, head: null };
+  const event = first(env.GITHUB_EVENT_NAME);
+  const path = first(env.GITHUB_EVENT_PATH);
+  if (path === null || (event !== 'pull_request' && event !== 'pull_request_target')) return none;
+  try {
+    const payload = JSON.parse(read(path)) as { pull_request?: { number?: unknown; head?: { sha?: unknown } } };
+    const pr = payload.pull_request;
+    const number = typeof pr?.number === 'number' ? requestNumber(String(pr.number)) : null;
+    const head = typeof pr?.head?.sha === 'string' ? commitId(pr.head.sha) : null;
+    return { number, head };
+  } catch {
+    return none;
+  }
+}
+
 function joinUrl(base: string | null, ...rest: string[]): string | null {
   return base === null ? null : `${base.replace(/\/+$/, '')}/${rest.join('/')}`;
 }
@@ -55,8 +90,9 @@ function joinUrl(base: string | null, ...rest: string[]): string | null {
  * https://docs.gitea.com/usage/actions/comparison (Gitea: GITEA_ACTIONS plus the GITHUB_* set)
  * https://forgejo.org/docs/latest/user/actions/reference/ (Forgejo: FORGEJO_ACTIONS plus GITHUB_*)
  */
-function githubLike(env: Env): CiContext | null {
+function githubLike(env: Env, read: ReadText): CiContext | null {
   if (env.GITHUB_ACTIONS !== 'true') return null;
+  const pull = pullRequestEvent(env, read);
   const provider = env.FORGEJO_ACTIONS === 'true' ? 'forgejo' : env.GITEA_ACTIONS === 'true' ? 'gitea' : 'github';
   const repo = first(env.GITHUB_REPOSITORY);
   // GitHub's run page is addressed by the run id; Gitea's and Forgejo's by the run's number in its
@@ -69,8 +105,9 @@ function githubLike(env: Env): CiContext | null {
     build_url: repo && run ? joinUrl(server, repo, 'actions', 'runs', run) : null,
     // GITHUB_HEAD_REF is set only on pull_request events: the head branch; GITHUB_REF_NAME is then `42/merge`.
     branch: branchName(first(env.GITHUB_HEAD_REF, env.GITHUB_REF_NAME)),
-    commit: commitId(first(env.GITHUB_SHA)),
+    commit: pull.head ?? commitId(first(env.GITHUB_SHA)),
     job: first(env.GITHUB_JOB),
+    pull_request: pull.number,
   };
 }
 
@@ -86,6 +123,7 @@ function gitlab(env: Env): CiContext | null {
     // Set only in merged-results pipelines, where CI_COMMIT_SHA is the merge commit GitLab made.
     commit: commitId(first(env.CI_MERGE_REQUEST_SOURCE_BRANCH_SHA, env.CI_COMMIT_SHA)),
     job: first(env.CI_JOB_NAME),
+    pull_request: requestNumber(first(env.CI_MERGE_REQUEST_IID)),
   };
 }
 
@@ -104,6 +142,8 @@ function jenkins(env: Env): CiContext | null {
     branch: branchName(first(env.CHANGE_BRANCH, env.BRANCH_NAME, env.GIT_BRANCH)),
     commit: commitId(first(env.GIT_COMMIT)),
     job: first(env.JOB_NAME),
+    // Multibranch pipelines: the change request's number (GitHub, Gitea, Bitbucket; GitLab's IID).
+    pull_request: requestNumber(first(env.CHANGE_ID)),
   };
 }
 
@@ -118,6 +158,7 @@ function buildkite(env: Env): CiContext | null {
     branch: branchName(first(env.BUILDKITE_BRANCH)),
     commit: commitId(first(env.BUILDKITE_COMMIT)),
     job: first(env.BUILDKITE_LABEL, env.BUILDKITE_PIPELINE_SLUG),
+    pull_request: requestNumber(first(env.BUILDKITE_PULL_REQUEST)),
   };
 }
 
@@ -131,6 +172,8 @@ function circleci(env: Env): CiContext | null {
     branch: branchName(first(env.CIRCLE_BRANCH)),
     commit: commitId(first(env.CIRCLE_SHA1)),
     job: first(env.CIRCLE_JOB),
+    // The request's URL (…/pull/42); its number is the last segment.
+    pull_request: requestNumber(first(env.CIRCLE_PULL_REQUEST)?.match(/\/(\d+)\/?$/)?.[1] ?? null),
   };
 }
 
@@ -154,17 +197,25 @@ function azure(env: Env): CiContext | null {
     branch: branchName(first(env.SYSTEM_PULLREQUEST_SOURCEBRANCH, env.BUILD_SOURCEBRANCH)),
     commit: commitId(first(env.SYSTEM_PULLREQUEST_SOURCECOMMITID, env.BUILD_SOURCEVERSION)),
     job: first(env.SYSTEM_JOBDISPLAYNAME, env.AGENT_JOBNAME),
+    pull_request: requestNumber(first(env.SYSTEM_PULLREQUEST_PULLREQUESTNUMBER)),
   };
 }
 
 // Gitea and Forgejo are told apart inside githubLike; Jenkins is tried late since JENKINS_URL may
 // leak into jobs of other systems started from a Jenkins agent's shell.
-const READERS = [githubLike, gitlab, buildkite, circleci, azure, jenkins];
+const READERS: ((env: Env, read: ReadText) => CiContext | null)[] = [
+  githubLike,
+  gitlab,
+  buildkite,
+  circleci,
+  azure,
+  jenkins,
+];
 
 /** The CI context of the job this process runs in: every field null outside CI. */
-export function ciContext(env: Env = process.env): CiContext {
-  for (const read of READERS) {
-    const ctx = read(env);
+export function ciContext(env: Env = process.env, read: ReadText = readText): CiContext {
+  for (const reader of READERS) {
+    const ctx = reader(env, read);
     if (ctx) return ctx;
   }
   return { ...NO_CI };

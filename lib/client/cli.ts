@@ -93,7 +93,8 @@ export async function runUpload(argv: string[], io: UploadIo): Promise<number> {
   if (ci.provider !== null)
     io.out.write(
       `tally: ${ci.provider} build ${ci.build_number ?? '?'}` +
-        `${ci.branch ? ` on ${ci.branch}` : ''}${ci.commit ? ` at ${ci.commit.slice(0, 12)}` : ''}\n`,
+        `${ci.branch ? ` on ${ci.branch}` : ''}${ci.commit ? ` at ${ci.commit.slice(0, 12)}` : ''}` +
+        `${ci.pull_request ? ` (pull request ${ci.pull_request})` : ''}\n`,
     );
   const result = await upload({
     url: values.url!,

@@ -66,6 +66,12 @@ export async function complete(run: Run, uploads: Uploads, bytes: number): Promi
     progress,
   });
   run.deps.log('import.completed', { import_id: run.record.id, report_id: report.number, tests: totals.tests, bytes });
+  try {
+    run.deps.onCompleted?.({ profileId: run.record.profileId, reportId: report.id, baseUrl: run.baseUrl });
+  } catch (e) {
+    // Whatever listens must not turn a completed import into a failed one.
+    run.deps.log('import.on_completed_failed', { import_id: run.record.id, error: (e as Error).message });
+  }
   const summary: ReportSummary = {
     date: done.date,
     url: `${run.baseUrl}/api/v2/reports/${report.number}`,

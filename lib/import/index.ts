@@ -9,13 +9,13 @@
 import type { Config } from '../config.js';
 import type { Registry } from '../formatter/registry.js';
 import type { Store } from '../store/store.js';
-import type { ImportDeps } from './options.js';
+import type { CompletedImport, ImportDeps } from './options.js';
 import type { ParsePool } from './parse/pool.js';
 import { replayQueuedImport } from './queue/replay.js';
 import { QueueRunner } from './queue/runner.js';
 
 export { progressPercent, reportPageUrl, type ImportResponseBody } from './finalize/answer.js';
-export type { ImportDeps } from './options.js';
+export type { CompletedImport, ImportDeps } from './options.js';
 export type { FormatterModule } from './parse/formatter-modules.js';
 export { ParsePool } from './parse/pool.js';
 export type { QueueRunner } from './queue/runner.js';
@@ -29,6 +29,8 @@ export interface ImportSetup {
   tmpDir: string;
   log(event: string, data: Record<string, unknown>): void;
   pool: ParsePool | null;
+  /** Told of each completed import (ImportDeps.onCompleted). */
+  onCompleted?: (done: CompletedImport) => void;
 }
 
 /**

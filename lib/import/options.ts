@@ -7,6 +7,14 @@ import type { Registry } from '../formatter/registry.js';
 import type { Store } from '../store/store.js';
 import type { ParsePool } from './parse/pool.js';
 
+/** A completed import's report, told to whoever asked (the verdict back, lib/ci/verdict.ts). */
+export interface CompletedImport {
+  profileId: string;
+  reportId: string;
+  /** The base URL the answer's links use: the request's, or TALLY_PUBLIC_URL (may be empty when queued). */
+  baseUrl: string;
+}
+
 export interface ImportDeps {
   readonly store: Store;
   readonly registry: Registry;
@@ -20,4 +28,9 @@ export interface ImportDeps {
   readonly inflight: Set<Promise<unknown>>;
   /** Parse threads shared by all imports; null parses every file on the import thread. */
   readonly pool: ParsePool | null;
+  /**
+   * Told when an import completed, at request time and from the queue alike. It must return at
+   * once and never throw into the import: what it starts runs after the answer, beside it.
+   */
+  readonly onCompleted?: (done: CompletedImport) => void;
 }

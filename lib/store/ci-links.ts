@@ -15,6 +15,11 @@ export interface CiLink {
   job: string;
   /** The token as the secret box sealed it: `v1.<key id>.…`. */
   sealedToken: string;
+  /**
+   * Send the verdict back after each import (lib/ci/verdict.ts): a commit status and a pull-request
+   * comment. Off unless asked for, and only for providers that can (lib/ci/registry.ts `sendsVerdict`).
+   */
+  verdict: boolean;
   /** ISO 8601, when the link was last saved. */
   updatedAt: string;
 }

@@ -177,6 +177,8 @@ export interface ReportCi {
   branch: string | null;
   commit: string | null;
   job: string | null;
+  /** The pull or merge request the build tested (its number), when it was one. */
+  pullRequest: number | null;
 }
 
 /** What a deletion did (deletions.ts): what went (completed reports and their tests), or why nothing did. */

@@ -184,6 +184,11 @@ function ciLinkBody(): Schema {
             branch: text(250, 'The branch runs start on.'),
             job: text(200, 'Job, workflow file or builder.'),
             token: text(4096, 'Write-only: encrypted at rest, never shown again; leave out to keep the saved one.'),
+            verdict: {
+              type: 'boolean',
+              default: false,
+              description: 'Send a commit status and a pull-request comment after each import (providers that can).',
+            },
           },
         },
       },

@@ -141,7 +141,7 @@ export const SCHEMAS: Record<string, Schema> = {
       ci: nullable({
         type: 'object',
         description: "The CI build that produced the report (the import's ci_* fields); null when none was sent.",
-        required: ['provider', 'build_number', 'build_url', 'branch', 'commit', 'job'],
+        required: ['provider', 'build_number', 'build_url', 'branch', 'commit', 'job', 'pull_request'],
         properties: {
           provider: nullable(str),
           build_number: nullable(str),
@@ -149,6 +149,7 @@ export const SCHEMAS: Record<string, Schema> = {
           branch: nullable(str),
           commit: nullable(str),
           job: nullable(str),
+          pull_request: nullable({ type: 'integer', minimum: 1 }),
         },
       }),
     },
@@ -275,7 +276,7 @@ export const SCHEMAS: Record<string, Schema> = {
   /** A profile's CI link: everything but the token. */
   CiLink: {
     type: 'object',
-    required: ['profile_id', 'provider', 'url', 'repository', 'branch', 'job', 'token_set'],
+    required: ['profile_id', 'provider', 'url', 'repository', 'branch', 'job', 'verdict', 'token_set'],
     properties: {
       profile_id: publicId,
       provider: str,
@@ -283,6 +284,7 @@ export const SCHEMAS: Record<string, Schema> = {
       repository: str,
       branch: str,
       job: str,
+      verdict: { type: 'boolean' },
       token_set: { type: 'boolean', const: true },
       updated_at: str,
     },

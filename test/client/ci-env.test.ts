@@ -3,6 +3,7 @@
  * its documentation lists (the pages are cited in lib/client/ci-env.ts), including pull-request
  * jobs, where the branch must be the head branch and not the merge ref.
  */
+import path from 'node:path';
 import t from 'tap';
 import { ciContext, ciFields, NO_CI, type CiContext, type Env } from '../../lib/client/ci-env.js';
 
@@ -33,6 +34,7 @@ const rows: { name: string; env: Env; want: CiContext }[] = [
       branch: 'main',
       commit: SHA,
       job: 'test',
+      pull_request: null,
     },
   },
   {
@@ -57,6 +59,7 @@ const rows: { name: string; env: Env; want: CiContext }[] = [
       branch: 'feature/login',
       commit: MERGE_SHA,
       job: 'unit',
+      pull_request: null,
     },
   },
   {
@@ -79,6 +82,7 @@ const rows: { name: string; env: Env; want: CiContext }[] = [
       branch: 'develop',
       commit: SHA,
       job: 'build',
+      pull_request: null,
     },
   },
   {
@@ -101,6 +105,7 @@ const rows: { name: string; env: Env; want: CiContext }[] = [
       branch: 'main',
       commit: SHA,
       job: 'build',
+      pull_request: null,
     },
   },
   {
@@ -123,6 +128,7 @@ const rows: { name: string; env: Env; want: CiContext }[] = [
       branch: 'main',
       commit: SHA,
       job: 'rspec 1/3',
+      pull_request: null,
     },
   },
   {
@@ -134,6 +140,7 @@ const rows: { name: string; env: Env; want: CiContext }[] = [
       CI_COMMIT_REF_NAME: 'refs/merge-requests/9/merge',
       CI_MERGE_REQUEST_SOURCE_BRANCH_NAME: 'fix/crash',
       CI_MERGE_REQUEST_SOURCE_BRANCH_SHA: SHA,
+      CI_MERGE_REQUEST_IID: '9',
       CI_COMMIT_SHA: MERGE_SHA,
       CI_JOB_NAME: 'test',
     },
@@ -144,6 +151,7 @@ const rows: { name: string; env: Env; want: CiContext }[] = [
       branch: 'fix/crash',
       commit: SHA,
       job: 'test',
+      pull_request: '9',
     },
   },
   {
@@ -163,6 +171,7 @@ const rows: { name: string; env: Env; want: CiContext }[] = [
       branch: 'release/2.x',
       commit: SHA,
       job: 'app',
+      pull_request: null,
     },
   },
   {
@@ -185,6 +194,7 @@ const rows: { name: string; env: Env; want: CiContext }[] = [
       branch: 'feature/x',
       commit: SHA,
       job: 'app/PR-17',
+      pull_request: '17',
     },
   },
   {
@@ -207,6 +217,7 @@ const rows: { name: string; env: Env; want: CiContext }[] = [
       branch: 'feature/y',
       commit: null,
       job: ':test_tube: Tests',
+      pull_request: '33',
     },
   },
   {
@@ -219,6 +230,7 @@ const rows: { name: string; env: Env; want: CiContext }[] = [
       CIRCLE_BRANCH: 'main',
       CIRCLE_SHA1: SHA,
       CIRCLE_JOB: 'test',
+      CIRCLE_PULL_REQUEST: 'https://github.com/acme/app/pull/88',
     },
     want: {
       provider: 'circleci',
@@ -227,6 +239,7 @@ const rows: { name: string; env: Env; want: CiContext }[] = [
       branch: 'main',
       commit: SHA,
       job: 'test',
+      pull_request: '88',
     },
   },
   {
@@ -242,6 +255,7 @@ const rows: { name: string; env: Env; want: CiContext }[] = [
       BUILD_SOURCEVERSION: MERGE_SHA,
       SYSTEM_PULLREQUEST_SOURCEBRANCH: 'refs/heads/topic/nested',
       SYSTEM_PULLREQUEST_SOURCECOMMITID: SHA,
+      SYSTEM_PULLREQUEST_PULLREQUESTNUMBER: '5',
       SYSTEM_JOBDISPLAYNAME: 'Run tests',
     },
     want: {
@@ -251,6 +265,7 @@ const rows: { name: string; env: Env; want: CiContext }[] = [
       branch: 'topic/nested',
       commit: SHA,
       job: 'Run tests',
+      pull_request: '5',
     },
   },
   {
@@ -273,6 +288,7 @@ const rows: { name: string; env: Env; want: CiContext }[] = [
       branch: 'feature/a',
       commit: SHA,
       job: 'Job',
+      pull_request: null,
     },
   },
   { name: 'no CI at all', env: { HOME: '/home/me', PATH: '/usr/bin' }, want: NO_CI },
@@ -288,6 +304,39 @@ t.test('a GitHub job without its repository has no run URL rather than a wrong o
   const ctx = ciContext({ GITHUB_ACTIONS: 'true', GITHUB_RUN_ID: '1', GITHUB_REF_NAME: 'main' });
   t.equal(ctx.build_url, null);
   t.equal(ctx.branch, 'main');
+});
+
+t.test('a pull_request event: the head commit and the number from the event file', async (t) => {
+  const dir = t.testdir({
+    'event.json': JSON.stringify({ action: 'synchronize', pull_request: { number: 12, head: { sha: SHA } } }),
+  });
+  const env: Env = {
+    GITHUB_ACTIONS: 'true',
+    GITEA_ACTIONS: 'true',
+    GITHUB_EVENT_NAME: 'pull_request',
+    GITHUB_EVENT_PATH: path.join(dir, 'event.json'),
+    GITHUB_HEAD_REF: 'feature/login',
+    GITHUB_SHA: MERGE_SHA,
+  };
+  const ctx = ciContext(env);
+  t.equal(ctx.commit, SHA, 'the head commit, not the merge commit GITHUB_SHA names');
+  t.equal(ctx.pull_request, '12');
+  t.equal(ctx.branch, 'feature/login');
+
+  const push = ciContext({ ...env, GITHUB_EVENT_NAME: 'push' });
+  t.equal(push.commit, MERGE_SHA, 'another event: the file is not read, GITHUB_SHA is the commit');
+  t.equal(push.pull_request, null);
+
+  const unreadable = ciContext({ ...env, GITHUB_EVENT_PATH: path.join(dir, 'missing.json') });
+  t.equal(unreadable.commit, MERGE_SHA, 'an event file that cannot be read leaves GITHUB_SHA');
+  t.equal(unreadable.pull_request, null);
+  t.equal(ciContext(env, () => '{"pull_request": {"number": "x"}}').pull_request, null, 'a number must be one');
+});
+
+t.test('a request number is digits only', async (t) => {
+  t.equal(ciContext({ BUILDKITE: 'true', BUILDKITE_PULL_REQUEST: 'false' }).pull_request, null);
+  t.equal(ciContext({ CIRCLECI: 'true', CIRCLE_PULL_REQUEST: 'https://github.com/a/b' }).pull_request, null);
+  t.equal(ciContext({ JENKINS_URL: 'https://ci', CHANGE_ID: '17' }).pull_request, '17');
 });
 
 t.test('ciFields names the import fields and leaves out what is unknown', async (t) => {

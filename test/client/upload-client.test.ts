@@ -111,6 +111,7 @@ t.test('GET /tally-upload.mjs, then node tally-upload.mjs uploads a folder', asy
       CI_COMMIT_BRANCH: 'main',
       CI_COMMIT_SHA: '9fceb02d0ae598e95dc970b74767f19372d61af8',
       CI_JOB_NAME: 'test',
+      CI_MERGE_REQUEST_IID: '7',
     }),
   );
   t.equal(run.code, 0, run.out);
@@ -129,6 +130,7 @@ t.test('GET /tally-upload.mjs, then node tally-upload.mjs uploads a folder', asy
     branch: 'main',
     commit: '9fceb02d0ae598e95dc970b74767f19372d61af8',
     job: 'test',
+    pullRequest: 7,
   });
 });
 

@@ -36,6 +36,7 @@ for (const kind of storeKinds(t)) {
       ['ci_branch', 'feature/login'],
       ['ci_commit', SHA.toUpperCase()],
       ['ci_job', 'test'],
+      ['ci_pull_request', '12'],
     ]);
     t.same(
       sent.messages.filter((m) => m.code === 'ci_context_invalid'),
@@ -50,6 +51,7 @@ for (const kind of storeKinds(t)) {
       branch: 'feature/login',
       commit: SHA,
       job: 'test',
+      pull_request: 12,
     });
 
     const none = await importWith(h, []);
@@ -62,15 +64,30 @@ for (const kind of storeKinds(t)) {
       ['ci_commit', 'HEAD'],
       ['ci_branch', 'main'],
       ['ci_job', ''],
+      ['ci_pull_request', '0'],
     ]);
     const warning = bad.messages.find((m) => m.code === 'ci_context_invalid');
     t.ok(warning, 'bad values are warned about');
-    t.same((warning?.details as { parameters: string[] }).parameters, ['ci_provider', 'ci_build_url', 'ci_commit']);
+    t.same((warning?.details as { parameters: string[] }).parameters, [
+      'ci_provider',
+      'ci_build_url',
+      'ci_commit',
+      'ci_pull_request',
+    ]);
+    t.match(warning?.message, /ci_pull_request: not a positive integer/);
     t.match(warning?.message, /ci_build_url: not an http\(s\) URL/);
     const kept = await h.send({ method: 'GET', path: `/api/v2/reports/${bad.report_id}` });
     t.same(
       kept.json.ci,
-      { provider: null, build_number: null, build_url: null, branch: 'main', commit: null, job: null },
+      {
+        provider: null,
+        build_number: null,
+        build_url: null,
+        branch: 'main',
+        commit: null,
+        job: null,
+        pull_request: null,
+      },
       'bad values are left out, good ones kept',
     );
 

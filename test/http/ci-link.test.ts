@@ -80,6 +80,7 @@ for (const kind of storeKinds(t)) {
         repository: 'acme/web',
         branch: 'main',
         job: 'tests.yml',
+        verdict: false,
         token_set: true,
         updated_at: 'x',
       },
@@ -155,6 +156,7 @@ t.test('a Tally with links refuses to start without the key', async (t) => {
     job: 'j',
     sealedToken: 'v1.x.y.z.w',
     updatedAt: new Date().toISOString(),
+    verdict: false,
   });
   const config = { ...loadConfig({ TALLY_DATA_DIR: h.dataDir }), port: 0, host: '127.0.0.1', parseWorkers: 0 };
   const second = await createTally({ config, store: h.store, formatters: builtinFormatters, log: () => undefined });

@@ -49,7 +49,15 @@ t.test('embedded: a data dir at schema 6 gains the CI context on start', async (
   t.equal((await store.reports.get(old))!.ci, null, 'a report from before has no CI context');
   t.strictSame(await store.reports.list(profile, { limit: 10, branch: 'main' }), [], 'and no branch');
 
-  const ci = { provider: 'jenkins', buildNumber: '7', buildUrl: null, branch: 'main', commit: null, job: 'app' };
+  const ci = {
+    provider: 'jenkins',
+    buildNumber: '7',
+    buildUrl: null,
+    branch: 'main',
+    commit: null,
+    job: 'app',
+    pullRequest: null,
+  };
   const next = await store.reports.create({ profileId: profile, importId: 'i', tags: [], date: TIME });
   await store.reports.complete(next.id, {
     date: TIME,

@@ -16,6 +16,7 @@ export const CI_FIELDS: ReadonlyMap<string, keyof ReportCi> = new Map([
   ['ci_branch', 'branch'],
   ['ci_commit', 'commit'],
   ['ci_job', 'job'],
+  ['ci_pull_request', 'pullRequest'],
 ]);
 
 export const CI_PROVIDERS: ReadonlySet<string> = new Set([
@@ -41,6 +42,8 @@ function fault(key: keyof ReportCi, value: string): string | null {
   if (CONTROL.test(value)) return 'contains control characters';
   if (key === 'provider' && !CI_PROVIDERS.has(value)) return `not one of ${[...CI_PROVIDERS].join(', ')}`;
   if (key === 'commit' && !/^[0-9a-f]{7,64}$/.test(value)) return 'not a hex commit id';
+  if (key === 'pullRequest' && !(/^[1-9][0-9]{0,9}$/.test(value) && Number(value) <= 2 ** 31 - 1))
+    return 'not a positive integer';
   if (key === 'buildUrl') {
     let url: URL;
     try {
@@ -62,6 +65,7 @@ export class CiParams {
     branch: null,
     commit: null,
     job: null,
+    pullRequest: null,
   };
   private readonly dropped = new Map<string, string>();
 
@@ -73,7 +77,9 @@ export class CiParams {
     const why = value === '' ? null : fault(key, value);
     this.dropped.delete(name);
     if (why !== null) this.dropped.set(name, why);
-    this.values[key] = value === '' || why !== null ? null : value;
+    const kept = value === '' || why !== null ? null : value;
+    if (key === 'pullRequest') this.values.pullRequest = kept === null ? null : Number(kept);
+    else this.values[key] = kept;
   }
 
   /** What the report keeps: null when no field was sent or kept. */

@@ -16,10 +16,12 @@ export function ciLinkStore(d: EmbeddedDatabase): CiLinkStore {
         job: r.job,
         sealedToken: r.sealed_token,
         updatedAt: r.updated_at,
+        verdict: r.verdict === 1,
       };
     },
     async put(x) {
-      d.s.putCiLink.run(x.profileId, x.provider, x.url, x.repository, x.branch, x.job, x.sealedToken, x.updatedAt);
+      const { profileId, provider, url, repository, branch, job, sealedToken, updatedAt } = x;
+      d.s.putCiLink.run(profileId, provider, url, repository, branch, job, sealedToken, updatedAt, x.verdict ? 1 : 0);
     },
     async delete(profileId) {
       return d.s.deleteCiLink.run(profileId).changes > 0;

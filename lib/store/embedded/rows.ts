@@ -31,6 +31,8 @@ export interface CiLinkRow {
   job: string;
   sealed_token: string;
   updated_at: string;
+  /** 0 or 1. */
+  verdict: number;
 }
 
 export function toUser(r: UserRow): User {
@@ -197,7 +199,8 @@ export function toReport(r: ReportRow): Report {
     totals: JSON.parse(r.totals),
     files: JSON.parse(r.files),
     messages: JSON.parse(r.messages),
-    ci: r.ci === null ? null : JSON.parse(r.ci),
+    // Reports kept before `pullRequest` existed read with it null, as every later one has it.
+    ci: r.ci === null ? null : { pullRequest: null, ...JSON.parse(r.ci) },
   };
 }
 

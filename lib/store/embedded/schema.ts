@@ -207,6 +207,11 @@ const migrations: readonly string[] = [
     updated_at text not null
   ) without rowid;
   `,
+  // 9: whether a link sends the verdict back (a commit status and a pull-request comment); links
+  // saved before were made without it, so they keep it off.
+  `
+  alter table ci_links add column verdict integer not null default 0;
+  `,
 ];
 
 /** The steps, for tests that build a data dir as an older Tally left it. */

@@ -64,9 +64,9 @@ export function prepareStatements(db: Database.Database) {
     deleteExpiredSessions: s<[string]>('delete from sessions where expires_at < ?'),
 
     getCiLink: s<[string], CiLinkRow>('select * from ci_links where profile_id = ?'),
-    putCiLink: s<[string, string, string, string, string, string, string, string]>(
+    putCiLink: s<[string, string, string, string, string, string, string, string, number]>(
       'insert or replace into ci_links (profile_id, provider, url, repository, branch, job, sealed_token, ' +
-        'updated_at) values (?, ?, ?, ?, ?, ?, ?, ?)',
+        'updated_at, verdict) values (?, ?, ?, ?, ?, ?, ?, ?, ?)',
     ),
     deleteCiLink: s<[string]>('delete from ci_links where profile_id = ?'),
     countCiLinks: s<[], { n: number }>('select count(*) as n from ci_links'),

@@ -16,6 +16,7 @@ export function ciLinkStore(conn: MongoConnection): CiLinkStore {
         job: doc.job,
         sealedToken: doc.sealedToken,
         updatedAt: doc.updatedAt,
+        verdict: doc.verdict === true,
       };
     },
     async put(x) {

@@ -53,6 +53,8 @@ export interface CiLinkDoc {
   job: string;
   sealedToken: string;
   updatedAt: string;
+  /** Absent on links saved before the verdict could be asked for: off. */
+  verdict?: boolean;
 }
 
 export interface AccountDoc {
@@ -216,8 +218,9 @@ export function toReport(d: ReportDoc): Report {
     totals: d.totals,
     files: d.files,
     messages: d.messages.map(toMessage),
-    // Documents written before reports had a CI context have no field.
-    ci: d.ci ?? null,
+    // Documents written before reports had a CI context have no field; those kept before
+    // `pullRequest` existed read with it null, as every later one has it.
+    ci: d.ci ? { ...d.ci, pullRequest: d.ci.pullRequest ?? null } : null,
   };
 }
 

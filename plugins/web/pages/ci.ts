@@ -6,6 +6,8 @@
  */
 import type { Request, ResponseToolkit, ServerRoute } from '@hapi/hapi';
 import { message, type MessageCode } from '../../../lib/messages.js';
+import type { CiProvider } from '../../../lib/ci/api.js';
+import { sendsVerdict } from '../../../lib/ci/registry.js';
 import type { CiLink } from '../../../lib/store/ci-links.js';
 import type { Profile } from '../../../lib/store/types.js';
 import { saveLink } from '../../ci.js';
@@ -66,6 +68,7 @@ export function ciRoutes(ctx: WebContext): ServerRoute[] {
             }</span
           ></label
         >
+        ${verdictBox(typed ? 'verdict' in typed : (link?.verdict ?? false), providers)}
         <button type="submit">Save the link</button>
       </form>
       ${
@@ -106,7 +109,9 @@ export function ciRoutes(ctx: WebContext): ServerRoute[] {
         const profile = await load(request, h);
         if (!('accountId' in profile)) return profile;
         const { csrf: _csrf, ...form } = (request.payload ?? {}) as Record<string, string>;
-        const saved = await saveLink({ store: ctx.store, ...ctx.ci }, profile, form);
+        // An unticked checkbox is not sent at all: the form says false by leaving it out.
+        const fields = { ...form, verdict: form.verdict !== undefined };
+        const saved = await saveLink({ store: ctx.store, ...ctx.ci }, profile, fields);
         if ('code' in saved) {
           // What was typed goes back into the form, the token never.
           const { token: _token, ...typed } = form;
@@ -129,6 +134,18 @@ export function ciRoutes(ctx: WebContext): ServerRoute[] {
   ];
 }
 
+/** The verdict opt-in; which providers can take it is said beside it. */
+function verdictBox(checked: boolean, providers: readonly CiProvider[]): Html {
+  const able = providers.filter(sendsVerdict).map((p) => p.key);
+  return html`<label class="check"
+    ><input type="checkbox" name="verdict" value="on" ${checked ? html`checked` : ''} /> Send the verdict back
+    <span class="muted"
+      >After each import of a commit: a commit status, and one comment on its pull request
+      (${able.length ? able.join(', ') : 'no provider here can'}).</span
+    ></label
+  >`;
+}
+
 function linkSummary(link: CiLink): Html {
   return html`<dl class="ci-link">
     <dt>Provider</dt>
@@ -137,5 +154,7 @@ function linkSummary(link: CiLink): Html {
     <dd>${link.url} · ${link.repository} · <code>${link.branch}</code> · ${link.job}</dd>
     <dt>Token</dt>
     <dd>saved (encrypted), ${link.updatedAt.slice(0, 10)}</dd>
+    <dt>Verdict</dt>
+    <dd>${link.verdict ? 'sent back after each import' : 'not sent'}</dd>
   </dl>`;
 }

@@ -16,6 +16,7 @@ export const link = (profileId: string, change: Partial<CiLink> = {}): CiLink =>
   job: 'tests.yml',
   sealedToken: 'v1.abcdefgh.iv.body.tag',
   updatedAt: new Date().toISOString(),
+  verdict: false,
   ...change,
 });
 
@@ -39,6 +40,17 @@ export const ciLinkCases: Cases = {
     t.equal(await store.ciLinks.delete(p1.id), false, 'a second delete finds nothing');
     t.equal(await store.ciLinks.get(p1.id), null);
     t.equal(await store.ciLinks.count(), 1);
+  },
+
+  'CI links: the verdict opt-in is kept, off unless asked for': async (t, _h, store) => {
+    const a = await store.accounts.create('A');
+    const p = await store.profiles.create(a.id, 'web');
+    await store.ciLinks.put(link(p.id));
+    t.equal((await store.ciLinks.get(p.id))?.verdict, false);
+    await store.ciLinks.put(link(p.id, { verdict: true }));
+    t.equal((await store.ciLinks.get(p.id))?.verdict, true, 'turned on');
+    await store.ciLinks.put(link(p.id, { verdict: false }));
+    t.equal((await store.ciLinks.get(p.id))?.verdict, false, 'and off again');
   },
 
   'CI links: the link goes with its profile': async (t, _h, store) => {

@@ -246,6 +246,7 @@ export const reportCases: Cases = {
       branch,
       commit: '9fceb02d0ae598e95dc970b74767f19372d61af8',
       job: 'rspec 1/3',
+      pullRequest: branch === 'feature/x' ? 42 : null,
     });
     const made: Report[] = [];
     for (const context of [ci('main'), ci('feature/x'), null, ci(null), ci('main')]) {
