@@ -3,7 +3,9 @@
  * GET route of the API (from the route table, so a new route is covered), the import answers, and
  * faults. Only an import's `params` and a container's `meta` keep the names they hold.
  */
-import t from 'tap';
+import { randomBytes } from 'node:crypto';
+import t, { type Test } from 'tap';
+import { loadRecordings, startRecordedServer } from '../helpers/recorded-ci.js';
 import { startTally } from '../helpers/tally.js';
 import { field, file, multipart } from '../helpers/multipart.js';
 import { junitXml } from '../helpers/junit.js';
@@ -45,8 +47,26 @@ t.test('apiJson renames deep, keeps params and meta', async (t) => {
   );
 });
 
+/** Jenkins as its documentation answers (ci-providers/jenkins/), so the CI routes have a link to read. */
+async function jenkinsLink(t: Test): Promise<Record<string, unknown>> {
+  const token = 'tally:11d4c2f0a9b8e7d6c5b4a3928170f6e5d4';
+  const recordings = loadRecordings(new URL('../fixtures/ci/jenkins/', import.meta.url).pathname);
+  const server = await startRecordedServer(t, recordings.values(), {
+    authorized: (headers) => headers.authorization === `Basic ${Buffer.from(token).toString('base64')}`,
+    unauthorized: { status: 401 },
+  });
+  return { provider: 'jenkins', url: server.url, repository: 'tally/tests', branch: 'main', job: 'tests', token };
+}
+
 t.test('every JSON answer of the API has snake_case field names', async (t) => {
-  const h = await startTally(t);
+  const h = await startTally(t, { secretKey: randomBytes(32).toString('hex') });
+  const linked = await h.send({
+    method: 'PUT',
+    path: `/api/v2/profiles/${h.profileId}/ci`,
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(await jenkinsLink(t)),
+  });
+  t.equal(linked.status, 200, 'the profile is linked to a CI job');
   const xml = junitXml({
     cases: [{ name: 'passes' }, { name: 'fails', status: 'failed', out: 'see [[ATTACHMENT|shot.png]]' }],
   });
