@@ -3,5 +3,6 @@
  * plain object satisfying `CiProvider` (lib/ci/api.ts) and passes the kit's checks (lib/ci/check.ts).
  */
 import type { CiProvider } from '../lib/ci/api.js';
+import { github } from './github/index.js';
 
-export const builtinCiProviders: readonly CiProvider[] = [];
+export const builtinCiProviders: readonly CiProvider[] = [github];
