@@ -3,6 +3,7 @@
  * it is sealed by the secret box (TALLY_SECRET_KEY) before the store sees it, bound to its profile,
  * and no answer carries it, only `token_set`. Without the key no link can be saved
  * (`ci_secret_key_missing`); a profile of another account answers 403 and an unknown one 404.
+ * The runs, a run's log and the schedules the link reaches are plugins/ci-runs.ts.
  */
 import type { Plugin, Request, ResponseToolkit, RouteOptionsPayload } from '@hapi/hapi';
 import type { Boom } from '@hapi/boom';
@@ -12,6 +13,7 @@ import type { SecretBox } from '../lib/ci/secret-box.js';
 import type { CiLink } from '../lib/store/ci-links.js';
 import type { Store } from '../lib/store/store.js';
 import type { Profile } from '../lib/store/types.js';
+import { registerRunRoutes } from './ci-runs.js';
 import { profileFor } from './profiles.js';
 import { fault } from './replies.js';
 
@@ -119,5 +121,7 @@ export const ciPlugin: Plugin<CiPluginOptions> = {
           : fault(h, 'ci_link_not_found');
       },
     });
+
+    registerRunRoutes(server, o);
   },
 };

@@ -50,6 +50,8 @@ t.test('the github provider against Gitea', async (t) => {
     'a queued run has no log yet, and is not complete',
   );
 
+  await t.rejects(github.readLog(call, '999', 0, 1024), { code: 'ci_unknown_job' }, "a run that doesn't exist");
+
   const schedules = await github.listSchedules(call);
   t.same(
     schedules.map((s) => [s.cron, s.branch]),

@@ -161,10 +161,14 @@ export const github = {
 
   async readLog(call, run, fromOffset, maxBytes) {
     const size = Math.min(maxBytes, MAX_LOG_CHUNK_BYTES);
-    const jobs = (await (await api(call, 'GET', `${repoPath(call)}/actions/runs/${run}/jobs`)).json()) as {
+    const jobs = (await (
+      await api(call, 'GET', `${repoPath(call)}/actions/runs/${encodeURIComponent(run)}/jobs`)
+    ).json()) as {
       jobs?: { id: number; status?: string }[];
     };
     const job = jobs.jobs?.[0];
+    // Gitea lists no jobs (200) for a run that does not exist: the run itself answers 404 then.
+    if (!job) await api(call, 'GET', `${repoPath(call)}/actions/runs/${encodeURIComponent(run)}`);
     // A job not started has no log yet (Gitea answers 404 "job not started" for it).
     if (!job || !STARTED.has(job.status ?? '')) return { text: '', nextOffset: fromOffset, complete: false };
     const r = await api(call, 'GET', `${repoPath(call)}/actions/jobs/${job.id}/logs`);
