@@ -67,7 +67,10 @@ export async function withLink<T>(
     // A time limit cut the call (lib/ci/call.ts): the provider did not answer in time.
     if (e instanceof Error && (e.name === 'TimeoutError' || e.name === 'AbortError'))
       return { problem: { code: 'ci_provider_down', detail: 'the provider did not answer in time' } };
-    throw e;
+    // Anything else a provider throws is an answer it could not read (not JSON, not the shape its
+    // API documents): the provider failing, as far as a person can act on it. Its text is not shown,
+    // as it may quote the answer.
+    return { problem: { code: 'ci_provider_down', detail: "the provider's answer could not be read" } };
   }
 }
 
