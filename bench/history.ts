@@ -130,7 +130,7 @@ async function time(
   let last = null;
   for (let i = 0; i < RUNS; i++) {
     const started = performance.now();
-    last = await compareHistory(store, profileId, { n, tags, show: 'all', offset: 0, limit: 100 });
+    last = await compareHistory(store, profileId, { n, tags, branch: null, show: 'all', offset: 0, limit: 100 });
     ms.push(performance.now() - started);
   }
   return {

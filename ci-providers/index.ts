@@ -4,5 +4,6 @@
  */
 import type { CiProvider } from '../lib/ci/api.js';
 import { github } from './github/index.js';
+import { jenkins } from './jenkins/index.js';
 
-export const builtinCiProviders: readonly CiProvider[] = [github];
+export const builtinCiProviders: readonly CiProvider[] = [github, jenkins];

@@ -145,11 +145,13 @@ export const pageApiPlugin: Plugin<PageApiDeps> = {
       show: Joi.string().valid('all', 'failing', 'flaky').default('all'),
       offset: Joi.number().integer().min(0).default(0),
       limit: Joi.number().integer().min(1).max(10_000).default(500),
+      branch: Joi.string().trim().min(1).max(256).description("only reports of this branch (their CI context's)"),
     }).unknown(true);
 
     profileRoute('/api/v2/profiles/{id}/history', historyQuery, (request, _h, profile) => {
       const q = request.query as { n: number; show: 'all' | 'failing' | 'flaky'; offset: number; limit: number };
-      return compareHistory(store, profile.id, { ...q, tags: reportFilterOf(request).tags });
+      const { tags, branch } = reportFilterOf(request);
+      return compareHistory(store, profile.id, { ...q, tags, branch });
     });
 
     profileRoute('/api/v2/profiles/{id}/history/{key}', historyQuery, async (request, h, profile) => {
@@ -158,6 +160,7 @@ export const pageApiPlugin: Plugin<PageApiDeps> = {
         ? await testHistory(store, profile.id, key, {
             n: (request.query as { n: number }).n,
             tags: reportFilterOf(request).tags,
+            branch: reportFilterOf(request).branch,
           })
         : null;
       return found ? { profile_id: profile.number, ...found } : fault(h, 'not_found');

@@ -19,6 +19,8 @@ export interface HistoryOptions {
   n: number;
   /** Only reports carrying every tag (`branch:main` compares with itself). */
   tags: string[];
+  /** Only reports whose CI context names this branch; null for every branch. */
+  branch: string | null;
   show: HistoryShow;
   offset: number;
   limit: number;
@@ -69,6 +71,7 @@ export interface HistoryComparison {
   profile_id: string;
   n: number;
   tags: string[];
+  branch: string | null;
   show: HistoryShow;
   /** Compared reports, newest first. */
   reports: HistoryReport[];
@@ -93,8 +96,22 @@ interface Matrix {
   seqs: Uint32Array;
 }
 
-async function loadMatrix(store: Store, profileId: string, n: number, tags: string[]): Promise<Matrix> {
-  const listed = await store.reports.list(profileId, { limit: n, ...(tags.length ? { tags } : {}) });
+/** Which reports are compared: the newest `n` with every tag and, when given, of one branch. */
+export interface ReportSelection {
+  n: number;
+  tags: string[];
+  branch: string | null;
+}
+
+const listReports = (store: Store, profileId: string, o: ReportSelection): Promise<Report[]> =>
+  store.reports.list(profileId, {
+    limit: o.n,
+    ...(o.tags.length ? { tags: o.tags } : {}),
+    ...(o.branch ? { branch: o.branch } : {}),
+  });
+
+async function loadMatrix(store: Store, profileId: string, o: ReportSelection): Promise<Matrix> {
+  const listed = await listReports(store, profileId, o);
   const columns = await store.history.columns(listed.map((r) => r.id));
   const has = new Set(columns.map((c) => c.reportId));
   const reports = listed.filter((r) => has.has(r.id));
@@ -224,7 +241,7 @@ function reportOf(r: Report): HistoryReport {
 }
 
 export async function compareHistory(store: Store, profileId: string, o: HistoryOptions): Promise<HistoryComparison> {
-  const m = await loadMatrix(store, profileId, o.n, o.tags);
+  const m = await loadMatrix(store, profileId, o);
   const titles = titlesOf(m.columns, m.keys);
   const facts = m.keys.map((_, row) => factsOf(m, row));
   const joined = m.keys.map((key) => (titles.get(key) ?? [`#${key}`]).join('\u0000'));
@@ -242,6 +259,7 @@ export async function compareHistory(store: Store, profileId: string, o: History
     profile_id: profileId,
     n: o.n,
     tags: o.tags,
+    branch: o.branch,
     show: o.show,
     reports: m.reports.map(reportOf),
     counts,
@@ -270,9 +288,9 @@ export async function testHistory(
   store: Store,
   profileId: string,
   key: number,
-  o: { n: number; tags: string[] },
+  o: ReportSelection,
 ): Promise<{ reports: HistoryReport[]; test: HistoryTest } | null> {
-  const listed = await store.reports.list(profileId, { limit: o.n, ...(o.tags.length ? { tags: o.tags } : {}) });
+  const listed = await listReports(store, profileId, o);
   const columns = await store.history.columns(listed.map((r) => r.id));
   const byId = new Map(listed.map((r) => [r.id, r]));
   const width = columns.length;

@@ -1,7 +1,8 @@
 /**
  * The `ci_*` fields of an import (lib/import/receive/ci-params.ts), on both stores: kept on the
  * report and read back as its `ci`, null when none was sent, a bad value left out with
- * `ci_context_invalid`, and the reports list filtered by branch (API and the page's JSON twin).
+ * `ci_context_invalid`, and the reports list and the history comparison filtered by branch (API, the
+ * page's JSON twin and the history page).
  */
 import t from 'tap';
 import { junitXml } from '../helpers/junit.js';
@@ -91,5 +92,19 @@ for (const kind of storeKinds(t)) {
     t.equal(main.json.branch, 'main');
     const all = await h.send({ method: 'GET', path: `/api/v2/profile/${h.profileId}/reports` });
     t.equal(all.json.reports.length, 3, 'no branch: every report');
+
+    const history = await h.send({ method: 'GET', path: `/api/v2/profiles/${h.profileId}/history?branch=main` });
+    t.same(
+      history.json.reports.map((r: { id: number }) => r.id),
+      [bad.report_id],
+      'the history compares the reports of one branch',
+    );
+    t.equal(history.json.branch, 'main');
+    const everyBranch = await h.send({ method: 'GET', path: `/api/v2/profiles/${h.profileId}/history` });
+    t.equal(everyBranch.json.reports.length, 3, 'no branch: every report compared');
+    t.equal(everyBranch.json.branch, null);
+    const key = history.json.tests[0].key as number;
+    const one = await h.send({ method: 'GET', path: `/api/v2/profiles/${h.profileId}/history/${key}?branch=main` });
+    t.equal(one.json.reports.length, 1, "one test's history of one branch");
   });
 }

@@ -345,6 +345,9 @@ for (const kind of storeKinds(t)) {
     const history = await client.get(`/profiles/${h.profileId}/history?n=10&tag=branch:main`);
     t.equal(history.status, 200);
     t.match(history.text, '2 reports compared', 'the tag filter compares branch:main with itself');
+    const ofBranch = await client.get(`/profiles/${h.profileId}/history?n=10&branch=release%2F1.0`);
+    t.match(ofBranch.text, 'No reports to compare yet.', 'the branch filter: no report came from that branch');
+    t.match(ofBranch.text, 'name="branch" value="release/1.0"', 'the form keeps the branch');
     t.equal((await client.get(`/profiles/${h.profileId}?tag=branch:main&from=2000-01-01&to=2999-12-31`)).status, 200);
     const reports = await client.get(`/profiles/${h.profileId}?tag=branch:main`);
     // Report numbers are short: /reports/3 must not match inside /reports/31.

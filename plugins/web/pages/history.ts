@@ -22,13 +22,14 @@ import { html, query, type Html } from '../html.js';
 import { page } from '../layout.js';
 import { credentialsOf } from '../session.js';
 import { errorPage, ownProfile, respond } from './common.js';
-import { tagsOfQuery } from './reports.js';
+import { reportFilterOf, tagsOfQuery } from './reports.js';
 
 export const HISTORY_ROWS_PER_PAGE = 100;
 
 export interface HistoryParams {
   n: number;
   tags: string[];
+  branch: string | null;
   show: HistoryShow;
   offset: number;
 }
@@ -41,6 +42,7 @@ export function historyParamsOf(request: Request): HistoryParams {
   return {
     n: Math.max(1, int(q.n, DEFAULT_HISTORY_REPORTS, MAX_HISTORY_REPORTS)),
     tags: tagsOfQuery(request),
+    branch: reportFilterOf(request).branch,
     show,
     offset: int(q.offset, 0, 10_000_000),
   };
@@ -82,7 +84,7 @@ export function historyRoutes(ctx: WebContext): ServerRoute[] {
         const link = (o: Partial<HistoryParams>) => {
           const x = { ...p, ...o };
           const show = x.show === 'all' ? null : x.show;
-          return `${base}${query({ n: x.n, tag: x.tags, show, offset: x.offset || null })}`;
+          return `${base}${query({ n: x.n, tag: x.tags, branch: x.branch, show, offset: x.offset || null })}`;
         };
         const rows = cmp.tests.map((t) => {
           const ancestors = t.path.slice(0, -1).map((s) => html`<span class="muted">${s} › </span>`);
@@ -91,7 +93,7 @@ export function historyRoutes(ctx: WebContext): ServerRoute[] {
             : '';
           return html`<tr class="${t.flaky ? 'is-flaky' : ''}">
             <th scope="row" class="test">
-              <a href="${base}/${t.key}${query({ n: p.n, tag: p.tags })}"
+              <a href="${base}/${t.key}${query({ n: p.n, tag: p.tags, branch: p.branch })}"
                 >${ancestors}${t.path[t.path.length - 1] ?? ''}</a
               >${flaky}
             </th>
@@ -114,6 +116,7 @@ export function historyRoutes(ctx: WebContext): ServerRoute[] {
               >Reports to compare <input type="number" name="n" min="1" max="${MAX_HISTORY_REPORTS}" value="${p.n}"
             /></label>
             <label>Tag <input type="text" name="tag" value="${p.tags.join(' ')}" placeholder="branch:main" /></label>
+            <label>Branch <input type="text" name="branch" value="${p.branch ?? ''}" placeholder="main" /></label>
             <label
               >Show
               <select name="show">
@@ -191,8 +194,8 @@ export function historyRoutes(ctx: WebContext): ServerRoute[] {
         const { test: t, reports } = found;
         const oldestFirst = t.cells.map((c, j) => ({ c, r: reports[j]! })).reverse();
         const body = html`<nav class="crumbs">
-            <a href="/profiles/${profile.number}/history${query({ n: p.n, tag: p.tags })}">History</a> ›
-            ${t.path.join(' › ')}
+            <a href="/profiles/${profile.number}/history${query({ n: p.n, tag: p.tags, branch: p.branch })}">History</a>
+            › ${t.path.join(' › ')}
           </nav>
           <h1>${t.path[t.path.length - 1] ?? ''} ${t.flaky ? html`<span class="badge flaky">flaky</span>` : ''}</h1>
           <dl class="facts">
@@ -210,6 +213,7 @@ export function historyRoutes(ctx: WebContext): ServerRoute[] {
               >Reports to compare
               <input type="number" name="n" min="1" max="${MAX_HISTORY_REPORTS}" value="${p.n}" /></label
             ><label>Tag <input type="text" name="tag" value="${p.tags.join(' ')}" /></label
+            ><label>Branch <input type="text" name="branch" value="${p.branch ?? ''}" /></label
             ><button type="submit">Show</button>
           </form>
           <figure class="trend">

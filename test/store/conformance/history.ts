@@ -2,7 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import { historyKey, isFlakyFlag, statusOf, type HistoryColumn } from '../../../lib/history/column.js';
 import { FileHistoryCollector, type FileHistory } from '../../../lib/history/file-history.js';
-import { compareHistory } from '../../../lib/history/compare.js';
+import { compareHistory, type HistoryOptions } from '../../../lib/history/compare.js';
 import type { Store } from '../../../lib/store/store.js';
 import type { StoredContainer } from '../../../lib/store/types.js';
 import { container, placed, seed, writeAsThread, zeroTotals, type Cases } from './fixtures.js';
@@ -114,7 +114,8 @@ export const historyCases: Cases = {
     t.strictSame(c2!.pathOf(0), ['math.xml', 'Calc', 'divides']);
 
     // The comparison reads one row per path: the first test of it in each report.
-    const cmp = await compareHistory(store, profile.id, { n: 10, tags: [], show: 'all', offset: 0, limit: 100 });
+    const everything: HistoryOptions = { n: 10, tags: [], branch: null, show: 'all', offset: 0, limit: 100 };
+    const cmp = await compareHistory(store, profile.id, everything);
     const addsRow = cmp.tests.find((x) => x.key === adds);
     t.match(
       addsRow?.cells.at(-1),
