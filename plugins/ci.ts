@@ -57,14 +57,15 @@ export async function saveLink(
   profile: Profile,
   body: unknown,
 ): Promise<{ link: CiLink } | { code: 'ci_link_invalid' | 'ci_secret_key_missing'; problem?: string }> {
-  if (!o.box) return { code: 'ci_secret_key_missing' };
   const existing = await o.store.ciLinks.get(profile.id);
   const given = checkLink(
     body,
     o.providers.all().map((p) => p.key),
     existing !== null,
   );
+  // The body first: a request that could never be saved is the client's fault (400), not a 503.
   if ('problem' in given) return { code: 'ci_link_invalid', problem: given.problem };
+  if (!o.box) return { code: 'ci_secret_key_missing' };
   const { token, ...fields } = given.link;
   const link: CiLink = {
     profileId: profile.id,
