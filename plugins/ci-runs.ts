@@ -169,7 +169,7 @@ export const LOG_QUERY = Joi.object({
     .min(0)
     .max(Number.MAX_SAFE_INTEGER)
     .default(0)
-    .description('the byte offset to read from'),
+    .description("where to read from: 0, or a chunk's next_offset"),
   max_bytes: Joi.number()
     .integer()
     .min(1)

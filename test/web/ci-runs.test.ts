@@ -165,6 +165,12 @@ t.test('runs, schedules and a hostile log on the pages, without JavaScript', asy
   const body = JSON.parse(chunk.text) as { runs: [string, string][]; next_offset: number; style: string };
   t.strictSame(body.runs[0], ['ansi-fg-2 ansi-bold', 'ok']);
   t.equal(body.next_offset, 40);
+  // An escape cut at a chunk's end is carried to the next, whatever the provider's offsets mean.
+  const cut = JSON.parse((await client.get(`${base}/runs/77/log?offset=0&max_bytes=3`)).text);
+  t.strictSame([cut.runs, cut.carry, cut.next_offset], [[], `${E}[1`, 3], 'nothing shown, the escape carried');
+  const rest = await client.get(`${base}/runs/77/log?offset=3&max_bytes=10&carry=${encodeURIComponent(cut.carry)}`);
+  t.strictSame(JSON.parse(rest.text).runs[0], ['ansi-fg-2 ansi-bold', 'ok'], 'and read whole with the next chunk');
+  t.equal((await client.get(`${base}/runs/77/log?carry=%3Cscript%3E`)).status, 400, 'a carry is an escape or nothing');
   t.equal((await client.get(`${base}/runs/77/log?offset=-1`)).status, 400);
   t.equal((await client.get(`${base}/runs/77?offset=x`)).status, 400);
 

@@ -126,40 +126,63 @@ function runsTable(base: string, runs: MatchedRun[], started: string | null): Ht
 /** Only an http(s) link from a provider becomes a link on the page. */
 const safeUrl = (u: string | null): boolean => u !== null && /^https?:\/\//i.test(u);
 
-/** A chunk as the page shows it: one span per style, text escaped. */
-const chunkHtml = (runs: AnsiRun[], offset: number, style: string): Html =>
-  html`<span class="ci-chunk" data-offset="${offset}" data-style="${style}"
+/** A chunk as the page shows it: one span per style, text escaped; where it starts, to read it again. */
+const chunkHtml = (runs: AnsiRun[], offset: number, from: LogState): Html =>
+  html`<span class="ci-chunk" data-offset="${offset}" data-style="${from.style}" data-carry="${from.carry}"
     >${runs.map((r) => (r.classes ? html`<span class="${r.classes}">${r.text}</span>` : r.text))}</span
   >`;
 
 /**
- * A chunk converted: the runs, the style at its end, and the offset to read next; an escape cut at
- * the chunk's end is left to the next chunk (its bytes read again), unless the log is complete.
+ * What the page carries from one chunk to the next: the style in force (class names) and an escape
+ * cut at the chunk's end (its text, read again in front of the next chunk). Offsets are the
+ * provider's own (bytes for most, lines for some), so a cut escape cannot be read again by moving
+ * the offset back.
  */
-function convert(text: string, offset: number, nextOffset: number, complete: boolean, style: string) {
-  const out = ansiRuns(text, styleOf(style), complete);
-  const held = out.pending ? Buffer.byteLength(text.slice(text.length - out.pending)) : 0;
+/** The log routes' query, once validated. */
+type LogQuery = { offset: number; max_bytes: number } & LogState;
+
+interface LogState {
+  style: string;
+  carry: string;
+}
+
+/** A cut escape longer than this is dropped rather than carried (an unended OSC string). */
+const MAX_CARRY = 512;
+
+function convert(text: string, complete: boolean, from: LogState): { runs: AnsiRun[] } & LogState {
+  const whole = from.carry + text;
+  let out = ansiRuns(whole, styleOf(from.style), complete);
+  if (out.pending > MAX_CARRY) out = ansiRuns(whole, styleOf(from.style), true);
   return {
     runs: out.runs,
     style: classesOf(out.style),
-    nextOffset: held && nextOffset - held > offset ? nextOffset - held : nextOffset,
-    complete: complete && !(held && nextOffset - held > offset),
+    carry: out.pending ? whole.slice(whole.length - out.pending) : '',
   };
 }
 
 /** The log's element: its text kept exactly (no white space of the template inside the <pre>). */
-const logPre = (url: string, c: { nextOffset: number; style: string; complete: boolean }, chunk: Html): Html =>
+const logPre = (url: string, c: { next: number; complete: boolean } & LogState, chunk: Html): Html =>
   html`<pre
     class="ci-log"
     id="ci-log"
     data-log="${url}"
-    data-next="${c.nextOffset}"
+    data-next="${c.next}"
     data-style="${c.style}"
+    data-carry="${c.carry}"
     data-complete="${c.complete ? 'true' : 'false'}"
   >
 ${chunk}</pre>`;
 
-const PAGE_QUERY = LOG_QUERY.keys({ style: Joi.string().max(200).allow('').default('') });
+const PAGE_QUERY = LOG_QUERY.keys({
+  style: Joi.string().max(200).allow('').default('').description('the style the log is in, as class names'),
+  carry: Joi.string()
+    .max(MAX_CARRY)
+    // eslint-disable-next-line no-control-regex
+    .pattern(/^\u001b/)
+    .allow('')
+    .default('')
+    .description('an escape cut at the end of the previous chunk'),
+});
 
 export function ciRunRoutes(ctx: WebContext): ServerRoute[] {
   const web = { 'tally-web': {} };
@@ -210,7 +233,7 @@ export function ciRunRoutes(ctx: WebContext): ServerRoute[] {
         const profile = await load(request, h);
         if (!('accountId' in profile)) return profile;
         const run = (request.params as { run: string }).run;
-        const q = request.query as { offset: number; max_bytes: number; style: string };
+        const q = request.query as unknown as LogQuery;
         const user = credentialsOf(request);
         const base = `/profiles/${profile.number}/ci`;
         const options = { title: `Run ${run} · ${profile.name}`, user, profile, tab: 'ci' as const };
@@ -221,11 +244,16 @@ export function ciRunRoutes(ctx: WebContext): ServerRoute[] {
             <p><a href="${base}">Back to the CI page</a></p>`;
           return respond(h, page(ctx, options, body), entry(chunk.problem.code).status);
         }
-        const c = convert(chunk.ok.text, q.offset, chunk.ok.nextOffset, chunk.ok.complete, q.style);
+        const c = {
+          ...convert(chunk.ok.text, chunk.ok.complete, q),
+          next: chunk.ok.nextOffset,
+          complete: chunk.ok.complete,
+        };
         // The run's line (status, number, its page): from the recent runs, when it is among them.
         const listed = await recentRuns(deps, profile, PAGE_RUNS);
         const info = 'ok' in listed ? listed.ok.find((m) => m.run.id === run) : undefined;
-        const more = `${base}/runs/${encodeURIComponent(run)}${query({ offset: c.nextOffset, style: c.style })}`;
+        const next = query({ offset: c.next, style: c.style, carry: c.carry });
+        const more = `${base}/runs/${encodeURIComponent(run)}${next}`;
         const body = html`<h2>
             Run ${info?.run.number != null ? `#${info.run.number}` : run}
             ${info ? html`<span class="ci-status ci-${info.run.status}">${info.run.status}</span>` : ''}
@@ -243,7 +271,7 @@ export function ciRunRoutes(ctx: WebContext): ServerRoute[] {
           ${
             q.offset > 0
               ? html`<p class="ci-log-note">
-                  The log from byte ${q.offset}.
+                  The log from offset ${q.offset}.
                   <a href="${base}/runs/${encodeURIComponent(run)}">Read it from the start</a>
                 </p>`
               : ''
@@ -252,7 +280,7 @@ export function ciRunRoutes(ctx: WebContext): ServerRoute[] {
             Earlier parts of the log were dropped from this page to keep it light.
             <a href="#">Read them from an earlier offset</a>
           </p>
-          ${logPre(`${base}/runs/${encodeURIComponent(run)}/log`, c, chunkHtml(c.runs, q.offset, q.style))}
+          ${logPre(`${base}/runs/${encodeURIComponent(run)}/log`, c, chunkHtml(c.runs, q.offset, q))}
           <p class="ci-log-state" id="ci-log-state" role="status">
             ${c.complete ? 'End of the log.' : html`<a href="${more}" id="ci-log-more">More of the log</a>`}
           </p>`;
@@ -274,18 +302,19 @@ export function ciRunRoutes(ctx: WebContext): ServerRoute[] {
       handler: async (request, h) => {
         const profile = await ownProfile(ctx, request, (request.params as { id: string }).id);
         if (!profile) return fault(h, 'not_found');
-        const q = request.query as { offset: number; max_bytes: number; style: string };
+        const q = request.query as unknown as LogQuery;
         const run = (request.params as { run: string }).run;
         const chunk = await readLog(deps, profile, run, q.offset, Math.min(q.max_bytes, PAGE_LOG_CHUNK_BYTES));
         if ('problem' in chunk) return problemReply(h, chunk.problem);
-        const c = convert(chunk.ok.text, q.offset, chunk.ok.nextOffset, chunk.ok.complete, q.style);
+        const c = convert(chunk.ok.text, chunk.ok.complete, q);
         // Runs as [classes, text] pairs: the script builds spans from them with text nodes only.
         return {
           offset: q.offset,
           runs: c.runs.map((r) => [r.classes, r.text]),
           style: c.style,
-          next_offset: c.nextOffset,
-          complete: c.complete,
+          carry: c.carry,
+          next_offset: chunk.ok.nextOffset,
+          complete: chunk.ok.complete,
         };
       },
     },

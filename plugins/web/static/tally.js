@@ -173,6 +173,7 @@
   function followLog(log) {
     var next = Number(log.dataset.next);
     var style = log.dataset.style || '';
+    var carry = log.dataset.carry || '';
     var kept = log.textContent.length;
     var state = document.getElementById('ci-log-state');
     var dropped = document.getElementById('ci-log-dropped');
@@ -183,6 +184,7 @@
       var chunk = el('span', 'ci-chunk');
       chunk.dataset.offset = String(answer.offset);
       chunk.dataset.style = style;
+      chunk.dataset.carry = carry;
       answer.runs.forEach(function (run) {
         var text = document.createTextNode(run[1]);
         if (!run[0]) return chunk.appendChild(text);
@@ -200,10 +202,11 @@
         var link = dropped.querySelector('a');
         link.href = pageUrl + '?offset=' + encodeURIComponent(first.dataset.offset);
         if (first.dataset.style) link.href += '&style=' + encodeURIComponent(first.dataset.style);
+        if (first.dataset.carry) link.href += '&carry=' + encodeURIComponent(first.dataset.carry);
         link.textContent =
-          'Read them from byte ' +
+          'Read them from offset ' +
           first.dataset.offset +
-          ' (this page now starts at byte ' +
+          ' (this page now starts at offset ' +
           oldest.dataset.offset +
           ')';
         dropped.hidden = false;
@@ -211,7 +214,13 @@
     }
 
     function poll() {
-      var url = log.dataset.log + '?offset=' + next + '&style=' + encodeURIComponent(style);
+      var url =
+        log.dataset.log +
+        '?offset=' +
+        next +
+        '&style=' +
+        encodeURIComponent(style) +
+        (carry ? '&carry=' + encodeURIComponent(carry) : '');
       fetch(url, { headers: XHR_HEADER, credentials: 'same-origin' })
         .then(function (r) {
           return r.json().then(function (body) {
@@ -231,6 +240,7 @@
             if (a.body.runs.length) append(a.body);
             next = a.body.next_offset;
             style = a.body.style;
+            carry = a.body.carry;
             if (a.body.complete) {
               state.textContent = 'End of the log.';
               return;
