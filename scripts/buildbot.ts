@@ -1,11 +1,14 @@
 /**
  * A Buildbot master and worker for the CI-provider tests: installed from PyPI into a virtualenv on
  * first use and cached under ~/.cache/tally/buildbot-<version>/, started in a temp dir with a
- * generated master.cfg (a force scheduler, a nightly scheduler, one builder whose step prints a line a
- * second, one worker) on 127.0.0.1 and free ports. Nothing here is a fake: the provider talks to a
- * real Buildbot over its REST API.
+ * generated master.cfg (a force scheduler, a nightly scheduler, one builder whose first step prints a
+ * line a second and second step a summary, one worker) on 127.0.0.1 and free ports. The web server
+ * requires a login (user and password, HTTP basic on `/auth/login`) for every REST call, so a wrong
+ * password is really refused. Nothing here is a fake: the provider talks to a real Buildbot over its
+ * REST API.
  */
 import { spawn, execFile, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -26,11 +29,27 @@ export const NIGHTLY_SCHEDULER = 'nightly';
  * log followed while the build runs shows some lines before the end.
  */
 export const STEP_LINES = 12;
+/**
+ * A second step, after the lines: one line on stdout with characters of 2 and 3 bytes in UTF-8 and
+ * one on stderr, so a build's log spans two steps and both of stdio's streams.
+ */
+export const SUMMARY_STEP = 'summary';
+/**
+ * A builder with no steps that only the nightly scheduler builds (Buildbot wants every builder driven
+ * by one): a link naming it with the force scheduler is refused.
+ */
+export const IDLE_BUILDER = 'idle';
+export const SUMMARY_STDOUT = `summary: ${STEP_LINES} lines ✓ (größe)`;
+export const SUMMARY_STDERR = 'note: written to stderr';
+/** The one web user; the master allows it everything and anyone else nothing. */
+export const WWW_USER = 'tally';
 
 export interface Buildbot {
   url: string;
   port: number;
   dir: string;
+  /** The web login as a Tally link's token holds it: `user:password`. */
+  token: string;
   /** GET on the REST API (`/api/v2` + path); throws on a non-2xx answer. */
   get<T = unknown>(apiPath: string): Promise<T>;
   /** Forces a build of the builder through the force scheduler; answers the buildset's id. */
@@ -74,7 +93,7 @@ export async function buildbotVenv(log: (line: string) => void = () => undefined
   return binDir;
 }
 
-function masterCfg(o: { wwwPort: number; pbPort: number; password: string }): string {
+function masterCfg(o: { wwwPort: number; pbPort: number; password: string; wwwPassword: string }): string {
   return `# Generated for Tally's tests.
 from buildbot.plugins import schedulers, steps, util, worker
 
@@ -87,16 +106,53 @@ c['workers'] = [worker.Worker('local', '${o.password}')]
 c['protocols'] = {'pb': {'port': 'tcp:${o.pbPort}:interface=127.0.0.1'}}
 c['schedulers'] = [
     schedulers.ForceScheduler(name='${FORCE_SCHEDULER}', builderNames=['${BUILDER}']),
-    schedulers.Nightly(name='${NIGHTLY_SCHEDULER}', builderNames=['${BUILDER}'], hour=2, minute=30),
+    schedulers.Nightly(
+        name='${NIGHTLY_SCHEDULER}', builderNames=['${BUILDER}', '${IDLE_BUILDER}'], hour=2, minute=30,
+    ),
 ]
 factory = util.BuildFactory()
 factory.addStep(steps.ShellCommand(
     name='print_lines',
     command=['sh', '-c', 'for i in $(seq 1 ${STEP_LINES}); do echo "line $i"; sleep 1; done'],
 ))
-c['builders'] = [util.BuilderConfig(name='${BUILDER}', workernames=['local'], factory=factory)]
-c['www'] = {'port': 'tcp:${o.wwwPort}:interface=127.0.0.1', 'plugins': {}}
+factory.addStep(steps.ShellCommand(
+    name='${SUMMARY_STEP}',
+    command=['sh', '-c', 'echo "${SUMMARY_STDOUT}"; echo "${SUMMARY_STDERR}" >&2'],
+))
+c['builders'] = [
+    util.BuilderConfig(name='${BUILDER}', workernames=['local'], factory=factory),
+    util.BuilderConfig(name='${IDLE_BUILDER}', workernames=['local'], factory=util.BuildFactory()),
+]
+c['www'] = {
+    'port': 'tcp:${o.wwwPort}:interface=127.0.0.1',
+    'plugins': {},
+    'auth': util.UserPasswordAuth({'${WWW_USER}': '${o.wwwPassword}'}),
+    # Every endpoint, reads included, needs the admins role, which only the logged-in user has.
+    'authz': util.Authz(
+        allowRules=[util.AnyEndpointMatcher(role='admins', defaultDeny=True)],
+        roleMatchers=[util.RolesFromUsername(roles=['admins'], usernames=['${WWW_USER}'])],
+    ),
+}
 `;
+}
+
+/**
+ * Logs in as Buildbot's web interface does (HTTP basic on `/auth/login`) and answers the session
+ * cookie to send with REST calls: Buildbot's REST API reads the user from that cookie only.
+ */
+export async function buildbotLogin(url: string, token: string): Promise<string> {
+  const r = await fetch(`${url}auth/login`, {
+    headers: { authorization: `Basic ${Buffer.from(token).toString('base64')}` },
+    redirect: 'manual',
+  });
+  await r.body?.cancel();
+  const cookie = r.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0]!)
+    .filter((c) => c.startsWith('TWISTED_SESSION'))
+    .at(-1);
+  if (r.status >= 400 || !cookie) throw new Error(`Buildbot login: HTTP ${r.status}`);
+  return cookie;
 }
 
 async function waitFor(what: string, ready: () => Promise<boolean>, alive: () => string | null): Promise<void> {
@@ -117,6 +173,7 @@ export async function startBuildbot(o: { log?: (line: string) => void } = {}): P
   const master = path.join(dir, 'master');
   const workerDir = path.join(dir, 'worker');
   const password = `w-${process.pid}-${Date.now()}`;
+  const wwwPassword = `p-${randomBytes(9).toString('base64url')}`;
   const children: ChildProcess[] = [];
   let output = '';
   const keep = (c: Buffer): void => void (output = (output + c.toString()).slice(-20_000));
@@ -136,7 +193,7 @@ export async function startBuildbot(o: { log?: (line: string) => void } = {}): P
   };
   try {
     await sh('buildbot', ['create-master', '--quiet', master]);
-    await writeFile(path.join(master, 'master.cfg'), masterCfg({ wwwPort, pbPort, password }));
+    await writeFile(path.join(master, 'master.cfg'), masterCfg({ wwwPort, pbPort, password, wwwPassword }));
     await sh('buildbot', ['checkconfig', master]);
     await sh('buildbot-worker', ['create-worker', '--quiet', workerDir, `127.0.0.1:${pbPort}`, 'local', password]);
     // --nodaemon keeps each one a child of this process, so stop() (or this process's end) ends it.
@@ -153,8 +210,10 @@ export async function startBuildbot(o: { log?: (line: string) => void } = {}): P
       children.push(child);
     }
     const url = `http://127.0.0.1:${wwwPort}/`;
+    const token = `${WWW_USER}:${wwwPassword}`;
     const get = async <T>(apiPath: string): Promise<T> => {
-      const r = await fetch(`${url}api/v2${apiPath}`, { headers: { accept: 'application/json' } });
+      const cookie = await buildbotLogin(url, token);
+      const r = await fetch(`${url}api/v2${apiPath}`, { headers: { accept: 'application/json', cookie } });
       const text = await r.text();
       if (!r.ok) throw new Error(`Buildbot GET ${apiPath}: ${r.status} ${text.slice(0, 500)}`);
       return JSON.parse(text) as T;
@@ -177,11 +236,13 @@ export async function startBuildbot(o: { log?: (line: string) => void } = {}): P
       url,
       port: wwwPort,
       dir,
+      token,
       get,
       async force() {
+        const cookie = await buildbotLogin(url, token);
         const r = await fetch(`${url}api/v2/forceschedulers/${FORCE_SCHEDULER}`, {
           method: 'POST',
-          headers: { 'content-type': 'application/json' },
+          headers: { 'content-type': 'application/json', cookie },
           body: JSON.stringify({ jsonrpc: '2.0', method: 'force', id: 1, params: { builderNames: [BUILDER] } }),
         });
         const body = (await r.json()) as { result?: [number, unknown]; error?: { message: string } };
