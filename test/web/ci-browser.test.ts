@@ -1,7 +1,8 @@
 /**
  * CI runs in a real browser (Debian's chromium via playwright-core): link a profile to a real Gitea
  * with the form, start a run with the button, see it in the runs list and the workflow's schedule;
- * and a long log followed live by tally.js, from a real HTTP server on 127.0.0.1 that keeps writing
+ * link it to a real Buildbot, start a build and follow its log on the run page while it runs, to its
+ * end; and a long log followed live by tally.js, from a real HTTP server on 127.0.0.1 that keeps writing
  * it: every line once and in order while the page keeps at most about 1 MiB of it, the older part
  * dropped with a link to read it from its offset. The token is in no page and no log line. A
  * missing chromium is a failure, never a skip.
@@ -14,8 +15,9 @@ import type { Page } from 'playwright-core';
 import { request, type CiCall, type CiProvider, type CiRun } from '../../lib/ci/api.js';
 import { createUserWithPassword } from '../../lib/users.js';
 import { signInFirstTime } from '../../scripts/browser.js';
+import { BUILDER, FORCE_SCHEDULER, STEP_LINES, SUMMARY_STDOUT } from '../../scripts/buildbot.js';
 import { createRepoWithWorkflow } from '../../scripts/gitea.js';
-import { FIRST_BUILD_TIMEOUT, giteaForTest } from '../helpers/ci-servers.js';
+import { buildbotForTest, FIRST_BUILD_TIMEOUT, giteaForTest } from '../helpers/ci-servers.js';
 import { startTally, type Harness } from '../helpers/tally.js';
 import { fileBrowser } from '../helpers/web.js';
 
@@ -98,6 +100,59 @@ if (browser)
     t.ok(seen.length >= 4, `${seen.length} pages and answers seen`);
     for (const text of seen) t.notOk(text.includes(gitea.token), 'the token is in no page');
     t.notOk(lines.join('\n').includes(gitea.token), 'the token is in no log line');
+  });
+
+if (browser)
+  t.test('link to Buildbot, start a build, follow its log on the run page to the end', async (t) => {
+    const buildbot = await buildbotForTest(t);
+    if (!buildbot) return;
+    const lines: string[] = [];
+    const h = await startTally(t, {
+      secretKey: randomBytes(32).toString('hex'),
+      log: (event, data) => lines.push(JSON.stringify({ event, ...data })),
+    });
+    const { page, seen, problems } = await signedInPage(t, h);
+    await page.goto(`${h.url}/profiles/${h.profileNumber}/ci`);
+    await fillLink(page, {
+      provider: 'buildbot',
+      url: buildbot.url,
+      repository: BUILDER,
+      branch: 'main',
+      job: FORCE_SCHEDULER,
+      token: buildbot.token,
+    });
+    t.equal(await page.textContent('.flash'), 'CI link saved.');
+    await Promise.all([page.waitForURL(/\/ci\?started=[\w-]+#ci-runs$/), page.click('#ci-start button')]);
+    const row = page.locator('#ci-runs tr.started');
+    t.equal(await row.count(), 1, 'the new build is shown');
+    await Promise.all([page.waitForURL(/\/ci\/runs\/[\w-]+$/), row.locator('a:has-text("log")').click()]);
+
+    // Followed as it is written: the page's state and line count looked at while the build runs.
+    const counts: number[] = [];
+    const deadline = Date.now() + 120_000;
+    for (;;) {
+      const state = await page.textContent('#ci-log-state');
+      const text = (await page.textContent('#ci-log')) ?? '';
+      if (state === 'End of the log.') break;
+      counts.push(text.match(/^line \d+$/gm)?.length ?? 0);
+      if (Date.now() > deadline) return t.fail(`the log did not end within 120 s (${state})`);
+      await page.waitForTimeout(300);
+    }
+    t.ok(
+      counts.some((n) => n > 0 && n < STEP_LINES),
+      `some lines shown while the build ran (${[...new Set(counts)].join(', ')})`,
+    );
+    const text = (await page.textContent('#ci-log')) ?? '';
+    t.strictSame(
+      [...text.matchAll(/^line (\d+)$/gm)].map((m) => Number(m[1])),
+      Array.from({ length: STEP_LINES }, (_, i) => i + 1),
+      `all ${STEP_LINES} lines, in order, once`,
+    );
+    t.match(text, SUMMARY_STDOUT, "the next step's log follows");
+
+    t.same(problems, [], 'no script error');
+    for (const body of seen) t.notOk(body.includes(buildbot.token), 'the token is in no page');
+    t.notOk(lines.join('\n').includes(buildbot.token), 'the token is in no log line');
   });
 
 /** A log served as it is written: `written` lines so far, each `line <n>` padded to `width` bytes. */
