@@ -149,6 +149,7 @@ if (browser)
       `all ${STEP_LINES} lines, in order, once`,
     );
     t.match(text, SUMMARY_STDOUT, "the next step's log follows");
+    t.match(await page.textContent('#ci-run-status'), /^(ended|passed)$/, 'the run is no longer shown running');
 
     t.same(problems, [], 'no script error');
     for (const body of seen) t.notOk(body.includes(buildbot.token), 'the token is in no page');

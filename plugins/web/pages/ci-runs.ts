@@ -63,7 +63,7 @@ export async function jobSection(ctx: WebContext, request: Request, profile: Pro
           ? problemList(plan.problem)
           : plan.ok.length === 0
             ? html`<p class="muted">The job has no schedule.</p>`
-            : html`<table class="ci-schedules">
+            : html`<table class="grid compact ci-schedules">
                 <thead>
                   <tr>
                     <th>Cron</th>
@@ -90,7 +90,7 @@ export async function jobSection(ctx: WebContext, request: Request, profile: Pro
 
 function runsTable(base: string, runs: MatchedRun[], started: string | null): Html {
   if (runs.length === 0) return html`<p class="muted">No runs yet.</p>`;
-  return html`<table class="ci-runs">
+  return html`<table class="grid compact ci-runs">
     <thead>
       <tr>
         <th>Status</th>
@@ -256,7 +256,11 @@ export function ciRunRoutes(ctx: WebContext): ServerRoute[] {
         const more = `${base}/runs/${encodeURIComponent(run)}${next}`;
         const body = html`<h2>
             Run ${info?.run.number != null ? `#${info.run.number}` : run}
-            ${info ? html`<span class="ci-status ci-${info.run.status}">${info.run.status}</span>` : ''}
+            ${
+              info
+                ? html`<span class="ci-status ci-${info.run.status}" id="ci-run-status">${info.run.status}</span>`
+                : ''
+            }
           </h2>
           <p class="muted">
             ${

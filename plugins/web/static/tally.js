@@ -243,6 +243,12 @@
             carry = a.body.carry;
             if (a.body.complete) {
               state.textContent = 'End of the log.';
+              // The status shown was the one when the page was read; the run has ended since.
+              var status = document.getElementById('ci-run-status');
+              if (status && /^(queued|running)$/.test(status.textContent)) {
+                status.textContent = 'ended';
+                status.className = 'ci-status';
+              }
               return;
             }
             state.textContent = 'Following the log…';
