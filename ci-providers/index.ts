@@ -4,7 +4,8 @@
  */
 import type { CiProvider } from '../lib/ci/api.js';
 import { buildbot } from './buildbot/index.js';
+import { github } from './github/index.js';
 import { gitlab } from './gitlab/index.js';
 import { jenkins } from './jenkins/index.js';
 
-export const builtinCiProviders: readonly CiProvider[] = [buildbot, gitlab, jenkins];
+export const builtinCiProviders: readonly CiProvider[] = [buildbot, github, gitlab, jenkins];

@@ -3,6 +3,7 @@
  * it is sealed by the secret box (TALLY_SECRET_KEY) before the store sees it, bound to its profile,
  * and no answer carries it, only `token_set`. Without the key no link can be saved
  * (`ci_secret_key_missing`); a profile of another account answers 403 and an unknown one 404.
+ * The runs, a run's log and the schedules the link reaches are plugins/ci-runs.ts.
  */
 import type { Plugin, Request, ResponseToolkit, RouteOptionsPayload } from '@hapi/hapi';
 import type { Boom } from '@hapi/boom';
@@ -12,6 +13,7 @@ import type { SecretBox } from '../lib/ci/secret-box.js';
 import type { CiLink } from '../lib/store/ci-links.js';
 import type { Store } from '../lib/store/store.js';
 import type { Profile } from '../lib/store/types.js';
+import { registerRunRoutes } from './ci-runs.js';
 import { profileFor } from './profiles.js';
 import { fault } from './replies.js';
 
@@ -56,7 +58,6 @@ export async function saveLink(
   profile: Profile,
   body: unknown,
 ): Promise<{ link: CiLink } | { code: 'ci_link_invalid' | 'ci_secret_key_missing'; problem?: string }> {
-  if (!o.box) return { code: 'ci_secret_key_missing' };
   const existing = await o.store.ciLinks.get(profile.id);
   const providers = o.providers.all();
   const given = checkLink(
@@ -65,7 +66,9 @@ export async function saveLink(
     existing !== null,
     providers.filter(sendsVerdict).map((p) => p.key),
   );
+  // The body first: a request that could never be saved is the client's fault (400), not a 503.
   if ('problem' in given) return { code: 'ci_link_invalid', problem: given.problem };
+  if (!o.box) return { code: 'ci_secret_key_missing' };
   const { token, ...fields } = given.link;
   const link: CiLink = {
     profileId: profile.id,
@@ -122,5 +125,7 @@ export const ciPlugin: Plugin<CiPluginOptions> = {
           : fault(h, 'ci_link_not_found');
       },
     });
+
+    registerRunRoutes(server, o);
   },
 };

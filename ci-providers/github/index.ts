@@ -49,7 +49,13 @@ interface RunJson {
   run_started_at?: string | null;
   created_at?: string | null;
   updated_at?: string | null;
+  /** Gitea's names for the start and end; the zero time (1970) until the run has them. */
+  started_at?: string | null;
+  completed_at?: string | null;
 }
+
+/** A time, or null for none: Gitea says 1970-01-01 for a time not reached yet. */
+const timeOf = (t: string | null | undefined): string | null => (t && Date.parse(t) > 0 ? t : null);
 
 function statusOf(r: RunJson): CiRunStatus {
   if (r.status === 'queued' || r.status === 'waiting' || r.status === 'pending' || r.status === 'requested')
@@ -62,10 +68,11 @@ function statusOf(r: RunJson): CiRunStatus {
 }
 
 function toRun(r: RunJson): CiRun {
-  const started = r.run_started_at ?? r.created_at ?? null;
+  const started = timeOf(r.run_started_at) ?? timeOf(r.started_at) ?? timeOf(r.created_at);
   const status = statusOf(r);
   const ended = status === 'passed' || status === 'failed' || status === 'cancelled';
-  const duration = ended && started && r.updated_at ? Date.parse(r.updated_at) - Date.parse(started) : NaN;
+  const end = timeOf(r.completed_at) ?? timeOf(r.updated_at);
+  const duration = ended && started && end ? Date.parse(end) - Date.parse(started) : NaN;
   return {
     id: String(r.id),
     number: typeof r.run_number === 'number' ? r.run_number : null,
@@ -78,6 +85,9 @@ function toRun(r: RunJson): CiRun {
   };
 }
 
+const ENDED = new Set(['completed', 'success', 'failure', 'cancelled', 'skipped']);
+const STARTED = new Set(['in_progress', 'running', ...ENDED]);
+
 /** The `cron:` entries of a workflow's `on.schedule`, read line by line (no YAML parser needed). */
 export function cronsOf(workflow: string): string[] {
   const crons: string[] = [];
@@ -85,12 +95,42 @@ export function cronsOf(workflow: string): string[] {
   return crons;
 }
 
+/** The link's workflow, which also says where its file is (`.github/workflows/` or `.gitea/workflows/`). */
+async function workflowOf(call: CiCall): Promise<{ path: string }> {
+  const r = await api(call, 'GET', `${repoPath(call)}/actions/workflows/${encodeURIComponent(call.target.job)}`);
+  const body = (await r.json()) as { path?: string };
+  return { path: body.path || `.github/workflows/${call.target.job}` };
+}
+
+/** Whether a run (Gitea: `tests.yml@refs/heads/main`, GitHub: `.github/workflows/tests.yml`) is of the job. */
+const ofJob = (r: RunJson, job: string): boolean => {
+  const file = (r.path ?? '').split('@')[0]!;
+  return file === job || file.endsWith(`/${job}`);
+};
+
 async function listRuns(call: CiCall, { limit }: { limit: number }): Promise<CiRun[]> {
   const workflow = encodeURIComponent(call.target.job);
-  const query = `branch=${encodeURIComponent(call.target.branch)}&per_page=${Math.min(limit, 100)}`;
-  const r = await api(call, 'GET', `${repoPath(call)}/actions/workflows/${workflow}/runs?${query}`);
+  const branch = encodeURIComponent(call.target.branch);
+  const per = Math.min(limit, 100);
+  try {
+    const query = `branch=${branch}&per_page=${per}`;
+    const r = await api(call, 'GET', `${repoPath(call)}/actions/workflows/${workflow}/runs?${query}`);
+    const body = (await r.json()) as { workflow_runs?: RunJson[] };
+    return (body.workflow_runs ?? []).slice(0, limit).map(toRun);
+  } catch (e) {
+    if (!(e instanceof CiFault) || e.code !== 'ci_unknown_job') throw e;
+  }
+  // Gitea (1.26) has no per-workflow run list: a 404 there is the route, not the job. The workflow
+  // itself says whether the job exists (and whether the token is good, which the missing route
+  // never checked); the repository's runs on the branch are then filtered to it.
+  await workflowOf(call);
+  const query = `branch=${branch}&per_page=100&limit=100`;
+  const r = await api(call, 'GET', `${repoPath(call)}/actions/runs?${query}`);
   const body = (await r.json()) as { workflow_runs?: RunJson[] };
-  return (body.workflow_runs ?? []).slice(0, limit).map(toRun);
+  return (body.workflow_runs ?? [])
+    .filter((run) => ofJob(run, call.target.job))
+    .slice(0, limit)
+    .map(toRun);
 }
 
 export const github = {
@@ -121,21 +161,26 @@ export const github = {
 
   async readLog(call, run, fromOffset, maxBytes) {
     const size = Math.min(maxBytes, MAX_LOG_CHUNK_BYTES);
-    const jobs = (await (await api(call, 'GET', `${repoPath(call)}/actions/runs/${run}/jobs`)).json()) as {
+    const jobs = (await (
+      await api(call, 'GET', `${repoPath(call)}/actions/runs/${encodeURIComponent(run)}/jobs`)
+    ).json()) as {
       jobs?: { id: number; status?: string }[];
     };
     const job = jobs.jobs?.[0];
-    if (!job) return { text: '', nextOffset: fromOffset, complete: false };
+    // Gitea lists no jobs (200) for a run that does not exist: the run itself answers 404 then.
+    if (!job) await api(call, 'GET', `${repoPath(call)}/actions/runs/${encodeURIComponent(run)}`);
+    // A job not started has no log yet (Gitea answers 404 "job not started" for it).
+    if (!job || !STARTED.has(job.status ?? '')) return { text: '', nextOffset: fromOffset, complete: false };
     const r = await api(call, 'GET', `${repoPath(call)}/actions/jobs/${job.id}/logs`);
     // Read up to the chunk's end and no further: a long log is never held whole.
     const bytes = await rangeOf(r, fromOffset, size);
     const text = new TextDecoder().decode(trimPartial(bytes));
     const nextOffset = fromOffset + Buffer.byteLength(text);
-    return { text, nextOffset, complete: job.status === 'completed' && bytes.length < size };
+    return { text, nextOffset, complete: ENDED.has(job.status ?? '') && bytes.length < size };
   },
 
   async listSchedules(call) {
-    const file = ['.github', 'workflows', call.target.job].map(encodeURIComponent).join('/');
+    const file = (await workflowOf(call)).path.split('/').map(encodeURIComponent).join('/');
     const ref = encodeURIComponent(call.target.branch);
     const r = await api(call, 'GET', `${repoPath(call)}/contents/${file}?ref=${ref}`);
     const body = (await r.json()) as { content?: string; encoding?: string };

@@ -163,6 +163,54 @@ export const OPERATIONS: Record<string, Operation> = {
     summary: "Removes the profile's CI link and its encrypted token.",
     responses: { 200: 'CiLinkDeleted', 403: 'Fault', 404: 'Fault', ...FAULTS_AUTHED },
   },
+  'POST /api/v2/profiles/{id}/ci/runs': {
+    summary:
+      "Starts the linked job on the link's branch and answers the run. A provider's fault is its code: " +
+      'ci_bad_token, ci_unknown_job (422), ci_provider_down (502), ci_rate_limited (503, Retry-After).',
+    responses: { 201: 'CiRun', 403: 'Fault', 404: 'Fault', 422: 'Fault', 502: 'Fault', 503: 'Fault', ...FAULTS_AUTHED },
+  },
+  'GET /api/v2/profiles/{id}/ci/runs': {
+    summary:
+      "The linked job's recent runs, newest first, each with `report_id`: the report of this profile that came " +
+      "from it (matched by the report's CI build URL, else build number and commit or branch), or null.",
+    responses: {
+      200: 'CiRunList',
+      400: 'Fault',
+      403: 'Fault',
+      404: 'Fault',
+      422: 'Fault',
+      502: 'Fault',
+      503: 'Fault',
+      ...FAULTS_AUTHED,
+    },
+  },
+  'GET /api/v2/profiles/{id}/ci/runs/{run}/log': {
+    summary:
+      "One chunk of a run's log from a byte offset (ANSI escapes left in): `text`, `next_offset` to ask for " +
+      'next, and `complete` once the run has ended and the log has no more.',
+    responses: {
+      200: 'CiLogChunk',
+      400: 'Fault',
+      403: 'Fault',
+      404: 'Fault',
+      422: 'Fault',
+      502: 'Fault',
+      503: 'Fault',
+      ...FAULTS_AUTHED,
+    },
+  },
+  'GET /api/v2/profiles/{id}/ci/schedules': {
+    summary: "The linked job's schedules: cron, branch, next run when the provider tells it, description.",
+    responses: {
+      200: 'CiScheduleList',
+      403: 'Fault',
+      404: 'Fault',
+      422: 'Fault',
+      502: 'Fault',
+      503: 'Fault',
+      ...FAULTS_AUTHED,
+    },
+  },
   'DELETE /api/v2/reports/{report_id}': {
     summary:
       'Deletes a report with its containers, history, stored files and import record ' +

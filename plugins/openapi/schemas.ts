@@ -27,6 +27,22 @@ const message: Schema = {
   },
 };
 
+/** A CI run as the provider tells it (lib/ci/api.ts). */
+const ciRun: Schema = {
+  type: 'object',
+  required: ['id', 'number', 'status', 'branch', 'commit', 'web_url', 'started_at', 'duration_ms'],
+  properties: {
+    id: str,
+    number: nullable({ type: 'integer' }),
+    status: { type: 'string', enum: ['queued', 'running', 'passed', 'failed', 'cancelled', 'unknown'] },
+    branch: nullable(str),
+    commit: nullable(str),
+    web_url: nullable(str),
+    started_at: nullable(str),
+    duration_ms: nullable(int),
+  },
+};
+
 const totals: Schema = {
   type: 'object',
   required: ['containers', 'tests', 'passed', 'failed', 'errored', 'skipped'],
@@ -287,6 +303,51 @@ export const SCHEMAS: Record<string, Schema> = {
       verdict: { type: 'boolean' },
       token_set: { type: 'boolean', const: true },
       updated_at: str,
+    },
+  },
+  CiRun: ciRun,
+  CiRunList: {
+    type: 'object',
+    required: ['profile_id', 'runs'],
+    properties: {
+      profile_id: publicId,
+      runs: {
+        type: 'array',
+        items: {
+          ...ciRun,
+          required: [...(ciRun.required as string[]), 'report_id'],
+          properties: {
+            ...(ciRun.properties as Schema),
+            report_id: nullable({ ...publicId, description: 'The report of this profile that came from the run.' }),
+          },
+        },
+      },
+    },
+  },
+  CiLogChunk: {
+    type: 'object',
+    required: ['text', 'next_offset', 'complete'],
+    properties: { text: str, next_offset: int, complete: { type: 'boolean' } },
+  },
+  CiScheduleList: {
+    type: 'object',
+    required: ['profile_id', 'schedules'],
+    properties: {
+      profile_id: publicId,
+      schedules: {
+        type: 'array',
+        items: {
+          type: 'object',
+          required: ['id', 'cron', 'branch', 'next_run_at', 'description'],
+          properties: {
+            id: str,
+            cron: str,
+            branch: nullable(str),
+            next_run_at: nullable(str),
+            description: nullable(str),
+          },
+        },
+      },
     },
   },
   CiLinkDeleted: {

@@ -142,6 +142,10 @@ t.test('without TALLY_SECRET_KEY no link is saved', async (t) => {
   });
   t.equal(r.status, 503);
   t.equal(r.json.messages[0].code, 'ci_secret_key_missing');
+  // A body that could never be saved is the client's fault first, not the operator's 503.
+  const empty = await send(h.url, h.apiKey, { method: 'PUT', path: `/api/v2/profiles/${h.profileNumber}/ci` });
+  t.equal(empty.status, 400);
+  t.equal(empty.json.messages[0].code, 'ci_link_invalid');
   t.equal(await h.store.ciLinks.count(), 0);
 });
 

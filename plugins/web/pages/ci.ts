@@ -2,7 +2,8 @@
  * A profile's CI page: the link to its CI job (provider, URL, repository, branch, job and token),
  * saved and removed by forms carrying the session's CSRF token, as the JSON twin
  * (`/api/v2/profiles/{id}/ci`, plugins/ci.ts) does. The token field is always empty: a saved token
- * is only said to be there, and leaving the field empty keeps it.
+ * is only said to be there, and leaving the field empty keeps it. A linked profile's page also starts
+ * runs and lists the runs and schedules (ci-runs.ts).
  */
 import type { Request, ResponseToolkit, ServerRoute } from '@hapi/hapi';
 import { message, type MessageCode } from '../../../lib/messages.js';
@@ -16,6 +17,7 @@ import { redirectWithFlash, takeFlash } from '../flash.js';
 import { html, type Html } from '../html.js';
 import { messageList, page } from '../layout.js';
 import { credentialsOf } from '../session.js';
+import { ciRunRoutes, jobSection } from './ci-runs.js';
 import { FORM_PAYLOAD, errorPage, ownProfile, respond } from './common.js';
 
 type Typed = Partial<Record<'provider' | 'url' | 'repository' | 'branch' | 'job', string>>;
@@ -36,6 +38,8 @@ export function ciRoutes(ctx: WebContext): ServerRoute[] {
     const link = await ctx.store.ciLinks.get(profile.id);
     const value: Typed = typed ?? link ?? {};
     const providers = ctx.ci.providers.all();
+    // The linked job's runs and schedules; not while the form is shown back with a problem.
+    const job = link && !problem ? await jobSection(ctx, request, profile) : '';
     const field = (name: keyof Typed, label: string, hint: string): Html =>
       html`<label
         >${label} <input type="text" name="${name}" required maxlength="2048" value="${value[name] ?? ''}" />
@@ -79,7 +83,8 @@ export function ciRoutes(ctx: WebContext): ServerRoute[] {
               </button>
             </form>`
           : ''
-      }`;
+      }
+      ${job}`;
     return respond(
       h,
       page(
@@ -92,6 +97,7 @@ export function ciRoutes(ctx: WebContext): ServerRoute[] {
   };
 
   return [
+    ...ciRunRoutes(ctx),
     {
       method: 'GET',
       path: '/profiles/{id}/ci',

@@ -1,5 +1,6 @@
 // Tally's pages work without this file; it adds: containers that open in place (loaded on first
-// open), "show the next 100" in place, the upload form's progress bar and answer, and confirmations.
+// open), "show the next 100" in place, the upload form's progress bar and answer, confirmations, and
+// a CI run's log followed live.
 // Served from Tally's origin only (the CSP allows no inline script).
 'use strict';
 
@@ -160,5 +161,105 @@
       });
       xhr.send(data);
     });
+  }
+
+  // A CI run's log, followed live: the next chunks come from the page's JSON route as [classes, text]
+  // runs (converted and checked by Tally) and become spans with text nodes only. The page keeps at
+  // most LOG_KEEP characters; older chunks are dropped with a link to read them from their offset.
+  var LOG_KEEP = 1024 * 1024;
+  var log = document.getElementById('ci-log');
+  if (log && log.dataset.complete !== 'true') followLog(log);
+
+  function followLog(log) {
+    var next = Number(log.dataset.next);
+    var style = log.dataset.style || '';
+    var carry = log.dataset.carry || '';
+    var kept = log.textContent.length;
+    var state = document.getElementById('ci-log-state');
+    var dropped = document.getElementById('ci-log-dropped');
+    var pageUrl = window.location.pathname;
+    state.textContent = 'Following the log…';
+
+    function append(answer) {
+      var chunk = el('span', 'ci-chunk');
+      chunk.dataset.offset = String(answer.offset);
+      chunk.dataset.style = style;
+      chunk.dataset.carry = carry;
+      answer.runs.forEach(function (run) {
+        var text = document.createTextNode(run[1]);
+        if (!run[0]) return chunk.appendChild(text);
+        var span = el('span', run[0]);
+        span.appendChild(text);
+        chunk.appendChild(span);
+      });
+      log.appendChild(chunk);
+      kept += chunk.textContent.length;
+      while (kept > LOG_KEEP && log.children.length > 1) {
+        var first = log.firstElementChild;
+        kept -= first.textContent.length;
+        log.removeChild(first);
+        var oldest = log.firstElementChild;
+        var link = dropped.querySelector('a');
+        link.href = pageUrl + '?offset=' + encodeURIComponent(first.dataset.offset);
+        if (first.dataset.style) link.href += '&style=' + encodeURIComponent(first.dataset.style);
+        if (first.dataset.carry) link.href += '&carry=' + encodeURIComponent(first.dataset.carry);
+        link.textContent =
+          'Read them from offset ' +
+          first.dataset.offset +
+          ' (this page now starts at offset ' +
+          oldest.dataset.offset +
+          ')';
+        dropped.hidden = false;
+      }
+    }
+
+    function poll() {
+      var url =
+        log.dataset.log +
+        '?offset=' +
+        next +
+        '&style=' +
+        encodeURIComponent(style) +
+        (carry ? '&carry=' + encodeURIComponent(carry) : '');
+      fetch(url, { headers: XHR_HEADER, credentials: 'same-origin' })
+        .then(function (r) {
+          return r.json().then(function (body) {
+            return { ok: r.ok, body: body, retry: r.headers.get('retry-after') };
+          });
+        })
+        .then(
+          function (a) {
+            if (!a.ok) {
+              var m = (a.body.messages || [])[0] || {};
+              state.textContent = (m.code ? m.code + ': ' : '') + (m.message || 'The log could not be read.');
+              var again = m.code === 'ci_provider_down' || m.code === 'ci_rate_limited';
+              if (again) setTimeout(poll, Math.max(5, Number(a.retry) || 0) * 1000);
+              return;
+            }
+            var grew = a.body.next_offset > next;
+            if (a.body.runs.length) append(a.body);
+            next = a.body.next_offset;
+            style = a.body.style;
+            carry = a.body.carry;
+            if (a.body.complete) {
+              state.textContent = 'End of the log.';
+              // The status shown was the one when the page was read; the run has ended since.
+              var status = document.getElementById('ci-run-status');
+              if (status && /^(queued|running)$/.test(status.textContent)) {
+                status.textContent = 'ended';
+                status.className = 'ci-status';
+              }
+              return;
+            }
+            state.textContent = 'Following the log…';
+            setTimeout(poll, grew ? 200 : 2000);
+          },
+          function () {
+            state.textContent = 'The connection broke; trying again…';
+            setTimeout(poll, 5000);
+          },
+        );
+    }
+    poll();
   }
 })();
