@@ -692,6 +692,15 @@ for (const kind of storeKinds(t))
       'json_body_required',
       'import_in_progress',
       'ci_context_invalid',
+      // A CI link's codes: the link's tests (test/http/ci-link.test.ts), its runs' (ci-runs.test.ts,
+      // the provider faults against real and recorded servers) and the providers' own.
+      'ci_bad_token',
+      'ci_unknown_job',
+      'ci_provider_down',
+      'ci_rate_limited',
+      'ci_link_invalid',
+      'ci_link_not_found',
+      'ci_secret_key_missing',
       ...web,
       ...cases.filter((c) => c.only && c.only !== kind).map((c) => c.code),
     ];
