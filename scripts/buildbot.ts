@@ -14,6 +14,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { buildOnce } from './cache-lock.js';
 import { freePort } from './mongo-wire.js';
 
 const run = promisify(execFile);
@@ -73,7 +74,20 @@ export async function buildbotVenv(log: (line: string) => void = () => undefined
   const venv = cacheDir();
   const binDir = path.join(venv, 'bin');
   const marker = path.join(venv, 'tally-installed');
-  if (existsSync(marker)) return binDir;
+  return buildOnce(venv, {
+    ready: () => (existsSync(marker) ? binDir : null),
+    build: () => installBuildbot(venv, binDir, marker, log),
+    log,
+  });
+}
+
+/** Makes the virtualenv (buildbotVenv holds the lock that makes this one install at a time). */
+async function installBuildbot(
+  venv: string,
+  binDir: string,
+  marker: string,
+  log: (line: string) => void,
+): Promise<string> {
   await run('python3', ['-m', 'venv', '--help']).catch(() => {
     throw new Error('python3 with its venv module is not installed, so Buildbot cannot be installed');
   });

@@ -11,6 +11,7 @@ import { chmod, cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { buildOnce } from './cache-lock.js';
 import { freePort } from './mongo-wire.js';
 
 const run = promisify(execFile);
@@ -49,7 +50,19 @@ export async function giteaBinary(
     return { bin: process.env.TALLY_GITEA_BIN, root: path.dirname(process.env.TALLY_GITEA_BIN) };
   const root = cacheDir();
   const bin = path.join(root, 'gitea');
-  if (existsSync(bin)) return { bin, root };
+  return buildOnce(root, {
+    ready: () => (existsSync(bin) ? { bin, root } : null),
+    build: () => buildGitea(root, bin, log),
+    log,
+  });
+}
+
+/** Builds Gitea into `root` (giteaBinary holds the lock that makes this one build at a time). */
+async function buildGitea(
+  root: string,
+  bin: string,
+  log: (line: string) => void,
+): Promise<{ bin: string; root: string }> {
   await run('go', ['version']).catch(() => {
     throw new Error('Go is not installed, so Gitea cannot be built (set TALLY_GITEA_BIN to a Gitea binary)');
   });
