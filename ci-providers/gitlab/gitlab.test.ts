@@ -12,6 +12,7 @@ import { gitlab, projectPath, rangeOf, statusOf, toRun, trimPartial } from './in
 import { isCiFault, type CiCall, type CiFaultCode } from '../../lib/ci/api.js';
 import { checkProvider } from '../../lib/ci/check.js';
 import { assertProvider } from '../../lib/ci/registry.js';
+import { liveEnv } from '../../test/helpers/ci-providers.js';
 import { loadRecordings, startRecordedServer, type RecordedServer } from '../../test/helpers/recorded-ci.js';
 
 const TOKEN = 'glpat-tally-test-5f2c9d1e8a7b';
@@ -442,18 +443,12 @@ t.test('each fault has its code, and no fault text carries the token', async (t)
 });
 
 t.test('against a real GitLab, when one is named', async (t) => {
-  const url = process.env.TALLY_TEST_GITLAB_URL;
-  const token = process.env.TALLY_TEST_GITLAB_TOKEN;
-  const repository = process.env.TALLY_TEST_GITLAB_PROJECT;
-  if (!url || !token || !repository) {
-    t.pass('skipped: set TALLY_TEST_GITLAB_URL, TALLY_TEST_GITLAB_TOKEN and TALLY_TEST_GITLAB_PROJECT', {
-      skip: true,
-    });
-    return;
-  }
+  const live = liveEnv(t, { prefix: 'TALLY_TEST_GITLAB', repository: 'TALLY_TEST_GITLAB_PROJECT' });
+  if (!live) return;
+  const { url, token, repository } = live;
   const call: CiCall = {
     target: {
-      url: url.replace(/\/+$/, ''),
+      url,
       repository,
       branch: process.env.TALLY_TEST_GITLAB_BRANCH || 'main',
       job: process.env.TALLY_TEST_GITLAB_JOB || 'test',

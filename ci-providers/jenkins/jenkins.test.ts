@@ -11,6 +11,7 @@ import { isCiFault, type CiCall, type CiFaultCode } from '../../lib/ci/api.js';
 import { checkProvider } from '../../lib/ci/check.js';
 import { assertProvider, createCiRegistry } from '../../lib/ci/registry.js';
 import { builtinCiProviders } from '../index.js';
+import { liveEnv } from '../../test/helpers/ci-providers.js';
 import { loadRecordings, startRecordedServer, type RecordedServer } from '../../test/helpers/recorded-ci.js';
 
 const TOKEN = 'tally:11d4c2f0a9b8e7d6c5b4a3928170f6e5d4';
@@ -379,18 +380,16 @@ t.test('faults are coded and never carry the token', async (t) => {
 });
 
 t.test('against a real Jenkins', async (t) => {
-  const url = process.env.TALLY_TEST_JENKINS_URL;
-  const token = process.env.TALLY_TEST_JENKINS_TOKEN;
-  const repository = process.env.TALLY_TEST_JENKINS_JOB;
-  if (!url || !token || !repository) {
-    t.pass('skipped: set TALLY_TEST_JENKINS_URL, TALLY_TEST_JENKINS_TOKEN (user:token) and TALLY_TEST_JENKINS_JOB', {
-      skip: true,
-    });
-    return;
-  }
+  const live = liveEnv(t, {
+    prefix: 'TALLY_TEST_JENKINS',
+    repository: 'TALLY_TEST_JENKINS_JOB',
+    tokenHint: '(user:token)',
+  });
+  if (!live) return;
+  const { url, token, repository } = live;
   const call: CiCall = {
     target: {
-      url: url.replace(/\/+$/, ''),
+      url,
       repository,
       branch: process.env.TALLY_TEST_JENKINS_BRANCH ?? 'main',
       job: repository.split('/').pop()!,

@@ -5,25 +5,14 @@
  */
 import t from 'tap';
 import { randomBytes } from 'node:crypto';
-import type { CiProvider } from '../../lib/ci/api.js';
+import { toyProvider } from '../helpers/ci-providers.js';
 import { send, startTally, storeKinds, type Harness } from '../helpers/tally.js';
 import { signedIn } from '../helpers/web.js';
 
-const unused = async (): Promise<never> => {
-  throw new Error('not called by these tests');
-};
-const base = {
-  title: 'Toy CI',
-  docs: 'https://example.org/toy-ci',
-  startRun: unused,
-  listRuns: unused,
-  readLog: unused,
-  listSchedules: unused,
-};
 /** Hosts code: takes a verdict. */
-const forge: CiProvider = { ...base, key: 'forge', setCommitStatus: unused, upsertComment: unused };
+const forge = toyProvider('forge');
 /** A build server: no commit statuses, no pull requests. */
-const builder: CiProvider = { ...base, key: 'builder' };
+const builder = toyProvider('builder', { verdict: false });
 
 const put = (h: Harness, body: unknown) =>
   send(h.url, h.apiKey, {

@@ -6,28 +6,15 @@
  */
 import t from 'tap';
 import { randomBytes } from 'node:crypto';
-import type { CiProvider } from '../../lib/ci/api.js';
+import { toyProvider } from '../helpers/ci-providers.js';
 import { createSecretBox, parseSecretKey } from '../../lib/ci/secret-box.js';
 import { loadConfig } from '../../lib/config.js';
 import { builtinFormatters } from '../../formatters/index.js';
 import { createTally } from '../../plugins/server.js';
 import { send, startTally, storeKinds, type Harness, type Reply } from '../helpers/tally.js';
 
-const unused = async (): Promise<never> => {
-  throw new Error('not called by these tests');
-};
 /** A provider registered only so links can name it; the link routes never call it. */
-const toy: CiProvider = {
-  key: 'toy',
-  title: 'Toy CI',
-  docs: 'https://example.org/toy-ci',
-  startRun: unused,
-  listRuns: unused,
-  readLog: unused,
-  listSchedules: unused,
-  setCommitStatus: unused,
-  upsertComment: unused,
-};
+const toy = toyProvider();
 
 const json = (h: Harness, method: string, p: string, body?: unknown): Promise<Reply> =>
   send(h.url, h.apiKey, {

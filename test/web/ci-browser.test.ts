@@ -12,7 +12,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import type { Page } from 'playwright-core';
-import { request, type CiCall, type CiProvider, type CiRun } from '../../lib/ci/api.js';
+import type { CiProvider, CiRun } from '../../lib/ci/api.js';
+import { bearerGet } from '../helpers/ci-providers.js';
 import { createUserWithPassword } from '../../lib/users.js';
 import { signInFirstTime } from '../../scripts/browser.js';
 import { BUILDER, FORCE_SCHEDULER, STEP_LINES, SUMMARY_STDOUT } from '../../scripts/buildbot.js';
@@ -180,8 +181,7 @@ async function growingLog(token: string, o: { lines: number; width: number }) {
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, line };
 }
 
-const get = (call: CiCall, p: string) =>
-  request(call, `${call.target.url}${p}`, { headers: { authorization: `Bearer ${call.target.token}` } }, `GET ${p}`);
+const get = bearerGet;
 const none = async (): Promise<CiRun> => {
   throw new Error('not started here');
 };

@@ -10,7 +10,8 @@ import t from 'tap';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
-import { request, type CiCall, type CiProvider, type CiRun } from '../../lib/ci/api.js';
+import type { CiProvider, CiRun } from '../../lib/ci/api.js';
+import { bearerGet } from '../helpers/ci-providers.js';
 import { freePort } from '../../scripts/mongo-wire.js';
 import { startTally } from '../helpers/tally.js';
 import { signedIn } from '../helpers/web.js';
@@ -63,8 +64,7 @@ async function ciServer(token: string): Promise<{ url: string; started: () => nu
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, started: () => started };
 }
 
-const get = async (call: CiCall, p: string): Promise<Response> =>
-  request(call, `${call.target.url}${p}`, { headers: { authorization: `Bearer ${call.target.token}` } }, `GET ${p}`);
+const get = bearerGet;
 
 const served: CiProvider = {
   key: 'served',

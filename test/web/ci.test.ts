@@ -6,24 +6,11 @@
  */
 import t from 'tap';
 import { randomBytes } from 'node:crypto';
-import type { CiProvider } from '../../lib/ci/api.js';
+import { toyProvider } from '../helpers/ci-providers.js';
 import { startTally } from '../helpers/tally.js';
 import { signedIn } from '../helpers/web.js';
 
-const unused = async (): Promise<never> => {
-  throw new Error('not called by these tests');
-};
-const toy: CiProvider = {
-  key: 'toy',
-  title: 'Toy CI',
-  docs: 'https://example.org/toy-ci',
-  startRun: unused,
-  listRuns: unused,
-  readLog: unused,
-  listSchedules: unused,
-  setCommitStatus: unused,
-  upsertComment: unused,
-};
+const toy = toyProvider();
 
 t.test('link, change, refuse and unlink on the CI page; the token on no page', async (t) => {
   const h = await startTally(t, { secretKey: randomBytes(32).toString('hex'), ciProviders: [toy] });
