@@ -211,12 +211,16 @@ export async function startBuildbot(o: { log?: (line: string) => void } = {}): P
     await sh('buildbot', ['checkconfig', master]);
     await sh('buildbot-worker', ['create-worker', '--quiet', workerDir, `127.0.0.1:${pbPort}`, 'local', password]);
     // --nodaemon keeps each one a child of this process, so stop() (or this process's end) ends it.
+    // A step's log starts with the worker's whole environment: a test runner's (tap lists every test
+    // file there) would make a build's log tens of KiB, read 64 bytes at a time by the log tests.
+    const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? dir, LANG: 'C.UTF-8' };
     for (const [cmd, folder] of [
       ['buildbot', master],
       ['buildbot-worker', workerDir],
     ] as const) {
       const child = spawn(path.join(bin, cmd), ['start', '--nodaemon', folder], {
         cwd: dir,
+        env,
         stdio: ['ignore', 'pipe', 'pipe'],
       });
       child.stdout!.on('data', keep);
