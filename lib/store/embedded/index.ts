@@ -20,6 +20,8 @@ import { importRecords } from './imports.js';
 import { profileStore } from './profiles.js';
 import { reportRecords } from './reports.js';
 import { SpaceReserve } from './reserve.js';
+import { retentionRecords } from './retention.js';
+import { reclaim, vacuumWhole } from './space.js';
 import { sessionStore, userStore } from './users.js';
 
 export { PAGE_SIZE } from './database.js';
@@ -68,6 +70,7 @@ export function createEmbeddedStore(options: EmbeddedStoreOptions): EmbeddedStor
       containers: containerRecords(d),
       history: historyRecords(d),
       deletions: deletionRecords(d),
+      retention: retentionRecords(d),
     },
     // SQLite reads a report's tests back from its index quickly: no draft of the import thread's rows.
     keepRowDrafts: false,
@@ -83,6 +86,8 @@ export function createEmbeddedStore(options: EmbeddedStoreOptions): EmbeddedStor
     },
     // A full disk stopped an import: free the reserve so its clean-up can run.
     releaseReserve: () => reserve.release(),
+    reclaimSpace: () => reclaim(d),
+    vacuum: () => vacuumWhole(d),
   });
   return {
     ...store,
