@@ -39,7 +39,13 @@ export interface RetentionStore {
    * (the last report of the previous page). Pinned reports are in it, marked, for the caller to keep and
    * tell; the newest report never is.
    */
-  expired(profileId: string, policy: RetentionPolicy, now: Date, after: ReportKey | null, limit: number): Promise<Report[]>;
+  expired(
+    profileId: string,
+    policy: RetentionPolicy,
+    now: Date,
+    after: ReportKey | null,
+    limit: number,
+  ): Promise<Report[]>;
   /**
    * What deleting these reports would give back: the bytes of the files their imports stored (exact),
    * and of their rows or documents (estimated from the store's size per container).
@@ -65,7 +71,8 @@ export interface RetentionRecords {
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-const below = (a: ReportKey, b: ReportKey): boolean => a.createdAt < b.createdAt || (a.createdAt === b.createdAt && a.id < b.id);
+const below = (a: ReportKey, b: ReportKey): boolean =>
+  a.createdAt < b.createdAt || (a.createdAt === b.createdAt && a.id < b.id);
 
 export function keepsEverything(policy: RetentionPolicy): boolean {
   return policy.keepReports === null && policy.keepDays === null;

@@ -37,7 +37,9 @@ export function retentionRecords(d: EmbeddedDatabase): RetentionRecords {
       // nearly all of it (history columns, reports and the rest are small beside them).
       const db = d.db;
       const pageSize = db.pragma('page_size', { simple: true }) as number;
-      const pages = (db.pragma('page_count', { simple: true }) as number) - (db.pragma('freelist_count', { simple: true }) as number);
+      const pages =
+        (db.pragma('page_count', { simple: true }) as number) -
+        (db.pragma('freelist_count', { simple: true }) as number);
       const containers = d.s.storedContainers.get()!.n;
       return containers === 0 ? 0 : (pages * pageSize) / containers;
     },

@@ -30,7 +30,11 @@ const INCREMENTAL = 2;
 /** The bytes of the database file and its log. */
 export async function databaseBytes(path: string): Promise<number> {
   let bytes = 0;
-  for (const file of [path, `${path}-wal`]) bytes += await stat(file).then((s) => s.size, () => 0);
+  for (const file of [path, `${path}-wal`])
+    bytes += await stat(file).then(
+      (s) => s.size,
+      () => 0,
+    );
   return bytes;
 }
 
@@ -44,7 +48,8 @@ export function isIncremental(db: Database.Database): boolean {
  */
 export function switchSmallToIncremental(db: Database.Database): void {
   if (isIncremental(db)) return;
-  const bytes = (db.pragma('page_count', { simple: true }) as number) * (db.pragma('page_size', { simple: true }) as number);
+  const bytes =
+    (db.pragma('page_count', { simple: true }) as number) * (db.pragma('page_size', { simple: true }) as number);
   if (bytes > AUTO_SWITCH_BYTES) return;
   try {
     rewrite(db);

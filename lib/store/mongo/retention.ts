@@ -60,9 +60,7 @@ export function retentionRecords(conn: MongoConnection): RetentionRecords {
     },
     async bytesPerContainer() {
       // The server's own figures for the containers collection, documents and indexes.
-      const stats = await conn.db
-        .command({ collStats: conn.c.containers.collectionName })
-        .catch(() => null);
+      const stats = await conn.db.command({ collStats: conn.c.containers.collectionName }).catch(() => null);
       const count = Number(stats?.count ?? 0);
       return count === 0 ? 0 : (Number(stats?.size ?? 0) + Number(stats?.totalIndexSize ?? 0)) / count;
     },

@@ -69,14 +69,26 @@ export const retentionCases: Cases = {
       numbers(await store.retention.expired(profile.id, policy, at, null, 100));
 
     t.strictSame(await expired(KEEP_EVERYTHING), [], 'no limit: nothing goes');
-    t.strictSame(await expired({ keepReports: 3, keepDays: null }), numbers([r1!, r2!]), 'the last 3 of 5: the 2 oldest');
+    t.strictSame(
+      await expired({ keepReports: 3, keepDays: null }),
+      numbers([r1!, r2!]),
+      'the last 3 of 5: the 2 oldest',
+    );
     t.strictSame(await expired({ keepReports: 5, keepDays: null }), [], 'the last 5 of 5');
     t.strictSame(await expired({ keepReports: 50, keepDays: null }), [], 'more than there are');
-    t.strictSame(await expired({ keepReports: 1, keepDays: null }), numbers([r1!, r2!, r3!, r4!]), 'all but the newest');
+    t.strictSame(
+      await expired({ keepReports: 1, keepDays: null }),
+      numbers([r1!, r2!, r3!, r4!]),
+      'all but the newest',
+    );
 
     // One day after r3 was imported, a 1-day limit takes what came before r3.
     const dayAfterR3 = new Date(Date.parse(r3!.createdAt) + DAY_MS);
-    t.strictSame(await expired({ keepReports: null, keepDays: 1 }, dayAfterR3), numbers([r1!, r2!]), 'older than 1 day');
+    t.strictSame(
+      await expired({ keepReports: null, keepDays: 1 }, dayAfterR3),
+      numbers([r1!, r2!]),
+      'older than 1 day',
+    );
     t.strictSame(
       await expired({ keepReports: null, keepDays: 1 }, new Date(Date.parse(r5!.createdAt) + 2 * DAY_MS)),
       numbers([r1!, r2!, r3!, r4!]),
@@ -120,7 +132,11 @@ export const retentionCases: Cases = {
       formatter: null,
     });
     await store.reports.create({ profileId: profile.id, importId: imp.id, tags: [], date: r5!.date });
-    t.strictSame(await expired({ keepReports: 3, keepDays: null }), numbers([r1!, r2!]), 'a building report changes nothing');
+    t.strictSame(
+      await expired({ keepReports: 3, keepDays: null }),
+      numbers([r1!, r2!]),
+      'a building report changes nothing',
+    );
   },
 
   'retention: what deleting the reports would give back': async (t, _h, store) => {
