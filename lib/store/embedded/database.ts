@@ -28,7 +28,11 @@ export class EmbeddedDatabase {
   // Statements whose text depends on the call's shape, prepared once per shape.
   readonly #shaped = new Map<string, Database.Statement<unknown[]>>();
 
-  constructor(readonly path: string) {}
+  constructor(
+    readonly path: string,
+    /** Up to this size, a database made before incremental vacuum is switched over at open (space.ts). */
+    private readonly switchAtOpenBytes: number,
+  ) {}
 
   /** Opens (creating and migrating the file if need be); a failure leaves it closed. */
   open(): void {
@@ -45,7 +49,7 @@ export class EmbeddedDatabase {
       db.pragma('journal_mode = WAL');
       tuneConnection(db);
       migrate(db);
-      switchSmallToIncremental(db);
+      switchSmallToIncremental(db, this.switchAtOpenBytes);
       const statements = prepareStatements(db);
       const insertBatch = db.transaction((batch: readonly StoredContainer[]) => {
         for (const c of batch) statements.insertContainer.run(...containerValues(c));

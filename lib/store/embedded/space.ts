@@ -46,11 +46,11 @@ export function isIncremental(db: Database.Database): boolean {
  * At open: a small database made before incremental vacuum is switched over now. Another process
  * holding the database makes the VACUUM fail; it is tried again at the next open.
  */
-export function switchSmallToIncremental(db: Database.Database): void {
+export function switchSmallToIncremental(db: Database.Database, limit = AUTO_SWITCH_BYTES): void {
   if (isIncremental(db)) return;
   const bytes =
     (db.pragma('page_count', { simple: true }) as number) * (db.pragma('page_size', { simple: true }) as number);
-  if (bytes > AUTO_SWITCH_BYTES) return;
+  if (bytes > limit) return;
   try {
     rewrite(db);
   } catch {
