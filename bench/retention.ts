@@ -4,7 +4,8 @@
  * Each run writes `--reports` reports of `--tests` tests (~300 bytes of output each) through the
  * Store API in batches of 1000, as an import's thread does, then deletes the oldest two reports as
  * retention would (one by one, then one reclaim), and prints the insert cost per row, the time the
- * deletions and the reclaim took, and the database file and log before and after.
+ * deletions and the reclaim took, and the database file and log before and after. The database
+ * without incremental vacuum is then switched over by `vacuum()` (what `tally vacuum` does), timed.
  *
  *   npm run bench:retention -- [--reports 5] [--tests 40000] [--runs 3]
  */
@@ -118,6 +119,13 @@ async function run(mode: Mode): Promise<Record<string, number>> {
     const reclaimed = await store.reclaimSpace();
     const t2 = performance.now();
     const after = await databaseBytes(store.databasePath);
+    let vacuumMs = Number.NaN;
+    let vacuumedMiB = Number.NaN;
+    if (mode === 'none') {
+      const t3 = performance.now();
+      vacuumedMiB = (await store.vacuum())!.bytesAfter / MiB;
+      vacuumMs = performance.now() - t3;
+    }
     await store.close();
     return {
       usPerRow: (insertMs * 1000) / (REPORTS * TESTS),
@@ -126,6 +134,8 @@ async function run(mode: Mode): Promise<Record<string, number>> {
       beforeMiB: before / MiB,
       afterMiB: after / MiB,
       reclaimedMiB: reclaimed.bytes / MiB,
+      vacuumMs,
+      vacuumedMiB,
     };
   } finally {
     await rm(dataDir, { recursive: true, force: true });
@@ -133,12 +143,13 @@ async function run(mode: Mode): Promise<Record<string, number>> {
 }
 
 console.log(`${REPORTS} reports × ${TESTS} tests; the oldest 2 deleted; ${RUNS} alternating runs`);
-console.log('mode         µs/row  delete ms  reclaim ms  before MiB  after MiB');
+console.log('mode         µs/row  delete ms  reclaim ms  before MiB  after MiB  vacuum ms  vacuumed MiB');
 for (let i = 0; i < RUNS; i++)
   for (const mode of ['none', 'incremental'] as const) {
     const r = await run(mode);
     console.log(
       `${mode.padEnd(12)} ${r.usPerRow!.toFixed(2).padStart(6)} ${r.deleteMs!.toFixed(0).padStart(10)} ` +
-        `${r.reclaimMs!.toFixed(0).padStart(11)} ${r.beforeMiB!.toFixed(1).padStart(11)} ${r.afterMiB!.toFixed(1).padStart(10)}`,
+        `${r.reclaimMs!.toFixed(0).padStart(11)} ${r.beforeMiB!.toFixed(1).padStart(11)} ${r.afterMiB!.toFixed(1).padStart(10)}` +
+        (mode === 'none' ? ` ${r.vacuumMs!.toFixed(0).padStart(10)} ${r.vacuumedMiB!.toFixed(1).padStart(13)}` : ''),
     );
   }
