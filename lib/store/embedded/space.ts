@@ -53,16 +53,16 @@ export function switchSmallToIncremental(db: Database.Database, limit = AUTO_SWI
   if (bytes > limit) return;
   try {
     rewrite(db);
+    db.pragma('wal_checkpoint(TRUNCATE)');
   } catch {
     // Busy: the database stays as it was, and works as before.
   }
 }
 
-/** auto_vacuum only changes on an existing database through a VACUUM, which then empties the log. */
+/** auto_vacuum only changes on an existing database through a VACUUM (which writes the whole file into the log). */
 function rewrite(db: Database.Database): void {
   db.pragma('auto_vacuum = INCREMENTAL');
   db.exec('vacuum');
-  db.pragma('wal_checkpoint(TRUNCATE)');
 }
 
 /** Frees the database's unused pages in steps, then empties the log (Store.reclaimSpace). */
@@ -107,5 +107,6 @@ async function emptyLog(d: EmbeddedDatabase, db: Database.Database): Promise<voi
 export async function vacuumWhole(d: EmbeddedDatabase): Promise<{ bytesBefore: number; bytesAfter: number }> {
   const bytesBefore = await databaseBytes(d.path);
   rewrite(d.db);
+  await emptyLog(d, d.db);
   return { bytesBefore, bytesAfter: await databaseBytes(d.path) };
 }
