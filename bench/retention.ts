@@ -148,7 +148,8 @@ async function run(): Promise<string[]> {
       let vacuum = '';
       if (s.mode === 'none') {
         const done = (await s.store.vacuum())!;
-        vacuum = ` ${(performance.now() - t2).toFixed(0).padStart(10)} ${(done.bytesAfter / MiB).toFixed(1).padStart(13)}`;
+        const ms = (performance.now() - t2).toFixed(0);
+        vacuum = ` ${ms.padStart(10)} ${(done.bytesAfter / MiB).toFixed(1).padStart(13)}`;
       }
       lines.push(
         `${s.mode.padEnd(12)} ${((s.insertMs * 1000) / (REPORTS * TESTS)).toFixed(2).padStart(6)} ` +

@@ -33,7 +33,9 @@ export function checkRetentionPolicy(body: unknown): { policy: RetentionPolicy }
     const { max, what } = FIELDS[field];
     if (value !== null && (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > max))
       return {
-        problem: `${field} (${what}) is ${JSON.stringify(value)}: it must be a whole number from 1 to ${max}, or null for no limit.`,
+        problem:
+          `${field} (${what}) is ${JSON.stringify(value)}: ` +
+          `it must be a whole number from 1 to ${max}, or null for no limit.`,
       };
     limits[field] = value;
   }

@@ -24,7 +24,7 @@ import type { BlobStore } from './blobs.js';
 import type { HistoryDrafts } from './history-drafts.js';
 import type { ImportRecords } from './imports.js';
 import type { ReportRecords } from './reports.js';
-import type { Deletion, ImportStatus, ProfileContents } from './types.js';
+import type { DeleteReportOptions, Deletion, ImportStatus, ProfileContents } from './types.js';
 
 /**
  * What a report owns besides its own record, its import record and the blobs its import wrote, by
@@ -78,13 +78,6 @@ export interface DeletionRecords {
   removeOfProfile: Record<ProfileOwned, (profileId: string) => Promise<void>>;
   /** The last step of a profile: removes its record (and its mark). */
   removeProfile(id: string): Promise<void>;
-}
-
-export interface DeleteReportOptions {
-  /** Leave a pinned report alone (answers `pinned`): what retention asks; a person's deletion does not. */
-  keepPinned?: boolean;
-  /** Give the space back at once (the default); false when the caller deletes many and reclaims once. */
-  reclaim?: boolean;
 }
 
 export interface Deletions {

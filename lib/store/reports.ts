@@ -6,8 +6,7 @@
 import type { HistoryDrafts } from './history-drafts.js';
 import { checkNumber, type IdOrNumber } from './numbers.js';
 import { newReportRecord } from './records.js';
-import type { DeleteReportOptions } from './deletions.js';
-import type { Deletion, NewReport, Report, ReportOutcome, ReportQuery } from './types.js';
+import type { DeleteReportOptions, Deletion, NewReport, Report, ReportOutcome, ReportQuery } from './types.js';
 
 export interface ReportStore {
   /** A new report in status `building`, zero totals, invisible to `list`; it takes the next number. */

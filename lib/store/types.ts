@@ -193,6 +193,13 @@ export type Deletion =
   | { status: 'import_running' }
   | { status: 'pinned' };
 
+export interface DeleteReportOptions {
+  /** Leave a pinned report alone (answers `pinned`): what retention asks; a person's deletion does not. */
+  keepPinned?: boolean;
+  /** Give the space back at once (the default); false when the caller deletes many and reclaims once. */
+  reclaim?: boolean;
+}
+
 /** What deleting a profile removes, counted: its completed reports and their tests. */
 export interface ProfileContents {
   reports: number;

@@ -7,6 +7,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import Database from 'better-sqlite3';
 import t, { type Test } from 'tap';
 import { checkRetentionPolicy, MAX_KEEP_DAYS, MAX_KEEP_REPORTS } from '../../lib/retention/policy.js';
 import { retentionRunner } from '../../lib/retention/runner.js';
@@ -14,9 +15,16 @@ import { createEmbeddedStore, type EmbeddedStore } from '../../lib/store/embedde
 import type { Profile } from '../../lib/store/types.js';
 import { importedReport } from '../store/conformance/deletions.js';
 
-async function storeWith(t: Test, reports: number): Promise<{ store: EmbeddedStore; profile: Profile }> {
+/** A store with `reports` completed reports; `older`: its database as made before incremental vacuum, too large to switch. */
+async function storeWith(t: Test, reports: number, older = false): Promise<{ store: EmbeddedStore; profile: Profile }> {
   const dataDir = await mkdtemp(join(tmpdir(), 'tally-retention-'));
-  const store = createEmbeddedStore({ dataDir, reserveBytes: 0 });
+  if (older) {
+    const raw = new Database(join(dataDir, 'tally.sqlite'));
+    raw.pragma('page_size = 16384');
+    raw.pragma('journal_mode = WAL');
+    raw.close();
+  }
+  const store = createEmbeddedStore({ dataDir, reserveBytes: 0, switchAtOpenBytes: older ? 0 : undefined });
   t.teardown(async () => {
     await store.close();
     await rm(dataDir, { recursive: true, force: true });
@@ -85,6 +93,21 @@ t.test('stop() ends the passes between two deletions and drops what waits', asyn
   runner.profileChanged(profile.id);
   await runner.idle();
   t.equal((await store.reports.list(profile.id, { limit: 10 })).length, 5, 'a stopped runner takes no more');
+});
+
+t.test('a database that keeps its free pages is said once to need `tally vacuum`', async (t) => {
+  const { store, profile } = await storeWith(t, 4, true);
+  const { lines, log } = logged();
+  const runner = retentionRunner({ store, log, passReports: 1, pauseMs: 5 });
+  await store.retention.put(profile.id, { keepReports: 1, keepDays: null });
+  runner.profileChanged(profile.id);
+  await runner.idle();
+  t.equal(lines.filter((l) => l.event === 'retention.deleted').length, 3, 'three passes');
+  t.match(
+    lines.filter((l) => l.event === 'retention.vacuum_needed'),
+    [{ reason: /tally vacuum/ }],
+    'one line',
+  );
 });
 
 t.test('the policy check', async (t) => {

@@ -133,3 +133,39 @@ t.test('a small database made before incremental vacuum switches at open; vacuum
   t.ok(vacuumed!.bytesAfter <= vacuumed!.bytesBefore, `${vacuumed!.bytesBefore} → ${vacuumed!.bytesAfter} bytes`);
   t.equal((await again.containers.list(report.id, { parentSeq: null, limit: 3 })).length, 3, 'and still reads');
 });
+
+t.test('a larger database made before incremental vacuum waits for vacuum(), and says so', async (t) => {
+  const dir = await dataDir(t);
+  // As a Tally before incremental vacuum made it.
+  const raw = new Database(join(dir, 'tally.sqlite'));
+  raw.pragma('page_size = 16384');
+  raw.pragma('journal_mode = WAL');
+  raw.close();
+  // Bound 0: any such database counts as too large to switch at open.
+  const store = createEmbeddedStore({ dataDir: dir, reserveBytes: 0, switchAtOpenBytes: 0 });
+  t.teardown(() => store.close());
+  await store.init();
+  t.equal(
+    peek(store, (db) => db.pragma('auto_vacuum', { simple: true })),
+    0,
+    'not switched at open',
+  );
+  const { account, profile } = await seed(store);
+  const doomed = await bigReport(store, profile.id, account.id, 3_000);
+  await bigReport(store, profile.id, account.id, 100);
+  t.equal((await store.reports.delete(doomed.id, { reclaim: false })).status, 'deleted');
+  const kept = await store.reclaimSpace();
+  t.equal(kept.incremental, false, 'reclaim says the file keeps its free pages');
+  t.ok(
+    peek(store, (db) => db.pragma('freelist_count', { simple: true }) as number) > 0,
+    'they are free pages inside the file, for new rows',
+  );
+  const vacuumed = (await store.vacuum())!;
+  t.ok(vacuumed.bytesAfter < vacuumed.bytesBefore / 2, `vacuum(): ${vacuumed.bytesBefore} → ${vacuumed.bytesAfter}`);
+  t.equal(
+    peek(store, (db) => db.pragma('auto_vacuum', { simple: true })),
+    2,
+    'switched over',
+  );
+  t.equal((await store.reclaimSpace()).incremental, true, 'and from now on gives space back as it goes');
+});

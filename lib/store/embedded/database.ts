@@ -10,7 +10,7 @@ import { WalCheckpointer } from './checkpointer.js';
 import { BUSY_TIMEOUT_MS, tuneConnection } from './connection.js';
 import { containerValues } from './rows.js';
 import { migrate } from './schema.js';
-import { switchSmallToIncremental } from './space.js';
+import { switchSmallToIncremental } from './vacuum-mode.js';
 import { prepareStatements, type Statements } from './statements.js';
 
 /** Page size of a new database file. */

@@ -21,7 +21,8 @@ import { profileStore } from './profiles.js';
 import { reportRecords } from './reports.js';
 import { SpaceReserve } from './reserve.js';
 import { retentionRecords } from './retention.js';
-import { AUTO_SWITCH_BYTES, reclaim, vacuumWhole } from './space.js';
+import { reclaim, vacuumWhole } from './space.js';
+import { AUTO_SWITCH_BYTES } from './vacuum-mode.js';
 import { sessionStore, userStore } from './users.js';
 
 export { PAGE_SIZE } from './database.js';

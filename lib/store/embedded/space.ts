@@ -8,9 +8,8 @@
  *
  * A database made before this version has no such bookkeeping, and only a full VACUUM (which
  * rewrites the whole file, through the log: twice its size written, up to its size again on disk
- * meanwhile) switches it over. At open that is done for a small one (AUTO_SWITCH_BYTES), where it
- * costs about a second; a larger one is switched by `tally vacuum`, with Tally stopped, and until
- * then keeps freed pages for new rows (reclaim says so: `incremental: false`).
+ * meanwhile) switches it over (vacuum-mode.ts): at open for a small one, by `tally vacuum` for a
+ * larger one, which until then keeps freed pages for new rows (reclaim says so: `incremental: false`).
  */
 import { stat } from 'node:fs/promises';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
@@ -18,14 +17,12 @@ import type Database from 'better-sqlite3';
 import type { Reclaimed } from '../store.js';
 import { BUSY_TIMEOUT_MS } from './connection.js';
 import type { EmbeddedDatabase } from './database.js';
+import { isIncremental, rewrite } from './vacuum-mode.js';
 
-/** A database made before incremental vacuum is switched over at open when it is no larger than this. */
-export const AUTO_SWITCH_BYTES = 128 * 1024 * 1024;
 /** Pages freed per statement: each holds the write lock for a few milliseconds, then the loop runs. */
 const VACUUM_STEP_PAGES = 256;
 /** How long the truncating checkpoint on the store's own connection waits for others (no checkpointer thread). */
 const TRUNCATE_WAIT_MS = 200;
-const INCREMENTAL = 2;
 
 /** The bytes of the database file and its log. */
 export async function databaseBytes(path: string): Promise<number> {
@@ -36,33 +33,6 @@ export async function databaseBytes(path: string): Promise<number> {
       () => 0,
     );
   return bytes;
-}
-
-export function isIncremental(db: Database.Database): boolean {
-  return db.pragma('auto_vacuum', { simple: true }) === INCREMENTAL;
-}
-
-/**
- * At open: a small database made before incremental vacuum is switched over now. Another process
- * holding the database makes the VACUUM fail; it is tried again at the next open.
- */
-export function switchSmallToIncremental(db: Database.Database, limit = AUTO_SWITCH_BYTES): void {
-  if (isIncremental(db)) return;
-  const bytes =
-    (db.pragma('page_count', { simple: true }) as number) * (db.pragma('page_size', { simple: true }) as number);
-  if (bytes > limit) return;
-  try {
-    rewrite(db);
-    db.pragma('wal_checkpoint(TRUNCATE)');
-  } catch {
-    // Busy: the database stays as it was, and works as before.
-  }
-}
-
-/** auto_vacuum only changes on an existing database through a VACUUM (which writes the whole file into the log). */
-function rewrite(db: Database.Database): void {
-  db.pragma('auto_vacuum = INCREMENTAL');
-  db.exec('vacuum');
 }
 
 /** Frees the database's unused pages in steps, then empties the log (Store.reclaimSpace). */

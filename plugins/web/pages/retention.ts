@@ -77,7 +77,11 @@ function previewSection(profile: Profile, preview: RetentionPreview): Html {
         ${rows}
       </tbody>
     </table>
-    ${more > 0 ? html`<p class="muted">… and ${counted(more, 'older report')} (the first ${LIST_LIMIT} are listed).</p>` : ''}
+    ${
+      more > 0
+        ? html`<p class="muted">… and ${counted(more, 'more report')} (the oldest ${LIST_LIMIT} are listed).</p>`
+        : ''
+    }
   </section>`;
 }
 
