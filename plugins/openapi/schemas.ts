@@ -43,6 +43,13 @@ const ciRun: Schema = {
   },
 };
 
+/** A profile's retention policy as answers show it (plugins/retention.ts): each limit null when not set. */
+const policy: Schema = {
+  profile_id: publicId,
+  keep_reports: nullable({ type: 'integer', minimum: 1 }),
+  keep_days: nullable({ type: 'integer', minimum: 1 }),
+};
+
 const totals: Schema = {
   type: 'object',
   required: ['containers', 'tests', 'passed', 'failed', 'errored', 'skipped'],
@@ -353,23 +360,13 @@ export const SCHEMAS: Record<string, Schema> = {
     },
   },
   /** A profile's retention policy (plugins/retention.ts). */
-  RetentionPolicy: {
-    type: 'object',
-    required: ['profile_id', 'keep_reports', 'keep_days'],
-    properties: {
-      profile_id: publicId,
-      keep_reports: nullable({ type: 'integer', minimum: 1 }),
-      keep_days: nullable({ type: 'integer', minimum: 1 }),
-    },
-  },
+  RetentionPolicy: { type: 'object', required: ['profile_id', 'keep_reports', 'keep_days'], properties: policy },
   /** What a policy would delete now. */
   RetentionPreview: {
     type: 'object',
     required: ['profile_id', 'keep_reports', 'keep_days', 'would_delete', 'pinned_kept', 'reports'],
     properties: {
-      profile_id: publicId,
-      keep_reports: nullable({ type: 'integer', minimum: 1 }),
-      keep_days: nullable({ type: 'integer', minimum: 1 }),
+      ...policy,
       would_delete: {
         type: 'object',
         required: ['reports', 'tests', 'bytes', 'file_bytes', 'row_bytes'],

@@ -10,7 +10,8 @@ import path from 'node:path';
 import { MongoClient } from 'mongodb';
 import t from 'tap';
 import { createAccountWithKey } from '../../lib/api-keys.js';
-import { BOUNDARY, file, multipart } from '../helpers/multipart.js';
+import { heldUpload, runningImport } from '../helpers/held-upload.js';
+import { file, multipart } from '../helpers/multipart.js';
 import { junitXml } from '../helpers/junit.js';
 import { send, startTally, storeKinds, type Harness, type Reply } from '../helpers/tally.js';
 
@@ -218,28 +219,14 @@ for (const kind of kinds) {
     t.equal((await reportIds(h, p)).length, 3, 'all newer than 2 days');
 
     // An import held open: its report is being built while the sweep runs.
-    let finish!: () => void;
-    const go = new Promise<void>((resolve) => (finish = resolve));
-    async function* held(): AsyncGenerator<Buffer> {
-      yield Buffer.from(
-        `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file[]"; filename="TEST-held.xml"\r\n` +
-          'Content-Type: application/xml\r\n\r\n',
-      );
-      await go;
-      yield Buffer.from(`${junitXml()}\r\n--${BOUNDARY}--\r\n`);
-    }
-    const answer = h.send({
-      path: `/api/v2/profile/${p}/import/junit`,
-      headers: { 'content-type': `multipart/form-data; boundary=${BOUNDARY}` },
-      body: held(),
-    });
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    const held = heldUpload(h, p);
+    await runningImport(h, p);
     // Three days on: every completed report is older than the limit.
     await h.tally.sweep(new Date(Date.now() + 3 * DAY_MS));
     await h.tally.retention.idle();
     t.strictSame(await reportIds(h, p), [ids[2]], 'all but the newest completed report went');
-    finish();
-    const done = await answer;
+    held.finish();
+    const done = await held.answer;
     t.equal(done.status, 201, 'the import that ran meanwhile completed whole');
     await h.tally.retention.idle();
     t.strictSame(await reportIds(h, p), [done.json.report_id, ids[2]], 'and both stay: neither is 2 days old today');

@@ -15,7 +15,10 @@ import { createEmbeddedStore, type EmbeddedStore } from '../../lib/store/embedde
 import type { Profile } from '../../lib/store/types.js';
 import { importedReport } from '../store/conformance/deletions.js';
 
-/** A store with `reports` completed reports; `older`: its database as made before incremental vacuum, too large to switch. */
+/**
+ * A store with `reports` completed reports; `older`: its database as made before incremental vacuum,
+ * and too large to switch at open.
+ */
 async function storeWith(t: Test, reports: number, older = false): Promise<{ store: EmbeddedStore; profile: Profile }> {
   const dataDir = await mkdtemp(join(tmpdir(), 'tally-retention-'));
   if (older) {
