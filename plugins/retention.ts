@@ -87,11 +87,12 @@ export const retentionPlugin: Plugin<RetentionPluginOptions> = {
       handler: async (request, h) => {
         const profile = await profileOf(request, h);
         if (!('accountId' in profile)) return profile;
-        // Without a body, the saved policy.
-        const given =
-          request.payload === null || request.payload === undefined
-            ? { policy: await o.store.retention.get(profile.id) }
-            : checkRetentionPolicy(request.payload);
+        // Without a body, the saved policy; a body of `null` is one, and is refused.
+        const sent =
+          Number(request.headers['content-length'] ?? 0) > 0 || request.headers['transfer-encoding'] !== undefined;
+        const given = sent
+          ? checkRetentionPolicy(request.payload)
+          : { policy: await o.store.retention.get(profile.id) };
         if ('problem' in given) return fault(h, 'retention_policy_invalid', given.problem);
         const preview = await previewRetention(o.store, profile.id, given.policy, new Date());
         return previewJson(profile, given.policy, preview);

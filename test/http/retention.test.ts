@@ -93,6 +93,7 @@ for (const kind of kinds) {
       ['an unknown field', { keep_reports: 3, keep_last: 2 }],
       ['an array', [3]],
       ['not JSON', '{"keep_reports": 3'],
+      ['null', 'null'],
     ];
     for (const [what, body] of refused) {
       const r = await json(h, 'PUT', base, body);
