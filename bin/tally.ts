@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * The `tally` command: `serve`, and the admin tasks that touch the store directly
- * (`account create`, `profile create`, `key rotate`, `key import`, `user create`).
+ * (`account create`, `profile create`, `key rotate`, `key import`, `user create`, `vacuum`).
  */
 import { parseArgs } from 'node:util';
 import { builtinFormatters } from '../formatters/index.js';
@@ -40,6 +40,8 @@ const USAGE = `Usage:
                                                 from stdin); stored hashed, never shown again
   tally user create --account ID EMAIL [--json] add a person who signs in to the web interface; prints a
                                                 one-time password (shown only here)
+  tally vacuum [--json]                         rewrite the embedded database whole, with Tally stopped: once, for a
+                                                large database made before incremental vacuum (README "Retention")
   tally formatter check PATH                    run the conformance kit on a formatter plugin: a folder or module
                                                 file (with or without ./) or an installed npm package
   tally upload --url URL --profile ID [--formatter KEY] [--tag k:v]... [--attachment PATH]... [--strict] PATH...
@@ -290,6 +292,18 @@ async function main(argv: string[]): Promise<void> {
       { user_id: user.id, account_id: user.accountId, email: user.email, password },
       `user id:  ${user.id}\ne-mail:   ${user.email}\npassword: ${password}\n` +
         `(a one-time password, shown only now: the first sign-in chooses a new one)`,
+    );
+  }
+  if (command === 'vacuum') {
+    const done = await withStore(config, (s) => s.vacuum());
+    if (!done)
+      return print(json, { vacuumed: false }, 'MongoDB keeps its own files: nothing to vacuum (README "Retention").');
+    const mib = (n: number) => `${(n / 1024 / 1024).toFixed(1)} MiB`;
+    return print(
+      json,
+      { vacuumed: true, bytes_before: done.bytesBefore, bytes_after: done.bytesAfter },
+      `database and log: ${mib(done.bytesBefore)} before, ${mib(done.bytesAfter)} after; ` +
+        'deleted reports now give their space back as they go',
     );
   }
   if (command === 'formatter' && sub === 'check') {

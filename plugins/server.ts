@@ -35,6 +35,8 @@ import { createSecretBox } from '../lib/ci/secret-box.js';
 import { verdictSender, type VerdictSender } from '../lib/ci/verdict.js';
 import { builtinCiProviders } from '../ci-providers/index.js';
 import { createImports, ParsePool, type FormatterModule, type QueueRunner } from '../lib/import/index.js';
+import { retentionRunner, type RetentionRunner } from '../lib/retention/runner.js';
+import { retentionPlugin } from './retention.js';
 
 export interface TallyOptions {
   config: Config;
@@ -70,9 +72,12 @@ export interface Tally {
   pool: ParsePool;
   /** Verdicts being sent back to CI providers (tests wait on `idle()`). */
   verdicts: VerdictSender;
+  /** Retention passes: after imports, saved policies and each sweep (tests wait on `idle()`). */
+  retention: RetentionRunner;
   /**
-   * Ends imports that cannot still be running at `now`, then finishes deletions cut short (runs at
-   * start and every 10 minutes); resolves to how many imports it ended.
+   * Ends imports that cannot still be running at `now`, then finishes deletions cut short, then queues
+   * a retention pass for every profile with a policy (runs at start and every 10 minutes); resolves to
+   * how many imports it ended.
    */
   sweep(now?: Date): Promise<number>;
   start(): Promise<void>;
@@ -185,6 +190,7 @@ export async function createTally(o: TallyOptions): Promise<Tally> {
     log: o.log,
     publicBase: () => o.config.publicUrl ?? server.info.uri.replace('0.0.0.0', '127.0.0.1'),
   });
+  const retention = retentionRunner({ store: o.store, log: o.log });
   const { deps, queue } = createImports({
     store: o.store,
     registry,
@@ -192,7 +198,10 @@ export async function createTally(o: TallyOptions): Promise<Tally> {
     tmpDir,
     log: o.log,
     pool,
-    onCompleted: (done) => verdicts.completed(done),
+    onCompleted: (done) => {
+      verdicts.completed(done);
+      retention.profileChanged(done.profileId);
+    },
   });
   await server.register([
     { plugin: securityHeadersPlugin, options: { publicUrl: o.config.publicUrl } },
@@ -202,6 +211,7 @@ export async function createTally(o: TallyOptions): Promise<Tally> {
     { plugin: readPlugin, options: { store: o.store, registry, publicUrl: o.config.publicUrl } },
     { plugin: managePlugin, options: { store: o.store } },
     { plugin: ciPlugin, options: { store: o.store, providers: ciProviders, box: secretBox } },
+    { plugin: retentionPlugin, options: { store: o.store, runner: retention } },
     { plugin: healthPlugin, options: { store: o.store } },
     { plugin: uploadClientPlugin, options: { log: o.log } },
     { plugin: pageApiPlugin, options: { store: o.store, registry, publicUrl: o.config.publicUrl } },
@@ -215,6 +225,7 @@ export async function createTally(o: TallyOptions): Promise<Tally> {
         signinFailuresPerMinute: o.config.limits.maxKeyFailuresPerMinute,
         log: o.log,
         ci: { providers: ciProviders, box: secretBox },
+        retention,
       },
     },
     { plugin: openapiPlugin, options: { log: o.log } },
@@ -238,6 +249,12 @@ export async function createTally(o: TallyOptions): Promise<Tally> {
     } catch (e) {
       o.log('deletions.resume_failed', { error: (e as Error).message });
     }
+    // Queued only: the passes run beside the server, each bounded.
+    try {
+      await retention.sweep(now);
+    } catch (e) {
+      o.log('retention.sweep_failed', { error: (e as Error).message });
+    }
     return ended;
   };
 
@@ -248,6 +265,7 @@ export async function createTally(o: TallyOptions): Promise<Tally> {
     queue,
     pool,
     verdicts,
+    retention,
     sweep,
     async start() {
       // A link's token cannot be opened without the key: refuse to run rather than fail every CI call.
@@ -281,6 +299,7 @@ export async function createTally(o: TallyOptions): Promise<Tally> {
       await server.stop({ timeout: o.config.shutdownGraceMs });
       await Promise.allSettled([...deps.inflight]);
       await queue.stop();
+      await retention.stop();
       await verdicts.idle();
       await pool.close();
     },

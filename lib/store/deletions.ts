@@ -1,14 +1,16 @@
 /**
  * Deleting a report, or a profile with its reports, and everything they own: a report's containers,
- * its history column, the blobs its import wrote (raw uploads, zips, attachments) and its import
- * record; a profile's import records too. The order is written once here, over the adapters'
- * primitives (DeletionRecords):
+ * its history column (and whatever else REPORT_OWNED names), the blobs its import wrote (raw uploads,
+ * zips, attachments) and its import record; a profile's import records and what PROFILE_OWNED names.
+ * The order is written once here, over the adapters' primitives (DeletionRecords):
  *
  * 1. Mark first, in one atomic step: a report becomes `deleting` (every reader asks for `completed`
  *    and stops seeing it); a profile is marked, so `profiles.get` and `list` stop finding it and no
  *    import can start in it.
- * 2. Then remove, biggest first: history column, containers (in chunks), blobs, and last the report
+ * 2. Then remove, biggest first: what the report owns, kind by kind, its blobs, and last the report
  *    with its import record (the mark goes with them), then the profile.
+ * 3. Then the space comes back where the store can give it (`reclaim`: the embedded store's
+ *    incremental vacuum), unless the caller deletes many and reclaims once at the end (retention).
  *
  * A deletion cut short (the process died, the store went away) leaves only marked, invisible
  * records; `resume()` finishes them (the server's sweep calls it at start and every 10 minutes).
@@ -22,7 +24,21 @@ import type { BlobStore } from './blobs.js';
 import type { HistoryDrafts } from './history-drafts.js';
 import type { ImportRecords } from './imports.js';
 import type { ReportRecords } from './reports.js';
-import type { Deletion, ImportStatus, ProfileContents } from './types.js';
+import type { DeleteReportOptions, Deletion, ImportStatus, ProfileContents } from './types.js';
+
+/**
+ * What a report owns besides its own record, its import record and the blobs its import wrote, by
+ * kind, removed in this order (biggest first) before the report. A noun that keeps data per report
+ * adds its kind here, and only here: `DeletionRecords.removeOfReport` then has both adapters say how
+ * that data goes (neither compiles until it does), and the conformance cases, which count every
+ * table, collection and blob file before a report came and after it went, find what is left behind.
+ */
+export const REPORT_OWNED = ['historyColumn', 'containers'] as const;
+export type ReportOwned = (typeof REPORT_OWNED)[number];
+
+/** The same for a profile: what it owns besides its reports and import records, removed before it. */
+export const PROFILE_OWNED = ['ciLink', 'retentionPolicy'] as const;
+export type ProfileOwned = (typeof PROFILE_OWNED)[number];
 
 /** A report as a deletion needs it. */
 export interface DoomedReport {
@@ -32,14 +48,19 @@ export interface DoomedReport {
 
 /** What an adapter does for deletions; the order is deletionsOf(). */
 export interface DeletionRecords {
-  /** Sets the report `deleting` if it is `completed` or `failed`, in one atomic step; false otherwise. */
-  markReport(id: string): Promise<boolean>;
+  /**
+   * Sets the report `deleting` if it is `completed` or `failed` (and, with `keepPinned`, not pinned), in
+   * one atomic step; false otherwise.
+   */
+  markReport(id: string, keepPinned: boolean): Promise<boolean>;
   /** Sets every report of the profile `deleting`, whatever its status. */
   markReportsOfProfile(profileId: string): Promise<void>;
   /** Reports marked `deleting`. */
   markedReports(): Promise<DoomedReport[]>;
   /** Up to `limit` reports of the profile, any status. */
   reportsOfProfile(profileId: string, limit: number): Promise<DoomedReport[]>;
+  /** What the report owns, kind by kind (REPORT_OWNED); each may run twice, and long work yields between chunks. */
+  removeOfReport: Record<ReportOwned, (reportId: string) => Promise<void>>;
   /** The last step of a report: removes it (what still hangs on it too) and its import record. */
   removeReport(report: DoomedReport): Promise<void>;
 
@@ -53,12 +74,14 @@ export interface DeletionRecords {
   /** Up to `limit` import records of the profile. */
   importsOfProfile(profileId: string, limit: number): Promise<string[]>;
   removeImport(id: string): Promise<void>;
+  /** What the profile owns, kind by kind (PROFILE_OWNED); each may run twice. */
+  removeOfProfile: Record<ProfileOwned, (profileId: string) => Promise<void>>;
   /** The last step of a profile: removes its record (and its mark). */
   removeProfile(id: string): Promise<void>;
 }
 
 export interface Deletions {
-  deleteReport(id: string): Promise<Deletion>;
+  deleteReport(id: string, options?: DeleteReportOptions): Promise<Deletion>;
   deleteProfile(id: string, contents: (id: string) => Promise<ProfileContents>): Promise<Deletion>;
   /** Finishes deletions a crash or a store fault cut short; resolves to how many it finished. */
   resume(): Promise<number>;
@@ -70,10 +93,12 @@ const BATCH = 100;
 
 export function deletionsOf(o: {
   records: DeletionRecords;
-  reports: Pick<ReportRecords, 'get' | 'purgeContainers'>;
+  reports: Pick<ReportRecords, 'get'>;
   imports: Pick<ImportRecords, 'get'>;
-  drafts: Pick<HistoryDrafts, 'discard'>;
+  drafts: Pick<HistoryDrafts, 'drop'>;
   blobs: Pick<BlobStore, 'idsOfImport' | 'delete'>;
+  /** Gives the space of what was deleted back (Store.reclaimSpace). */
+  reclaim(): Promise<unknown>;
 }): Deletions {
   const { records } = o;
   // Deletions this process is running: the sweep leaves them to the request that started them.
@@ -95,8 +120,8 @@ export function deletionsOf(o: {
 
   /** Everything of a marked report, biggest first; the report and its import record last. */
   const finishReport = async (report: DoomedReport): Promise<void> => {
-    await o.drafts.discard(report.id);
-    await o.reports.purgeContainers(report.id);
+    o.drafts.drop(report.id);
+    for (const kind of REPORT_OWNED) await records.removeOfReport[kind](report.id);
     await removeBlobsOf(report.importId);
     await records.removeReport(report);
   };
@@ -116,6 +141,7 @@ export function deletionsOf(o: {
       }
       batch = await records.importsOfProfile(id, BATCH);
     }
+    for (const kind of PROFILE_OWNED) await records.removeOfProfile[kind](id);
     await records.removeProfile(id);
   };
 
@@ -125,16 +151,20 @@ export function deletionsOf(o: {
   };
 
   return {
-    async deleteReport(id) {
+    async deleteReport(id, options = {}) {
+      const keepPinned = options.keepPinned === true;
       const report = await o.reports.get(id);
       if (!report || report.status === 'deleting') return { status: 'not_found' };
       if (report.status === 'building' || (await importLive(report.importId))) return { status: 'import_running' };
-      if (!(await records.markReport(id))) {
-        // Lost a race: another deletion marked it, or it is gone.
+      if (keepPinned && report.pinned) return { status: 'pinned' };
+      if (!(await records.markReport(id, keepPinned))) {
+        // Lost a race: another deletion marked it, it is gone, or it was pinned meanwhile.
         const now = await o.reports.get(id);
-        return now?.status === 'building' ? { status: 'import_running' } : { status: 'not_found' };
+        if (now?.status === 'building') return { status: 'import_running' };
+        return keepPinned && now?.pinned && now.status !== 'deleting' ? { status: 'pinned' } : { status: 'not_found' };
       }
       await once(`report:${id}`, () => finishReport(report));
+      if (options.reclaim !== false) await o.reclaim();
       const counted = report.status === 'completed';
       return { status: 'deleted', reports: counted ? 1 : 0, tests: counted ? report.totals.tests : 0 };
     },
@@ -149,6 +179,7 @@ export function deletionsOf(o: {
       }
       const counted = await contents(id);
       await once(`profile:${id}`, () => finishProfile(id));
+      await o.reclaim();
       return { status: 'deleted', ...counted };
     },
 
@@ -161,6 +192,7 @@ export function deletionsOf(o: {
       }
       for (const report of await records.markedReports())
         if (await once(`report:${report.id}`, () => finishReport(report))) finished++;
+      if (finished > 0) await o.reclaim();
       return finished;
     },
   };

@@ -53,5 +53,6 @@ export function newReportRecord(input: NewReport, number: number): Report {
     files: [],
     messages: [],
     ci: null,
+    pinned: false,
   };
 }

@@ -6,7 +6,7 @@
 import type { HistoryDrafts } from './history-drafts.js';
 import { checkNumber, type IdOrNumber } from './numbers.js';
 import { newReportRecord } from './records.js';
-import type { Deletion, NewReport, Report, ReportOutcome, ReportQuery } from './types.js';
+import type { DeleteReportOptions, Deletion, NewReport, Report, ReportOutcome, ReportQuery } from './types.js';
 
 export interface ReportStore {
   /** A new report in status `building`, zero totals, invisible to `list`; it takes the next number. */
@@ -24,10 +24,15 @@ export interface ReportStore {
   /** Marks the report `failed`, then deletes its containers (readers stop seeing it first). */
   fail(id: string): Promise<void>;
   /**
+   * Pins a completed report (retention never deletes it) or unpins it; false when there is no such
+   * completed report.
+   */
+  pin(id: string, pinned: boolean): Promise<boolean>;
+  /**
    * Deletes a completed or failed report with its containers, history column, the blobs its
    * import wrote and its import record (deletions.ts); refused while its import runs.
    */
-  delete(id: string): Promise<Deletion>;
+  delete(id: string, options?: DeleteReportOptions): Promise<Deletion>;
 }
 
 /** What an adapter does for reports; the rest is reportStore(). */
@@ -46,6 +51,8 @@ export interface ReportRecords {
   purgeContainers(id: string): Promise<void>;
   /** Failed reports whose purge a crash cut short. */
   cutPurges(): Promise<string[]>;
+  /** Sets `pinned` on a completed report; false when there is no such completed report. */
+  setPinned(id: string, pinned: boolean): Promise<boolean>;
 }
 
 export function reportStore(records: ReportRecords, drafts: HistoryDrafts): Omit<ReportStore, 'delete'> {
@@ -70,6 +77,7 @@ export function reportStore(records: ReportRecords, drafts: HistoryDrafts): Omit
       await drafts.discard(id);
       await records.purgeContainers(id);
     },
+    pin: (id, pinned) => records.setPinned(id, pinned),
   };
 }
 

@@ -14,6 +14,7 @@ import { HistoryDrafts, type HistoryRecords } from './history-drafts.js';
 import { importStore, type ImportRecords, type ImportStore } from './imports.js';
 import type { ProfileStore } from './profiles.js';
 import { finishCutPurges, reportStore, type ReportRecords, type ReportStore } from './reports.js';
+import { retentionStore, type RetentionRecords, type RetentionStore } from './retention.js';
 import type { SessionStore, UserStore } from './users.js';
 
 export interface Store {
@@ -29,6 +30,7 @@ export interface Store {
   readonly history: HistoryStore;
   readonly blobs: BlobStore;
   readonly ciLinks: CiLinkStore;
+  readonly retention: RetentionStore;
 
   /** Opens the store (idempotent; concurrent calls share one opening). */
   init(): Promise<void>;
@@ -46,6 +48,28 @@ export interface Store {
    * store's reserve); true when there was some to free.
    */
   releaseReserve(): Promise<boolean>;
+  /**
+   * Gives the space of deleted records back to the file system, where the store can: the embedded
+   * store's incremental vacuum, then a checkpoint that empties the write-ahead log. Deletions call it
+   * themselves; retention once after each pass.
+   */
+  reclaimSpace(): Promise<Reclaimed>;
+  /**
+   * Rewrites the store's files whole, for `tally vacuum`: the embedded store's VACUUM (which also
+   * switches a database made before incremental vacuum over to it); null for a store that has none.
+   */
+  vacuum(): Promise<{ bytesBefore: number; bytesAfter: number } | null>;
+}
+
+/** What reclaimSpace did. */
+export interface Reclaimed {
+  /** Bytes the store's files shrank by (0 where the store cannot tell, as on MongoDB). */
+  bytes: number;
+  /**
+   * False when the store keeps freed space to itself until `tally vacuum` runs once (an embedded
+   * database made before incremental vacuum and too large to switch at start-up).
+   */
+  incremental: boolean;
 }
 
 /** What an adapter hands over to be assembled into a Store (assembleStore). */
@@ -67,6 +91,7 @@ export interface AdapterParts {
     containers: ContainerRecords;
     history: HistoryRecords;
     deletions: DeletionRecords;
+    retention: RetentionRecords;
   };
   /** Keep a draft of the history of what the import thread writes, instead of reading it back (history-drafts.ts). */
   keepRowDrafts: boolean;
@@ -76,6 +101,8 @@ export interface AdapterParts {
   close(): Promise<void>;
   ping(): Promise<void>;
   releaseReserve(): Promise<boolean>;
+  reclaimSpace(): Promise<Reclaimed>;
+  vacuum(): Promise<{ bytesBefore: number; bytesAfter: number } | null>;
 }
 
 /**
@@ -91,6 +118,7 @@ export function assembleStore(parts: AdapterParts): Store {
     imports: parts.records.imports,
     drafts,
     blobs: parts.blobs,
+    reclaim: () => parts.reclaimSpace(),
   });
   const reports = { ...reportStore(parts.records.reports, drafts), delete: deletions.deleteReport };
   let opening: Promise<void> | null = null;
@@ -116,6 +144,7 @@ export function assembleStore(parts: AdapterParts): Store {
     history: historyStore(parts.records.history, drafts),
     blobs: parts.blobs,
     ciLinks: parts.ciLinks,
+    retention: retentionStore(parts.records.retention),
     init() {
       opening ??= open().catch((err: unknown) => {
         opening = null;
@@ -133,5 +162,7 @@ export function assembleStore(parts: AdapterParts): Store {
     ping: () => parts.ping(),
     resumeDeletions: () => deletions.resume(),
     releaseReserve: () => parts.releaseReserve(),
+    reclaimSpace: () => parts.reclaimSpace(),
+    vacuum: () => parts.vacuum(),
   };
 }

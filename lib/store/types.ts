@@ -165,6 +165,8 @@ export interface Report {
   messages: Message[];
   /** The CI build that produced the report, as its upload said; null when it said nothing. */
   ci: ReportCi | null;
+  /** Kept whatever the profile's retention policy says (lib/store/retention.ts); false for a new report. */
+  pinned: boolean;
 }
 
 /** A report's CI context (the `ci_*` import fields); each field null when the upload did not say. */
@@ -181,9 +183,22 @@ export interface ReportCi {
   pullRequest: number | null;
 }
 
-/** What a deletion did (deletions.ts): what went (completed reports and their tests), or why nothing did. */
+/**
+ * What a deletion did (deletions.ts): what went (completed reports and their tests), or why nothing did.
+ * `pinned` only answers a deletion asked to keep pinned reports (retention).
+ */
 export type Deletion =
-  { status: 'deleted'; reports: number; tests: number } | { status: 'not_found' } | { status: 'import_running' };
+  | { status: 'deleted'; reports: number; tests: number }
+  | { status: 'not_found' }
+  | { status: 'import_running' }
+  | { status: 'pinned' };
+
+export interface DeleteReportOptions {
+  /** Leave a pinned report alone (answers `pinned`): what retention asks; a person's deletion does not. */
+  keepPinned?: boolean;
+  /** Give the space back at once (the default); false when the caller deletes many and reclaims once. */
+  reclaim?: boolean;
+}
 
 /** What deleting a profile removes, counted: its completed reports and their tests. */
 export interface ProfileContents {

@@ -7,6 +7,7 @@ import type { RequestRoute } from '@hapi/hapi';
 import type Joi from 'joi';
 import { FLAGS } from '../../lib/messages.js';
 import { MAX_PROFILE_NAME } from '../../lib/profile-name.js';
+import { MAX_KEEP_DAYS, MAX_KEEP_REPORTS } from '../../lib/retention/policy.js';
 import { OPERATIONS, type Operation } from './operations.js';
 import { SCHEMAS, publicId } from './schemas.js';
 
@@ -120,7 +121,9 @@ function operation(route: RequestRoute, op: Operation): Schema {
         ? { requestBody: nameBody() }
         : op.body === 'ciLink'
           ? { requestBody: ciLinkBody() }
-          : {}),
+          : op.body === 'retention' || op.body === 'retentionDryRun'
+            ? { requestBody: retentionBody(op.body === 'retention') }
+            : {}),
     responses,
   };
 }
@@ -189,6 +192,32 @@ function ciLinkBody(): Schema {
               default: false,
               description: 'Send a commit status and a pull-request comment after each import (providers that can).',
             },
+          },
+        },
+      },
+    },
+  };
+}
+
+/** A retention policy (lib/retention/policy.ts); a dry run without one previews the saved policy. */
+function retentionBody(required: boolean): Schema {
+  const limit = (maximum: number, description: string): Schema => ({
+    type: 'integer',
+    minimum: 1,
+    maximum,
+    nullable: true,
+    description,
+  });
+  return {
+    required,
+    content: {
+      'application/json': {
+        schema: {
+          type: 'object',
+          additionalProperties: false,
+          properties: {
+            keep_reports: limit(MAX_KEEP_REPORTS, 'Keep the newest N completed reports; null or absent: no limit.'),
+            keep_days: limit(MAX_KEEP_DAYS, 'Keep the reports imported in the last N days; null or absent: no limit.'),
           },
         },
       },

@@ -11,7 +11,7 @@ export interface Operation {
   /** Status → schema name in `SCHEMAS`, or `binary` for a download. */
   responses: Record<number, string>;
   query?: { name: string; schema: Schema; description: string; deprecated?: boolean }[];
-  body?: 'import' | 'profileName' | 'ciLink';
+  body?: 'import' | 'profileName' | 'ciLink' | 'retention' | 'retentionDryRun';
   /** For `*` routes: the methods documented. */
   methods?: string[];
 }
@@ -210,6 +210,49 @@ export const OPERATIONS: Record<string, Operation> = {
       503: 'Fault',
       ...FAULTS_AUTHED,
     },
+  },
+  // Retention (plugins/retention.ts).
+  'GET /api/v2/profiles/{id}/retention': {
+    summary: "The profile's retention policy: `keep_reports` and `keep_days`, each null when not set.",
+    responses: { 200: 'RetentionPolicy', 403: 'Fault', 404: 'Fault', ...FAULTS_AUTHED },
+  },
+  'PUT /api/v2/profiles/{id}/retention': {
+    summary:
+      'Saves the retention policy (both limits null: keep everything) and applies it at once, then after each ' +
+      'import and at every sweep; pinned reports and the newest report are always kept.',
+    responses: {
+      200: 'RetentionPolicy',
+      400: 'Fault',
+      403: 'Fault',
+      404: 'Fault',
+      413: 'Fault',
+      415: 'Fault',
+      ...FAULTS_AUTHED,
+    },
+    body: 'retention',
+  },
+  'POST /api/v2/profiles/{id}/retention/dry-run': {
+    summary:
+      'What the policy in the body (the saved one without a body) would delete now: reports, tests, bytes, ' +
+      'the first 100 reports by id. Nothing is changed.',
+    responses: {
+      200: 'RetentionPreview',
+      400: 'Fault',
+      403: 'Fault',
+      404: 'Fault',
+      413: 'Fault',
+      415: 'Fault',
+      ...FAULTS_AUTHED,
+    },
+    body: 'retentionDryRun',
+  },
+  'PUT /api/v2/reports/{report_id}/pin': {
+    summary: 'Pins a completed report: retention never deletes it (a DELETE of the report still does).',
+    responses: { 200: 'Pin', 404: 'Fault', ...FAULTS_AUTHED },
+  },
+  'DELETE /api/v2/reports/{report_id}/pin': {
+    summary: 'Unpins a report: retention may delete it again.',
+    responses: { 200: 'Pin', 404: 'Fault', ...FAULTS_AUTHED },
   },
   'DELETE /api/v2/reports/{report_id}': {
     summary:

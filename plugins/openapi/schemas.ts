@@ -43,6 +43,13 @@ const ciRun: Schema = {
   },
 };
 
+/** A profile's retention policy as answers show it (plugins/retention.ts): each limit null when not set. */
+const policy: Schema = {
+  profile_id: publicId,
+  keep_reports: nullable({ type: 'integer', minimum: 1 }),
+  keep_days: nullable({ type: 'integer', minimum: 1 }),
+};
+
 const totals: Schema = {
   type: 'object',
   required: ['containers', 'tests', 'passed', 'failed', 'errored', 'skipped'],
@@ -141,6 +148,7 @@ export const SCHEMAS: Record<string, Schema> = {
       'files',
       'messages',
       'ci',
+      'pinned',
     ],
     properties: {
       id: publicId,
@@ -154,6 +162,7 @@ export const SCHEMAS: Record<string, Schema> = {
       totals,
       files: { type: 'array', items: reportFile },
       messages: { type: 'array', items: { $ref: '#/components/schemas/Message' } },
+      pinned: { type: 'boolean', description: 'Retention never deletes a pinned report.' },
       ci: nullable({
         type: 'object',
         description: "The CI build that produced the report (the import's ci_* fields); null when none was sent.",
@@ -349,6 +358,42 @@ export const SCHEMAS: Record<string, Schema> = {
         },
       },
     },
+  },
+  /** A profile's retention policy (plugins/retention.ts). */
+  RetentionPolicy: { type: 'object', required: ['profile_id', 'keep_reports', 'keep_days'], properties: policy },
+  /** What a policy would delete now. */
+  RetentionPreview: {
+    type: 'object',
+    required: ['profile_id', 'keep_reports', 'keep_days', 'would_delete', 'pinned_kept', 'reports'],
+    properties: {
+      ...policy,
+      would_delete: {
+        type: 'object',
+        required: ['reports', 'tests', 'bytes', 'file_bytes', 'row_bytes'],
+        properties: {
+          reports: int,
+          tests: int,
+          bytes: { ...int, description: 'file_bytes + row_bytes' },
+          file_bytes: { ...int, description: "The stored files of the reports' imports, exactly." },
+          row_bytes: { ...int, description: "The reports' rows or documents, estimated from the store's size." },
+        },
+      },
+      pinned_kept: { ...int, description: 'Reports the policy would take, kept because they are pinned.' },
+      reports: {
+        type: 'array',
+        description: 'The first 100 reports that would go, oldest first.',
+        items: {
+          type: 'object',
+          required: ['report_id', 'created_at', 'date', 'tests', 'tags'],
+          properties: { report_id: publicId, created_at: str, date: str, tests: int, tags: strings },
+        },
+      },
+    },
+  },
+  Pin: {
+    type: 'object',
+    required: ['report_id', 'pinned'],
+    properties: { report_id: publicId, pinned: { type: 'boolean' } },
   },
   CiLinkDeleted: {
     type: 'object',

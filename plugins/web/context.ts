@@ -4,6 +4,7 @@ import type { ImportDeps } from '../../lib/import/index.js';
 import type { Registry } from '../../lib/formatter/registry.js';
 import type { CiRegistry } from '../../lib/ci/registry.js';
 import type { SecretBox } from '../../lib/ci/secret-box.js';
+import type { RetentionRunner } from '../../lib/retention/runner.js';
 import type { Store } from '../../lib/store/store.js';
 import { baseUrl } from '../profiles.js';
 
@@ -17,6 +18,8 @@ export interface WebContext {
   signinFailuresPerMinute: number;
   /** CI links: the providers a link may name, and the box sealing tokens (null without TALLY_SECRET_KEY). */
   ci: { providers: CiRegistry; box: SecretBox | null };
+  /** Told when a profile's retention policy is saved: its pass runs at once. */
+  retention: Pick<RetentionRunner, 'profileChanged'>;
 }
 
 export function origin(ctx: WebContext, request: Request): string {

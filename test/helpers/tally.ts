@@ -59,6 +59,11 @@ export interface Harness {
   leftovers(): Promise<{ tmp: string[]; blobs: number }>;
   /** The id of the newest import record, read from the store's own database. */
   latestImportId(): Promise<string | null>;
+  /**
+   * The records of every table or collection that holds any, blob files included, read behind the
+   * store's back; the public numbers given and their counters left out (a number is never given twice).
+   */
+  countRecords(): Promise<Record<string, number>>;
 }
 
 export interface RawRequest {
@@ -161,8 +166,26 @@ export async function startTally(
         db.close();
       }
     },
+    async countRecords() {
+      const counts = mongo ? await mongo.countRecords() : await countRows(path.join(dataDir, 'tally.sqlite'));
+      if (!mongo) counts['blob files'] = await countFiles(path.join(dataDir, 'blobs'));
+      const kept = new Set(['numbers', 'counters', 'schema_version']);
+      return Object.fromEntries(Object.entries(counts).filter(([name, n]) => n > 0 && !kept.has(name)));
+    },
   };
   return h;
+}
+
+async function countRows(file: string): Promise<Record<string, number>> {
+  const db = new Database(file, { readonly: true });
+  try {
+    const tables = db.prepare("select name from sqlite_master where type = 'table'").pluck().all() as string[];
+    return Object.fromEntries(
+      tables.map((name) => [name, db.prepare(`select count(*) from "${name}"`).pluck().get() as number]),
+    );
+  } finally {
+    db.close();
+  }
 }
 
 /** A fresh database on the suite's MongoDB-wire server, dropped afterwards. */
@@ -171,6 +194,7 @@ async function testDatabase(): Promise<{
   dbName: string;
   countBlobs(): Promise<number>;
   latestImportId(): Promise<string | null>;
+  countRecords(): Promise<Record<string, number>>;
   drop(): Promise<void>;
 }> {
   const url = process.env.TALLY_TEST_MONGODB_URL;
@@ -181,6 +205,13 @@ async function testDatabase(): Promise<{
     url,
     dbName,
     countBlobs: () => client.db(dbName).collection('blobs.files').countDocuments(),
+    async countRecords() {
+      const db = client.db(dbName);
+      const counts: Record<string, number> = {};
+      for (const { name } of await db.listCollections({}, { nameOnly: true }).toArray())
+        counts[name] = await db.collection(name).countDocuments();
+      return counts;
+    },
     async latestImportId() {
       const doc = await client
         .db(dbName)

@@ -9,7 +9,7 @@ import path from 'node:path';
 import t from 'tap';
 import { createAccountWithKey } from '../../lib/api-keys.js';
 import { importDemoReport } from '../helpers/demo-import.js';
-import { BOUNDARY } from '../helpers/multipart.js';
+import { heldUpload, runningImport } from '../helpers/held-upload.js';
 import { junitXml } from '../helpers/junit.js';
 import { send, startTally, storeKinds, type Harness, type Reply } from '../helpers/tally.js';
 
@@ -20,38 +20,6 @@ const json = (h: Harness, method: string, p: string, body: unknown, key = h.apiK
     body: typeof body === 'string' ? body : JSON.stringify(body),
     headers: { 'content-type': 'application/json' },
   });
-
-/** An upload that has sent its first part and waits: its import is running until `finish()`. */
-function heldUpload(h: Harness, profileId: string | number): { answer: Promise<Reply>; finish: () => void } {
-  let finish!: () => void;
-  const go = new Promise<void>((resolve) => (finish = resolve));
-  async function* body(): AsyncGenerator<Buffer> {
-    yield Buffer.from(
-      `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file[]"; filename="TEST-held.xml"\r\n` +
-        'Content-Type: application/xml\r\n\r\n',
-    );
-    await go;
-    yield Buffer.from(`${junitXml()}\r\n--${BOUNDARY}--\r\n`);
-  }
-  const answer = h.send({
-    path: `/api/v2/profile/${profileId}/import/junit`,
-    headers: { 'content-type': `multipart/form-data; boundary=${BOUNDARY}` },
-    body: body(),
-  });
-  return { answer, finish };
-}
-
-/** Waits for the held upload's import to run in the profile (by UUID or number); its report's UUID. */
-async function runningImport(h: Harness, profile: string | number): Promise<string> {
-  const profileId = (await h.store.profiles.get(profile))!.id;
-  for (let i = 0; i < 400; i++) {
-    const id = await h.latestImportId();
-    const record = id ? await h.store.imports.get(id) : null;
-    if (record?.profileId === profileId && record.status === 'receiving' && record.reportId) return record.reportId;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  throw new Error('the held upload never started its import');
-}
 
 for (const kind of storeKinds(t)) {
   t.test(`${kind}: create and rename profiles`, async (t) => {

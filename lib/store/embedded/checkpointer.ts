@@ -68,7 +68,16 @@ function look() {
   timer = setTimeout(look, active ? workerData.busyMs : workerData.idleMs);
 }
 parentPort.on('message', (m) => {
-  if (m === 'stop') { stopped = true; if (timer) clearTimeout(timer); db.close(); parentPort.close(); }
+  if (m === 'stop') { stopped = true; if (timer) clearTimeout(timer); db.close(); parentPort.close(); return; }
+  // After deletions: copy the whole log and empty its file, so the space it held comes back too.
+  if (m && m.t === 'truncate') {
+    try {
+      const [r] = db.pragma('wal_checkpoint(TRUNCATE)');
+      parentPort.postMessage({ t: 'truncated', id: m.id, busy: r.busy });
+    } catch (e) {
+      parentPort.postMessage({ t: 'truncated', id: m.id, busy: 1, message: e.message });
+    }
+  }
 });
 look();
 `;
@@ -81,6 +90,10 @@ export class WalCheckpointer {
   copies = 0;
   restarts = 0;
   lastError: string | null = null;
+  /** Truncating checkpoints asked for and not answered yet, by request id. */
+  readonly #truncates = new Map<number, (emptied: boolean) => void>();
+  #nextTruncate = 0;
+  #ended = false;
 
   constructor(databasePath: string) {
     const data: CheckpointerData = {
@@ -98,17 +111,40 @@ export class WalCheckpointer {
     });
     // The thread alone never keeps the process alive: a server that is stopping is not held up by it.
     this.worker.unref();
-    this.worker.on('message', (m: { t: string; message?: string }) => {
+    this.worker.on('message', (m: { t: string; message?: string; id?: number; busy?: number }) => {
       if (m.t === 'copied') this.copies++;
       else if (m.t === 'restart') this.restarts++;
       else if (m.t === 'error') this.lastError = m.message ?? 'unknown';
+      else if (m.t === 'truncated') {
+        if (m.message) this.lastError = m.message;
+        this.#truncates.get(m.id!)?.(m.busy === 0);
+        this.#truncates.delete(m.id!);
+      }
     });
     this.exited = new Promise((resolve) => {
-      this.worker.once('exit', () => resolve());
+      this.worker.once('exit', () => {
+        this.#ended = true;
+        for (const answer of this.#truncates.values()) answer(false);
+        this.#truncates.clear();
+        resolve();
+      });
       // A failure of the thread only costs speed: the connections' own autocheckpoint takes over.
       this.worker.once('error', (e) => {
         this.lastError = e.message;
       });
+    });
+  }
+
+  /**
+   * Copies the whole log into the database file and empties the log's file, on the thread (it may wait
+   * up to a second for readers and writers, never on the caller's thread); true when the log was emptied.
+   */
+  truncate(): Promise<boolean> {
+    if (this.#ended) return Promise.resolve(false);
+    const id = this.#nextTruncate++;
+    return new Promise((resolve) => {
+      this.#truncates.set(id, resolve);
+      this.worker.postMessage({ t: 'truncate', id });
     });
   }
 

@@ -10,6 +10,7 @@ import { WalCheckpointer } from './checkpointer.js';
 import { BUSY_TIMEOUT_MS, tuneConnection } from './connection.js';
 import { containerValues } from './rows.js';
 import { migrate } from './schema.js';
+import { switchSmallToIncremental } from './vacuum-mode.js';
 import { prepareStatements, type Statements } from './statements.js';
 
 /** Page size of a new database file. */
@@ -27,7 +28,11 @@ export class EmbeddedDatabase {
   // Statements whose text depends on the call's shape, prepared once per shape.
   readonly #shaped = new Map<string, Database.Statement<unknown[]>>();
 
-  constructor(readonly path: string) {}
+  constructor(
+    readonly path: string,
+    /** Up to this size, a database made before incremental vacuum is switched over at open (space.ts). */
+    private readonly switchAtOpenBytes: number,
+  ) {}
 
   /** Opens (creating and migrating the file if need be); a failure leaves it closed. */
   open(): void {
@@ -37,10 +42,14 @@ export class EmbeddedDatabase {
       // write hundreds of bytes a row; 16 KiB pages quarter the log's frames and write calls: a
       // 50 MiB file's rows went from 5.2 to 3.6 µs a row (bench/RESULTS.md, 2026-11-24).
       db.pragma(`page_size = ${PAGE_SIZE}`);
+      // So deleted rows can give their space back (space.ts). Like the page size, only a new file takes
+      // it, and only before WAL mode writes the file's first page.
+      db.pragma('auto_vacuum = INCREMENTAL');
       // WAL: readers never block the writer.
       db.pragma('journal_mode = WAL');
       tuneConnection(db);
       migrate(db);
+      switchSmallToIncremental(db, this.switchAtOpenBytes);
       const statements = prepareStatements(db);
       const insertBatch = db.transaction((batch: readonly StoredContainer[]) => {
         for (const c of batch) statements.insertContainer.run(...containerValues(c));

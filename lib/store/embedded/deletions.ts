@@ -1,12 +1,13 @@
 /** Deletions in the embedded database: the marks and last steps of lib/store/deletions.ts. */
 import type { DeletionRecords } from '../deletions.js';
 import type { EmbeddedDatabase } from './database.js';
+import { purgeContainers } from './reports.js';
 
 export function deletionRecords(d: EmbeddedDatabase): DeletionRecords {
   const doomed = (r: { id: string; import_id: string }) => ({ id: r.id, importId: r.import_id });
   return {
-    async markReport(id) {
-      return d.s.markReport.run(id).changes > 0;
+    async markReport(id, keepPinned) {
+      return d.s.markReport.run(id, keepPinned ? 1 : 0).changes > 0;
     },
     async markReportsOfProfile(profileId) {
       d.s.markReportsOfProfile.run(profileId);
@@ -16,6 +17,13 @@ export function deletionRecords(d: EmbeddedDatabase): DeletionRecords {
     },
     async reportsOfProfile(profileId, limit) {
       return d.s.reportsOfProfile.all(profileId, limit).map(doomed);
+    },
+    removeOfReport: {
+      async historyColumn(reportId) {
+        d.s.clearHistoryColumn.run(reportId);
+      },
+      // In chunks: the report's delete below would otherwise cascade over all of them in one statement.
+      containers: (reportId) => purgeContainers(d, reportId),
     },
     async removeReport(report) {
       // One transaction: the report refers to its import record, and neither is left without the other.
@@ -41,6 +49,15 @@ export function deletionRecords(d: EmbeddedDatabase): DeletionRecords {
     },
     async removeImport(id) {
       d.s.deleteImport.run(id);
+    },
+    // Both would cascade with the profile; removed by name, so what a profile owns is listed in one place.
+    removeOfProfile: {
+      async ciLink(profileId) {
+        d.s.deleteCiLink.run(profileId);
+      },
+      async retentionPolicy(profileId) {
+        d.s.deleteRetentionPolicy.run(profileId);
+      },
     },
     async removeProfile(id) {
       d.s.deleteProfile.run(id);

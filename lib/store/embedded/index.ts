@@ -20,6 +20,9 @@ import { importRecords } from './imports.js';
 import { profileStore } from './profiles.js';
 import { reportRecords } from './reports.js';
 import { SpaceReserve } from './reserve.js';
+import { retentionRecords } from './retention.js';
+import { reclaim, vacuumWhole } from './space.js';
+import { AUTO_SWITCH_BYTES } from './vacuum-mode.js';
 import { sessionStore, userStore } from './users.js';
 
 export { PAGE_SIZE } from './database.js';
@@ -28,6 +31,11 @@ export interface EmbeddedStoreOptions {
   dataDir: string;
   /** Bytes kept back on the disk for cleaning up after a full disk (`reserve.bin`); 0 for none. */
   reserveBytes?: number;
+  /**
+   * A database made before incremental vacuum is switched over at open up to this size (space.ts,
+   * AUTO_SWITCH_BYTES by default); a larger one waits for `tally vacuum`.
+   */
+  switchAtOpenBytes?: number;
 }
 
 export const RESERVE_FILE = 'reserve.bin';
@@ -52,7 +60,7 @@ export function createEmbeddedStore(options: EmbeddedStoreOptions): EmbeddedStor
   const databasePath = join(dataDir, DATABASE_FILE);
   const blobFolder = new BlobFolder(join(dataDir, BLOB_DIR));
   const reserve = new SpaceReserve(join(dataDir, RESERVE_FILE), options.reserveBytes ?? DEFAULT_RESERVE_BYTES);
-  const d = new EmbeddedDatabase(databasePath);
+  const d = new EmbeddedDatabase(databasePath, options.switchAtOpenBytes ?? AUTO_SWITCH_BYTES);
   const store = assembleStore({
     kind: 'embedded',
     accounts: accountStore(d),
@@ -68,6 +76,7 @@ export function createEmbeddedStore(options: EmbeddedStoreOptions): EmbeddedStor
       containers: containerRecords(d),
       history: historyRecords(d),
       deletions: deletionRecords(d),
+      retention: retentionRecords(d),
     },
     // SQLite reads a report's tests back from its index quickly: no draft of the import thread's rows.
     keepRowDrafts: false,
@@ -83,6 +92,8 @@ export function createEmbeddedStore(options: EmbeddedStoreOptions): EmbeddedStor
     },
     // A full disk stopped an import: free the reserve so its clean-up can run.
     releaseReserve: () => reserve.release(),
+    reclaimSpace: () => reclaim(d),
+    vacuum: () => vacuumWhole(d),
   });
   return {
     ...store,

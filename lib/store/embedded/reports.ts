@@ -90,15 +90,22 @@ export function reportRecords(d: EmbeddedDatabase, reserve: SpaceReserve): Repor
       // No mark needed: a failed report that still has containers is what cutPurges finds.
       d.s.failReport.run(id);
     },
-    async purgeContainers(id) {
-      const db = d.db;
-      const purge = d.s.purgeContainers;
-      // Long work in chunks that yield to the event loop between them. Stops if the store is
-      // closed meanwhile; the next init() finishes the purge.
-      while (d.isStill(db) && purge.run(id, id, PURGE_CHUNK).changes > 0) await yieldToLoop();
-    },
+    purgeContainers: (id) => purgeContainers(d, id),
     async cutPurges() {
       return d.s.failedWithContainers.all().map((r) => r.id);
     },
+    async setPinned(id, pinned) {
+      return d.s.setPinned.run(pinned ? 1 : 0, id).changes > 0;
+    },
   };
+}
+
+/**
+ * Deletes every container of a report, in chunks that yield to the event loop between them. Stops if
+ * the store is closed meanwhile; whoever finishes the job (the next init(), the deletion sweep) runs it again.
+ */
+export async function purgeContainers(d: EmbeddedDatabase, reportId: string): Promise<void> {
+  const db = d.db;
+  const purge = d.s.purgeContainers;
+  while (d.isStill(db) && purge.run(reportId, reportId, PURGE_CHUNK).changes > 0) await yieldToLoop();
 }

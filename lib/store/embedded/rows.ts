@@ -111,6 +111,7 @@ export interface ReportRow {
   files: string;
   messages: string;
   ci: string | null;
+  pinned: number;
 }
 
 export interface ContainerRow {
@@ -201,6 +202,7 @@ export function toReport(r: ReportRow): Report {
     messages: JSON.parse(r.messages),
     // Reports kept before `pullRequest` existed read with it null, as every later one has it.
     ci: r.ci === null ? null : { pullRequest: null, ...JSON.parse(r.ci) },
+    pinned: r.pinned === 1,
   };
 }
 

@@ -212,6 +212,17 @@ const migrations: readonly string[] = [
   `
   alter table ci_links add column verdict integer not null default 0;
   `,
+  // 10: retention (lib/store/retention.ts): a report may be pinned (retention never deletes it), and
+  // a profile has at most one policy, which goes with it. A limit left null is not set.
+  `
+  alter table reports add column pinned integer not null default 0;
+  create table retention_policies (
+    profile_id text primary key references profiles(id) on delete cascade,
+    keep_reports integer,
+    keep_days integer,
+    updated_at text not null
+  ) without rowid;
+  `,
 ];
 
 /** The steps, for tests that build a data dir as an older Tally left it. */

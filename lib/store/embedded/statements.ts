@@ -130,8 +130,10 @@ export function prepareStatements(db: Database.Database) {
       "select count(*) as n from imports where profile_id = ? and status in ('queued', 'receiving', 'processing')",
     ),
     importsOfProfile: s<[string, number], string>('select id from imports where profile_id = ? limit ?'),
-    markReport: s<[string]>(
-      "update reports set status = 'deleting' where id = ? and status in ('completed', 'failed')",
+    // The second value is 1 to leave a pinned report alone (retention).
+    markReport: s<[string, number]>(
+      "update reports set status = 'deleting' where id = ? and status in ('completed', 'failed') " +
+        'and (? = 0 or pinned = 0)',
     ),
     markReportsOfProfile: s<[string]>("update reports set status = 'deleting' where profile_id = ?"),
     markedReports: s<[], { id: string; import_id: string }>(
@@ -140,8 +142,36 @@ export function prepareStatements(db: Database.Database) {
     reportsOfProfile: s<[string, number], { id: string; import_id: string }>(
       'select id, import_id from reports where profile_id = ? limit ?',
     ),
-    // Tags, containers and history parts go with the report (on delete cascade).
+    // Tags go with the report (on delete cascade); what it owns was removed before (REPORT_OWNED).
     deleteReport: s<[string]>('delete from reports where id = ?'),
+    deleteRetentionPolicy: s<[string]>('delete from retention_policies where profile_id = ?'),
+
+    // Retention (lib/store/retention.ts): pins, policies, and the completed reports in import order.
+    setPinned: s<[number, string]>("update reports set pinned = ? where id = ? and status = 'completed'"),
+    getRetentionPolicy: s<[string], { keep_reports: number | null; keep_days: number | null }>(
+      'select keep_reports, keep_days from retention_policies where profile_id = ?',
+    ),
+    putRetentionPolicy: s<[string, number | null, number | null, string]>(
+      'insert or replace into retention_policies (profile_id, keep_reports, keep_days, updated_at) values (?, ?, ?, ?)',
+    ),
+    retentionProfiles: s<[], string>(
+      'select r.profile_id from retention_policies r join profiles p on p.id = r.profile_id where p.deleting is null',
+    ),
+    nthCompleted: s<[string, number], { created_at: string; id: string }>(
+      "select created_at, id from reports where profile_id = ? and status = 'completed' " +
+        'order by created_at desc, id desc limit 1 offset ?',
+    ),
+    // Row values: both bounds on (created_at, id) read straight off reports_by_profile.
+    completedBetween: s<[string, string, string, string, string, number], ReportRow>(
+      "select * from reports where profile_id = ? and status = 'completed' " +
+        'and (created_at, id) > (?, ?) and (created_at, id) < (?, ?) order by created_at, id limit ?',
+    ),
+    blobBytesOfImports: s<[string], { n: number }>(
+      'select coalesce(sum(size), 0) as n from blobs where import_id in (select value from json_each(?))',
+    ),
+    storedContainers: s<[], { n: number }>(
+      "select coalesce(sum(json_extract(totals, '$.containers')), 0) as n from reports where status = 'completed'",
+    ),
     deleteImport: s<[string]>('delete from imports where id = ?'),
     deleteProfile: s<[string]>('delete from profiles where id = ?'),
 

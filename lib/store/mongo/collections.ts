@@ -39,7 +39,16 @@ export const COLLECTIONS = {
   numbers: 'numbers',
   /** One document per linked profile, `_id` the profile's UUID; the token only sealed (ci-links.ts). */
   ciLinks: 'ci_links',
+  /** One document per profile with a retention policy, `_id` the profile's UUID (retention.ts). */
+  retentionPolicies: 'retention_policies',
 } as const;
+
+export interface RetentionPolicyDoc {
+  _id: string;
+  keepReports: number | null;
+  keepDays: number | null;
+  updatedAt: string;
+}
 
 /** GridFS bucket: documents live in `blobs.files` and `blobs.chunks`. */
 export const BLOB_BUCKET = 'blobs';
@@ -82,8 +91,10 @@ export interface ImportDoc extends Omit<ImportRecord, 'id'> {
   _id: string;
 }
 
-export interface ReportDoc extends Omit<Report, 'id'> {
+export interface ReportDoc extends Omit<Report, 'id' | 'pinned'> {
   _id: string;
+  /** Absent on reports written before pins existed: not pinned. */
+  pinned?: boolean;
   /** Set while a failed report's containers are deleted; init() finishes a purge a crash cut short. */
   purging?: true;
 }
@@ -221,6 +232,7 @@ export function toReport(d: ReportDoc): Report {
     // Documents written before reports had a CI context have no field; those kept before
     // `pullRequest` existed read with it null, as every later one has it.
     ci: d.ci ? { ...d.ci, pullRequest: d.ci.pullRequest ?? null } : null,
+    pinned: d.pinned === true,
   };
 }
 

@@ -17,6 +17,7 @@ import {
   type ImportDoc,
   type ProfileDoc,
   type ReportDoc,
+  type RetentionPolicyDoc,
   type SessionDoc,
   type UserDoc,
 } from './collections.js';
@@ -44,6 +45,7 @@ export interface Collections {
   counters: Collection<CounterDoc>;
   numbers: Collection<{ _id: string }>;
   ciLinks: Collection<CiLinkDoc>;
+  retentionPolicies: Collection<RetentionPolicyDoc>;
 }
 
 interface Open {
@@ -81,6 +83,7 @@ export class MongoConnection {
         counters: db.collection(COLLECTIONS.counters),
         numbers: db.collection(COLLECTIONS.numbers),
         ciLinks: db.collection(COLLECTIONS.ciLinks),
+        retentionPolicies: db.collection(COLLECTIONS.retentionPolicies),
       };
       this.#open = { client, db, c, blobs: new BlobBucket(db) };
     } catch (err) {

@@ -13,9 +13,9 @@ export function deletionRecords(conn: MongoConnection): DeletionRecords {
     await conn.c.importClaims.deleteOne({ _id: id });
   };
   return {
-    async markReport(id) {
+    async markReport(id, keepPinned) {
       const done = await conn.c.reports.updateOne(
-        { _id: id, status: { $in: ['completed', 'failed'] } },
+        { _id: id, status: { $in: ['completed', 'failed'] }, ...(keepPinned ? { pinned: { $ne: true } } : {}) },
         { $set: { status: 'deleting' } },
       );
       return done.modifiedCount > 0;
@@ -34,11 +34,17 @@ export function deletionRecords(conn: MongoConnection): DeletionRecords {
         .toArray();
       return docs.map(doomed);
     },
+    removeOfReport: {
+      async historyColumn(reportId) {
+        await conn.c.historyColumns.deleteMany({ reportId });
+      },
+      async containers(reportId) {
+        await conn.c.containers.deleteMany({ reportId });
+      },
+    },
     async removeReport(report) {
       // No transactions here: the import record goes first, the report (which holds the mark) last,
       // so a deletion cut short is found again and finished.
-      await conn.c.containers.deleteMany({ reportId: report.id });
-      await conn.c.historyColumns.deleteMany({ reportId: report.id });
       await removeImport(report.importId);
       await conn.c.reports.deleteOne({ _id: report.id });
     },
@@ -62,10 +68,17 @@ export function deletionRecords(conn: MongoConnection): DeletionRecords {
       return docs.map((d) => d._id);
     },
     removeImport,
+    // Before the profile's record: were it gone first, a crash in between would leave documents no
+    // deletion finds again.
+    removeOfProfile: {
+      async ciLink(profileId) {
+        await conn.c.ciLinks.deleteOne({ _id: profileId });
+      },
+      async retentionPolicy(profileId) {
+        await conn.c.retentionPolicies.deleteOne({ _id: profileId });
+      },
+    },
     async removeProfile(id) {
-      // The CI link (and its sealed token) goes first: were the profile's record gone first, a crash
-      // between the two would leave a link no deletion finds again. The embedded store cascades.
-      await conn.c.ciLinks.deleteOne({ _id: id });
       await conn.c.profiles.deleteOne({ _id: id });
     },
   };

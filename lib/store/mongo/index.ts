@@ -16,6 +16,7 @@ import { numberExisting } from './numbers.js';
 import { profileStore } from './profiles.js';
 import { ReportFactsCache } from './report-facts.js';
 import { reportRecords } from './reports.js';
+import { retentionRecords } from './retention.js';
 import { sessionStore, userStore } from './users.js';
 
 export { DEFAULT_DB_NAME, databaseInUrl } from './connection.js';
@@ -54,6 +55,7 @@ export function createMongoStore(options: MongoStoreOptions): MongoStore {
       containers: containerRecords(conn, facts),
       history: historyRecords(conn),
       deletions: deletionRecords(conn),
+      retention: retentionRecords(conn),
     },
     // Reading a report's tests back is three queries over every report's containers on servers
     // without secondary indexes (FerretDB): keep a draft of them instead (history-draft.ts).
@@ -76,6 +78,10 @@ export function createMongoStore(options: MongoStoreOptions): MongoStore {
     },
     // MongoDB keeps no reserve: nothing to free.
     releaseReserve: async () => false,
+    // GridFS chunks go with their files (blob-bucket.ts); the server reuses the space of deleted documents
+    // and gives it back to the file system only through its own `compact`, an operator's decision.
+    reclaimSpace: async () => ({ bytes: 0, incremental: true }),
+    vacuum: async () => null,
   });
   return { ...store, kind: 'mongo', url, dbName };
 }

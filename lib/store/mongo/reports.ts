@@ -75,5 +75,8 @@ export function reportRecords(conn: MongoConnection, facts: ReportFactsCache): R
       const docs = await conn.c.reports.find({ purging: true }, { projection: { _id: 1 } }).toArray();
       return docs.map((d) => d._id);
     },
+    async setPinned(id, pinned) {
+      return (await conn.c.reports.updateOne({ _id: id, status: 'completed' }, { $set: { pinned } })).matchedCount > 0;
+    },
   };
 }

@@ -35,6 +35,11 @@ export function deleteReportRoutes(ctx: WebContext): ServerRoute[] {
             <strong>${counted(files, 'file')}</strong> uploaded with its import (result files and attachments). The
             other reports of “${profile.name}” stay. This cannot be undone.
           </p>
+          ${
+            report.pinned
+              ? html`<p><strong>This report is pinned:</strong> retention keeps it, but this button deletes it.</p>`
+              : ''
+          }
           <form method="post" action="/reports/${report.number}/delete" class="inline-form">
             <input type="hidden" name="csrf" value="${user.csrfToken}" /><button type="submit" class="danger">
               Delete this report

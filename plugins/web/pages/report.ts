@@ -18,6 +18,8 @@ import { credentialsOf } from '../session.js';
 import { errorPage, isFragmentRequest, ownReport, respond, type OwnReport } from './common.js';
 import { ciBuild } from './reports.js';
 import { inlineImageType, safeAttachment } from '../attachments.js';
+import { takeFlash } from '../flash.js';
+import { pinControl } from './retention.js';
 
 export const CHILDREN_PER_PAGE = 100;
 const STATUSES: readonly ContainerStatus[] = ['failed', 'errored', 'passed', 'skipped', 'pending', 'unknown'];
@@ -219,7 +221,7 @@ function countClass(s: ContainerStatus): string {
   return s === 'passed' ? 'pass' : s === 'failed' || s === 'errored' ? 'fail' : '';
 }
 
-function reportHeader(report: Report, record: ImportRecord | null): Html {
+function reportHeader(report: Report, record: ImportRecord | null, pin: Html): Html {
   const t = report.totals;
   const status = reportStatus(t);
   const files = report.files.map((f) => {
@@ -236,6 +238,7 @@ function reportHeader(report: Report, record: ImportRecord | null): Html {
       <code>#${report.number}</code>${build}${tags} ·
       <a class="danger-link" href="/reports/${report.number}/delete">Delete this report</a>
     </p>
+    ${pin}
     <ul class="totals">
       <li><strong>${t.tests}</strong> ${t.tests === 1 ? 'test' : 'tests'}</li>
       ${toldCounts(t).map(
@@ -301,7 +304,8 @@ export function reportRoutes(ctx: WebContext): ServerRoute[] {
           : parent
             ? html`Inside ${parent.title}`
             : 'Containers';
-        const body = html`${reportHeader(report, record)}
+        const user = credentialsOf(request);
+        const body = html`${reportHeader(report, record, pinControl(report, user.csrfToken))}
           <form class="filters" method="get" action="/reports/${report.number}" role="search">
             <label
               >Status
@@ -326,7 +330,7 @@ export function reportRoutes(ctx: WebContext): ServerRoute[] {
           h,
           page(
             ctx,
-            { title: `Report ${when(report.date)}`, user: credentialsOf(request), profile, tab: 'reports' },
+            { title: `Report ${when(report.date)}`, user, profile, tab: 'reports', flash: takeFlash(request, h) },
             body,
           ),
         );

@@ -139,7 +139,9 @@ export function reportsRoutes(ctx: WebContext): ServerRoute[] {
             <td class="num">${percent(passRate(t))}</td>
             <td>
               <span class="status status-${status}">${status}</span
-              >${t.flaky ? html` <span class="badge flaky">${t.flaky} flaky</span>` : ''}
+              >${t.flaky ? html` <span class="badge flaky">${t.flaky} flaky</span>` : ''}${
+                r.pinned ? html` <span class="badge pinned" title="retention keeps it">pinned</span>` : ''
+              }
             </td>
             <td class="actions"><a class="danger-link" href="/reports/${r.number}/delete">Delete</a></td>
           </tr>`;

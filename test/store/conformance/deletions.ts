@@ -8,6 +8,7 @@ import { Readable } from 'node:stream';
 import type { Test } from 'tap';
 import type { Store } from '../../../lib/store/store.js';
 import { link } from './ci-links.js';
+import { KEEP_EVERYTHING } from '../../../lib/store/retention.js';
 import type { Profile, Report, StoredContainer, StoredFile } from '../../../lib/store/types.js';
 import {
   byId,
@@ -37,7 +38,7 @@ async function blobOf(store: Store, importId: string, name: string): Promise<Sto
 
 /**
  * A report as an import leaves it: its own import record (completed, with a raw upload and an
- * attachment stored as blobs), containers, a history column, tags.
+ * attachment stored as blobs), containers, a history column, tags, a CI context.
  */
 export async function importedReport(
   store: Store,
@@ -67,6 +68,15 @@ export async function importedReport(
     files: [{ name: 'TEST-a.xml', formatter: 'junit', producer: null, tests }],
     messages: sampleMessages(),
     tags: ['branch:main', 'os:linux'],
+    ci: {
+      provider: 'gitea',
+      buildNumber: '41',
+      buildUrl: 'https://ci.example.org/acme/web/actions/runs/41',
+      branch: 'main',
+      commit: 'c0ffee42',
+      job: 'tests',
+      pullRequest: 7,
+    },
   });
   await store.imports.update(imp.id, {
     status: 'completed',
@@ -117,7 +127,20 @@ export const deletionCases: Cases = {
     const doomed = await importedReport(store, profile, 3);
     t.notSame(await counts(h), before, 'the doomed report added records');
 
-    t.strictSame(await store.reports.delete(doomed.report.id), { status: 'deleted', reports: 1, tests: 3 });
+    t.ok(await store.reports.pin(doomed.report.id, true));
+    const pinnedBefore = await counts(h);
+    t.strictSame(
+      await store.reports.delete(doomed.report.id, { keepPinned: true }),
+      { status: 'pinned' },
+      'retention leaves a pinned report alone',
+    );
+    t.strictSame(await counts(h), pinnedBefore, 'nothing of it was touched');
+    t.equal((await store.reports.get(doomed.report.id))?.status, 'completed');
+    t.strictSame(
+      await store.reports.delete(doomed.report.id),
+      { status: 'deleted', reports: 1, tests: 3 },
+      'a person deletes a pinned report all the same',
+    );
     t.strictSame(await counts(h), before, 'every table, collection and blob file is as before the report came');
     t.equal(await store.reports.get(doomed.report.id), null, 'the report is gone');
     t.equal(await store.imports.get(doomed.report.importId), null, 'its import record');
@@ -195,7 +218,10 @@ export const deletionCases: Cases = {
 
     const doomed = await store.profiles.create(account.id, 'doomed');
     await importedReport(store, doomed, 2);
-    await importedReport(store, doomed, 5);
+    const pinned = await importedReport(store, doomed, 5);
+    t.ok(await store.reports.pin(pinned.report.id, true), 'a pinned report goes with its profile too');
+    await store.retention.put(doomed.id, { keepReports: 10, keepDays: 30 });
+    await store.ciLinks.put(link(doomed.id));
     // A failed import (its report failed, a blob it wrote), and a queued import's record that ended.
     const failedImport = await store.imports.create({
       profileId: doomed.id,
@@ -225,6 +251,8 @@ export const deletionCases: Cases = {
     t.strictSame(await store.profiles.delete(doomed.id), { status: 'deleted', reports: 2, tests: 7 });
     t.strictSame(await counts(h), before, 'every table, collection and blob file is as before the profile came');
     t.equal(await store.profiles.get(doomed.id), null, 'the profile is gone');
+    t.strictSame(await store.retention.get(doomed.id), KEEP_EVERYTHING, 'with its retention policy');
+    t.strictSame(await store.retention.profiles(), [], 'no longer applied');
     t.strictSame(await store.profiles.list(account.id), [keep], 'and no longer listed');
     await intact(t, store, kept);
     t.strictSame(await store.profiles.delete(doomed.id), { status: 'not_found' }, 'deleting it again');

@@ -16,6 +16,7 @@ import { lifecycleCases } from './lifecycle.js';
 import { numberCases } from './numbers.js';
 import { profileCases } from './profiles.js';
 import { reportCases } from './reports.js';
+import { retentionCases } from './retention.js';
 import { userCases } from './users.js';
 
 export { container, richContainers, seed, type StoreHarness } from './fixtures.js';
@@ -33,6 +34,7 @@ const NOUNS: Cases[] = [
   blobCases,
   ciLinkCases,
   deletionCases,
+  retentionCases,
   lifecycleCases,
 ];
 

@@ -24,6 +24,7 @@ export const reportCases: Cases = {
       files: [],
       messages: [],
       ci: null,
+      pinned: false,
     });
     t.strictSame(await store.reports.get(report.id), report);
     t.equal(await store.reports.get(randomUUID()), null);
