@@ -13,8 +13,11 @@ import {
   type CiLinkDoc,
   type ContainerDoc,
   type CounterDoc,
+  type DeliveryClaimDoc,
+  type DeliveryDoc,
   type HistoryColumnDoc,
   type ImportDoc,
+  type NotificationRuleDoc,
   type ProfileDoc,
   type ReportDoc,
   type SessionDoc,
@@ -44,6 +47,9 @@ export interface Collections {
   counters: Collection<CounterDoc>;
   numbers: Collection<{ _id: string }>;
   ciLinks: Collection<CiLinkDoc>;
+  notificationRules: Collection<NotificationRuleDoc>;
+  notificationDeliveries: Collection<DeliveryDoc>;
+  notificationClaims: Collection<DeliveryClaimDoc>;
 }
 
 interface Open {
@@ -81,6 +87,9 @@ export class MongoConnection {
         counters: db.collection(COLLECTIONS.counters),
         numbers: db.collection(COLLECTIONS.numbers),
         ciLinks: db.collection(COLLECTIONS.ciLinks),
+        notificationRules: db.collection(COLLECTIONS.notificationRules),
+        notificationDeliveries: db.collection(COLLECTIONS.notificationDeliveries),
+        notificationClaims: db.collection(COLLECTIONS.notificationClaims),
       };
       this.#open = { client, db, c, blobs: new BlobBucket(db) };
     } catch (err) {

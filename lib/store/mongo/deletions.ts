@@ -66,6 +66,10 @@ export function deletionRecords(conn: MongoConnection): DeletionRecords {
       // The CI link (and its sealed token) goes first: were the profile's record gone first, a crash
       // between the two would leave a link no deletion finds again. The embedded store cascades.
       await conn.c.ciLinks.deleteOne({ _id: id });
+      // Its notification rules (their sealed URLs), deliveries and their claims, likewise before the profile.
+      await conn.c.notificationRules.deleteMany({ profileId: id });
+      await conn.c.notificationDeliveries.deleteMany({ profileId: id });
+      await conn.c.notificationClaims.deleteMany({ profileId: id });
       await conn.c.profiles.deleteOne({ _id: id });
     },
   };
