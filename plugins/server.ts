@@ -34,6 +34,9 @@ import { createCiRegistry } from '../lib/ci/registry.js';
 import { createSecretBox } from '../lib/ci/secret-box.js';
 import { verdictSender, type VerdictSender } from '../lib/ci/verdict.js';
 import { builtinCiProviders } from '../ci-providers/index.js';
+import { addressGuard } from '../lib/notify/address-guard.js';
+import { NotificationSender } from '../lib/notify/sender.js';
+import { notificationsPlugin } from './notifications.js';
 import { createImports, ParsePool, type FormatterModule, type QueueRunner } from '../lib/import/index.js';
 
 export interface TallyOptions {
@@ -49,6 +52,8 @@ export interface TallyOptions {
   log: Logger;
   /** The CI providers links may name (default: the built-in ones, ci-providers/). */
   ciProviders?: readonly CiProvider[];
+  /** Certificate authorities the mail sender trusts beside the system's (tests with their own CA). */
+  mailCa?: string;
 }
 
 /** Where the parse threads find the built-in formatters: `formatters/index.ts`, export `builtinFormatters`. */
@@ -70,6 +75,8 @@ export interface Tally {
   pool: ParsePool;
   /** Verdicts being sent back to CI providers (tests wait on `idle()`). */
   verdicts: VerdictSender;
+  /** Notifications: queued at each import's end, sent beside (tests wait on `idle()`). */
+  notifications: NotificationSender;
   /**
    * Ends imports that cannot still be running at `now`, then finishes deletions cut short (runs at
    * start and every 10 minutes); resolves to how many imports it ended.
@@ -185,6 +192,18 @@ export async function createTally(o: TallyOptions): Promise<Tally> {
     log: o.log,
     publicBase: () => o.config.publicUrl ?? server.info.uri.replace('0.0.0.0', '127.0.0.1'),
   });
+  // Notifications hear of every import's end, completed or failed (lib/notify/sender.ts).
+  const guard = addressGuard(o.config.notify);
+  const notifications = new NotificationSender({
+    store: o.store,
+    box: secretBox,
+    config: o.config.notify,
+    guard,
+    log: o.log,
+    publicBase: () => o.config.publicUrl ?? server.info.uri.replace('0.0.0.0', '127.0.0.1'),
+    ...(o.mailCa ? { mailCa: o.mailCa } : {}),
+  });
+  const saving = { store: o.store, box: secretBox, guard, smtp: o.config.notify.smtp !== null };
   const { deps, queue } = createImports({
     store: o.store,
     registry,
@@ -193,6 +212,7 @@ export async function createTally(o: TallyOptions): Promise<Tally> {
     log: o.log,
     pool,
     onCompleted: (done) => verdicts.completed(done),
+    onEnded: (ended) => notifications.ended(ended),
   });
   await server.register([
     { plugin: securityHeadersPlugin, options: { publicUrl: o.config.publicUrl } },
@@ -202,6 +222,7 @@ export async function createTally(o: TallyOptions): Promise<Tally> {
     { plugin: readPlugin, options: { store: o.store, registry, publicUrl: o.config.publicUrl } },
     { plugin: managePlugin, options: { store: o.store } },
     { plugin: ciPlugin, options: { store: o.store, providers: ciProviders, box: secretBox } },
+    { plugin: notificationsPlugin, options: { saving, sender: notifications } },
     { plugin: healthPlugin, options: { store: o.store } },
     { plugin: uploadClientPlugin, options: { log: o.log } },
     { plugin: pageApiPlugin, options: { store: o.store, registry, publicUrl: o.config.publicUrl } },
@@ -215,6 +236,7 @@ export async function createTally(o: TallyOptions): Promise<Tally> {
         signinFailuresPerMinute: o.config.limits.maxKeyFailuresPerMinute,
         log: o.log,
         ci: { providers: ciProviders, box: secretBox },
+        notify: { saving, sender: notifications },
       },
     },
     { plugin: openapiPlugin, options: { log: o.log } },
@@ -248,6 +270,7 @@ export async function createTally(o: TallyOptions): Promise<Tally> {
     queue,
     pool,
     verdicts,
+    notifications,
     sweep,
     async start() {
       // A link's token cannot be opened without the key: refuse to run rather than fail every CI call.
@@ -256,6 +279,13 @@ export async function createTally(o: TallyOptions): Promise<Tally> {
         throw new Error(
           `TALLY_SECRET_KEY is not set, but ${links} profile(s) have a CI link whose token it encrypted; ` +
             'set it to the key those links were saved with (README "CI links").',
+        );
+      // Webhook URLs are sealed with the same key: their deliveries would all fail without it.
+      const webhooks = secretBox ? 0 : await o.store.notificationRules.countSealed();
+      if (webhooks > 0)
+        throw new Error(
+          `TALLY_SECRET_KEY is not set, but ${webhooks} notification rule(s) have a webhook URL it encrypted; ` +
+            'set it to the key those rules were saved with (README "Notifications").',
         );
       // Spool files of a process that died are no one's: clear them at start.
       await rm(tmpDir, { recursive: true, force: true });
@@ -271,6 +301,7 @@ export async function createTally(o: TallyOptions): Promise<Tally> {
       await sweep();
       sweeper = setInterval(() => void sweep(), SWEEP_EVERY_MS).unref();
       queue.start();
+      notifications.start();
       const { listening, urls } = addressesOf(server, o.config.publicUrl);
       o.log('server.started', { listening, urls, store: o.store.kind, data_dir: o.config.dataDir });
     },
@@ -282,6 +313,7 @@ export async function createTally(o: TallyOptions): Promise<Tally> {
       await Promise.allSettled([...deps.inflight]);
       await queue.stop();
       await verdicts.idle();
+      await notifications.stop();
       await pool.close();
     },
     url: () => server.info.uri.replace('0.0.0.0', '127.0.0.1'),

@@ -4,6 +4,8 @@ import type { ImportDeps } from '../../lib/import/index.js';
 import type { Registry } from '../../lib/formatter/registry.js';
 import type { CiRegistry } from '../../lib/ci/registry.js';
 import type { SecretBox } from '../../lib/ci/secret-box.js';
+import type { RuleSaving } from '../../lib/notify/rules.js';
+import type { NotificationSender } from '../../lib/notify/sender.js';
 import type { Store } from '../../lib/store/store.js';
 import { baseUrl } from '../profiles.js';
 
@@ -17,6 +19,8 @@ export interface WebContext {
   signinFailuresPerMinute: number;
   /** CI links: the providers a link may name, and the box sealing tokens (null without TALLY_SECRET_KEY). */
   ci: { providers: CiRegistry; box: SecretBox | null };
+  /** Notifications: how rules are saved (the box, the address guard, whether SMTP is set) and the sender. */
+  notify: { saving: RuleSaving; sender: NotificationSender };
 }
 
 export function origin(ctx: WebContext, request: Request): string {

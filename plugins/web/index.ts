@@ -29,6 +29,7 @@ import { historyRoutes } from './pages/history.js';
 import { uploadRoutes } from './pages/upload.js';
 import { accountRoutes } from './pages/account.js';
 import { ciRoutes } from './pages/ci.js';
+import { notificationRoutes } from './pages/notifications.js';
 
 export interface WebOptions {
   store: Store;
@@ -38,6 +39,7 @@ export interface WebOptions {
   signinFailuresPerMinute: number;
   log: Logger;
   ci: WebContext['ci'];
+  notify: WebContext['notify'];
 }
 
 export const PAGE_CSP = [
@@ -101,6 +103,7 @@ export const webPlugin: Plugin<WebOptions> = {
       },
       signinFailuresPerMinute: o.signinFailuresPerMinute,
       ci: o.ci,
+      notify: o.notify,
     };
     registerSessions(server, { store: o.store, publicUrl: o.publicUrl, fault });
     registerFlash(server, { publicUrl: o.publicUrl });
@@ -133,6 +136,7 @@ export const webPlugin: Plugin<WebOptions> = {
       historyRoutes,
       uploadRoutes,
       ciRoutes,
+      notificationRoutes,
       accountRoutes,
     ])
       server.route(routes(ctx));
