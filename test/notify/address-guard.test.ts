@@ -70,8 +70,8 @@ t.test('a name is refused when any of its addresses is', async (t) => {
   const guard = addressGuard(closed, resolve);
   await t.resolves(guard.checkHost('public.test'));
   await t.rejects(guard.checkHost('inside.test'), new AddressRefused('10.0.0.7', 'private'));
-  await t.rejects(guard.checkHost('mixed.test'), { address: '::1', kind: 'loopback' });
-  await t.rejects(guard.checkHost('[::1]'), { kind: 'loopback' }, 'an IPv6 literal as URLs write it');
+  await t.rejects(guard.checkHost('mixed.test'), new AddressRefused('::1', 'loopback'));
+  await t.rejects(guard.checkHost('[::1]'), new AddressRefused('::1', 'loopback'), 'an IPv6 literal as URLs write it');
   await t.rejects(addressGuard(closed).checkHost('localhost'), AddressRefused, 'localhost, resolved by the system');
 });
 
