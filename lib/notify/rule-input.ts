@@ -31,13 +31,13 @@ export function checkRule(body: unknown): { rule: RuleFields } | { problem: stri
   const extra = Object.keys(b).filter((k) => !known.has(k));
   if (extra.length) return { problem: `Unknown field ${JSON.stringify(extra[0])}; a rule has ${list([...known])}.` };
 
-  const events = typeof b.events === 'string' ? [b.events] : b.events;
+  const events = b.events;
   if (!Array.isArray(events) || events.length === 0 || events.some((e) => !NOTIFY_EVENTS.includes(e as NotifyEvent)))
     return { problem: `"events" must list one or more of ${list(NOTIFY_EVENTS)}.` };
   const chosen = NOTIFY_EVENTS.filter((e) => events.includes(e));
 
-  const hasWebhook = b.webhook !== undefined && b.webhook !== null && b.webhook !== '';
-  const hasEmail = b.email !== undefined && b.email !== null && b.email !== '';
+  const hasWebhook = b.webhook !== undefined;
+  const hasEmail = b.email !== undefined;
   if (hasWebhook === hasEmail)
     return { problem: 'A rule has one target: either "webhook" (a URL) or "email" (addresses), not both nor neither.' };
   if (hasWebhook) {

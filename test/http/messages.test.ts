@@ -701,6 +701,13 @@ for (const kind of storeKinds(t))
       'ci_link_invalid',
       'ci_link_not_found',
       'ci_secret_key_missing',
+      // Notification rules' codes: test/http/notifications.test.ts (refused URLs, a missing key or SMTP
+      // server, an unknown rule) and test/web/notifications.test.ts.
+      'notification_rule_invalid',
+      'notification_rule_not_found',
+      'notification_url_refused',
+      'notification_secret_key_missing',
+      'notification_smtp_missing',
       ...web,
       ...cases.filter((c) => c.only && c.only !== kind).map((c) => c.code),
     ];
