@@ -5,8 +5,7 @@
  * (`ci_secret_key_missing`); a profile of another account answers 403 and an unknown one 404.
  * The runs, a run's log and the schedules the link reaches are plugins/ci-runs.ts.
  */
-import type { Plugin, Request, ResponseToolkit, RouteOptionsPayload } from '@hapi/hapi';
-import type { Boom } from '@hapi/boom';
+import type { Plugin, Request, ResponseToolkit } from '@hapi/hapi';
 import { checkLink } from '../lib/ci/link.js';
 import { sendsVerdict, type CiRegistry } from '../lib/ci/registry.js';
 import type { SecretBox } from '../lib/ci/secret-box.js';
@@ -15,7 +14,7 @@ import type { Store } from '../lib/store/store.js';
 import type { Profile } from '../lib/store/types.js';
 import { registerRunRoutes } from './ci-runs.js';
 import { profileFor } from './profiles.js';
-import { fault } from './replies.js';
+import { fault, jsonBody } from './replies.js';
 
 export interface CiPluginOptions {
   store: Store;
@@ -24,18 +23,7 @@ export interface CiPluginOptions {
   box: SecretBox | null;
 }
 
-const JSON_BODY: RouteOptionsPayload = {
-  parse: true,
-  output: 'data',
-  allow: 'application/json',
-  maxBytes: 16 * 1024,
-  failAction: (_request: Request, h: ResponseToolkit, err?: Error) => {
-    const status = (err as Boom | undefined)?.output?.statusCode;
-    if (status === 415) return fault(h, 'json_body_required').takeover();
-    if (status === 413) return fault(h, 'payload_too_large', 'The limit is 16 KiB.').takeover();
-    return fault(h, 'ci_link_invalid', 'The body is not valid JSON.').takeover();
-  },
-};
+const JSON_BODY = jsonBody('ci_link_invalid');
 
 /** A link as answers show it: everything but the token, which is only said to be set. */
 export function linkJson(profile: Profile, link: CiLink) {

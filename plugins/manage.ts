@@ -5,15 +5,14 @@
  * answers 403 and an unknown one 404, as everywhere; a report of another account answers 404 (its
  * existence is not revealed), as the read API does.
  */
-import type { Plugin, Request, ResponseToolkit, RouteOptionsPayload } from '@hapi/hapi';
-import type { Boom } from '@hapi/boom';
+import type { Plugin } from '@hapi/hapi';
 import type { MessageCode } from '../lib/messages.js';
 import { checkProfileName } from '../lib/profile-name.js';
 import type { Store } from '../lib/store/store.js';
 import type { Deletion, Profile, Report } from '../lib/store/types.js';
 import { accountOf, profileFor, profileJson } from './profiles.js';
 import { idOrNumber } from '../lib/store/numbers.js';
-import { fault } from './replies.js';
+import { fault, jsonBody } from './replies.js';
 
 /**
  * A report the account may delete (completed, or still being built by its import: answered 409),
@@ -39,18 +38,7 @@ export function deletionFault(
 }
 
 /** The body of POST and PATCH: small JSON; a body hapi cannot read gets our coded answer. */
-const JSON_BODY: RouteOptionsPayload = {
-  parse: true,
-  output: 'data',
-  allow: 'application/json',
-  maxBytes: 16 * 1024,
-  failAction: (_request: Request, h: ResponseToolkit, err?: Error) => {
-    const status = (err as Boom | undefined)?.output?.statusCode;
-    if (status === 415) return fault(h, 'json_body_required').takeover();
-    if (status === 413) return fault(h, 'payload_too_large', 'The limit is 16 KiB.').takeover();
-    return fault(h, 'profile_name_invalid', 'The body is not valid JSON.').takeover();
-  },
-};
+const JSON_BODY = jsonBody('profile_name_invalid');
 
 /** The name of a create or rename body, or what is wrong with it. */
 function nameOf(payload: unknown): { name: string } | { problem: string } {

@@ -6,8 +6,7 @@
  * unknown one 404, as every profile route does. The page (plugins/web/pages/notifications.ts) shares
  * `saveRule` and the JSON shapes.
  */
-import type { Plugin, Request, ResponseToolkit, RouteOptionsPayload } from '@hapi/hapi';
-import type { Boom } from '@hapi/boom';
+import type { Plugin, Request, ResponseToolkit } from '@hapi/hapi';
 import Joi from 'joi';
 import type { RuleSaving } from '../lib/notify/rules.js';
 import { ruleJson, saveRule } from '../lib/notify/rules.js';
@@ -16,7 +15,7 @@ import type { Delivery, DeliveryCursor } from '../lib/store/notifications.js';
 import type { Store } from '../lib/store/store.js';
 import { profileFor } from './profiles.js';
 import { queryFailAction } from './query-fault.js';
-import { fault } from './replies.js';
+import { fault, jsonBody } from './replies.js';
 
 export interface NotifyPluginOptions {
   saving: RuleSaving;
@@ -26,18 +25,7 @@ export interface NotifyPluginOptions {
 export const DEFAULT_DELIVERIES = 50;
 export const MAX_DELIVERIES = 200;
 
-const JSON_BODY: RouteOptionsPayload = {
-  parse: true,
-  output: 'data',
-  allow: 'application/json',
-  maxBytes: 16 * 1024,
-  failAction: (_request: Request, h: ResponseToolkit, err?: Error) => {
-    const status = (err as Boom | undefined)?.output?.statusCode;
-    if (status === 415) return fault(h, 'json_body_required').takeover();
-    if (status === 413) return fault(h, 'payload_too_large', 'The limit is 16 KiB.').takeover();
-    return fault(h, 'notification_rule_invalid', 'The body is not valid JSON.').takeover();
-  },
-};
+const JSON_BODY = jsonBody('notification_rule_invalid');
 
 /** The log's cursor: the last delivery of a page, `<created_at>~<id>`. */
 const cursorText = (d: DeliveryCursor) => `${d.createdAt}~${d.id}`;

@@ -1,5 +1,6 @@
 /** The answer shape for faults outside an import: `{ status: 'failed', messages: [...] }`. */
-import type { ResponseToolkit, ResponseObject } from '@hapi/hapi';
+import type { Request, ResponseToolkit, ResponseObject, RouteOptionsPayload } from '@hapi/hapi';
+import type { Boom } from '@hapi/boom';
 import { entry, message, type MessageCode } from '../lib/messages.js';
 
 /**
@@ -19,4 +20,23 @@ export function fault(
       messages: [message(code, { ...(detail ? { detail } : {}), ...(details ? { details } : {}) })],
     })
     .code(entry(code).status);
+}
+
+/**
+ * The payload options of a route taking a small JSON body (16 KiB): a body hapi cannot read gets a
+ * coded answer, `invalid` (the route's own code) for one that is not JSON.
+ */
+export function jsonBody(invalid: MessageCode): RouteOptionsPayload {
+  return {
+    parse: true,
+    output: 'data',
+    allow: 'application/json',
+    maxBytes: 16 * 1024,
+    failAction: (_request: Request, h: ResponseToolkit, err?: Error) => {
+      const status = (err as Boom | undefined)?.output?.statusCode;
+      if (status === 415) return fault(h, 'json_body_required').takeover();
+      if (status === 413) return fault(h, 'payload_too_large', 'The limit is 16 KiB.').takeover();
+      return fault(h, invalid, 'The body is not valid JSON.').takeover();
+    },
+  };
 }

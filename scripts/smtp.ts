@@ -14,7 +14,7 @@ import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promis
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { buildOnce } from './cache-lock.js';
+import { buildOnce, toolCache } from './cache-lock.js';
 import { freePort } from './mongo-wire.js';
 
 const run = promisify(execFile);
@@ -44,17 +44,9 @@ export interface SmtpServer {
 
 export type SmtpMode = 'plain' | 'starttls' | 'smtps';
 
-function cacheDir(): string {
-  return path.join(
-    process.env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache'),
-    'tally',
-    `aiosmtpd-${AIOSMTPD_VERSION}`,
-  );
-}
-
 /** The virtualenv's python: the cache, else made with python3 and pip (a marker written last). */
 export async function aiosmtpdPython(log: (line: string) => void = () => undefined): Promise<string> {
-  const venv = cacheDir();
+  const venv = toolCache(`aiosmtpd-${AIOSMTPD_VERSION}`);
   const python = path.join(venv, 'bin', 'python');
   const marker = path.join(venv, 'tally-installed');
   return buildOnce(venv, {

@@ -154,6 +154,21 @@ export function notificationRoutes(ctx: WebContext): ServerRoute[] {
     return { profile, rule };
   };
 
+  /** A rule's button (`delete`, `test`): done, then back to the page with what it did. */
+  const ruleAction = (
+    name: string,
+    act: (profile: Profile, rule: NotificationRule) => Promise<string>,
+  ): ServerRoute => ({
+    method: 'POST',
+    path: `/profiles/{id}/notifications/{rule}/${name}`,
+    options: { auth: 'session', plugins: web, payload: FORM_PAYLOAD, validate: ruleParams },
+    handler: async (request, h) => {
+      const found = await profileAndRule(request, h);
+      if ('reply' in found) return found.reply;
+      return redirectWithFlash(h, base(found.profile), await act(found.profile, found.rule));
+    },
+  });
+
   return [
     {
       method: 'GET',
@@ -194,28 +209,14 @@ export function notificationRoutes(ctx: WebContext): ServerRoute[] {
         return redirectWithFlash(h, base(profile), 'Notification rule added.');
       },
     },
-    {
-      method: 'POST',
-      path: '/profiles/{id}/notifications/{rule}/delete',
-      options: { auth: 'session', plugins: web, payload: FORM_PAYLOAD, validate: ruleParams },
-      handler: async (request, h) => {
-        const found = await profileAndRule(request, h);
-        if ('reply' in found) return found.reply;
-        await ctx.store.notificationRules.delete(found.profile.id, found.rule.id);
-        return redirectWithFlash(h, base(found.profile), 'Notification rule removed.');
-      },
-    },
-    {
-      method: 'POST',
-      path: '/profiles/{id}/notifications/{rule}/test',
-      options: { auth: 'session', plugins: web, payload: FORM_PAYLOAD, validate: ruleParams },
-      handler: async (request, h) => {
-        const found = await profileAndRule(request, h);
-        if ('reply' in found) return found.reply;
-        await ctx.notify.sender.test(found.rule);
-        return redirectWithFlash(h, base(found.profile), 'A test message is on its way: see the deliveries below.');
-      },
-    },
+    ruleAction('delete', async (profile, rule) => {
+      await ctx.store.notificationRules.delete(profile.id, rule.id);
+      return 'Notification rule removed.';
+    }),
+    ruleAction('test', async (_profile, rule) => {
+      await ctx.notify.sender.test(rule);
+      return 'A test message is on its way: see the deliveries below.';
+    }),
   ];
 }
 
