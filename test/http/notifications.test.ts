@@ -12,6 +12,9 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import t from 'tap';
+import { builtinFormatters } from '../../formatters/index.js';
+import { loadConfig } from '../../lib/config.js';
+import { createTally } from '../../plugins/server.js';
 import { freePort } from '../../scripts/mongo-wire.js';
 import { startSmtp } from '../../scripts/smtp.js';
 import { junitXml } from '../helpers/junit.js';
@@ -339,6 +342,27 @@ for (const kind of storeKinds(t)) {
       });
       t.equal(r.status, 503);
       t.equal(r.json.messages[0].code, 'notification_secret_key_missing');
+
+      // Once a webhook rule exists, a Tally without the key that sealed its URL refuses to start.
+      const open = await startTally(t, {
+        store: kind,
+        secretKey: randomBytes(32).toString('base64'),
+        env: { TALLY_WEBHOOK_ALLOW_PRIVATE: '1' },
+      });
+      const saved = await json(open, 'POST', `/api/v2/profiles/${open.profileNumber}/notifications`, {
+        events: ['import'],
+        webhook: 'https://hooks.example.org/services/x',
+      });
+      t.equal(saved.status, 201);
+      const config = { ...loadConfig({ TALLY_DATA_DIR: open.dataDir }), port: 0, host: '127.0.0.1', parseWorkers: 0 };
+      const without = await createTally({
+        config,
+        store: open.store,
+        formatters: builtinFormatters,
+        log: () => undefined,
+      });
+      await t.rejects(without.start(), { message: /^TALLY_SECRET_KEY is not set, but 1 notification rule\(s\)/ });
+      await without.stop();
     },
   );
 }
