@@ -25,7 +25,8 @@ export async function fail(run: Run, e: unknown): Promise<ImportAnswer> {
   );
   if (failedSteps > 0)
     run.deps.log('import.cleanup_incomplete', { import_id: run.record.id, failed_steps: failedSteps });
-  await tellEnded(run, 'failed', null);
+  // With the store gone nothing can be queued, and trying would only hold the answer back longer.
+  if (!messages.some((m) => m.code === 'store_unavailable')) await tellEnded(run, 'failed', null);
   return {
     status: statusOf(messages),
     body: answerBody({
