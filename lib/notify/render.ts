@@ -19,9 +19,9 @@ export const LISTED = 10;
 const SLACK_SECTION_CHARS = 3000;
 
 const LISTS = [
-  ['newFailures', 'new_failures', 'New failures'],
-  ['fixed', 'fixed', 'Fixed'],
-  ['newlyFlaky', 'newly_flaky', 'Newly flaky'],
+  ['newFailures', 'New failures'],
+  ['fixed', 'Fixed'],
+  ['newlyFlaky', 'Newly flaky'],
 ] as const;
 
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
@@ -133,7 +133,7 @@ function slack(n: Notice): string {
       },
     },
   ];
-  for (const [key, , label] of LISTS) {
+  for (const [key, label] of LISTS) {
     const list = n.changes?.[key];
     if (!list?.total) continue;
     const lines = listLines(n, list, (p, url) => `• <${url}|${slackText(p)}>`);
@@ -157,7 +157,7 @@ function teams(n: Notice): string {
     text(headline(n), { weight: 'Bolder', size: 'Medium' }),
     ...summary(n).map((line) => text(line, { spacing: 'Small' })),
   ];
-  for (const [key, , label] of LISTS) {
+  for (const [key, label] of LISTS) {
     const list = n.changes?.[key];
     if (!list?.total) continue;
     body.push(text(label, { weight: 'Bolder', spacing: 'Medium' }));
@@ -185,7 +185,7 @@ function teams(n: Notice): string {
 
 function email(n: Notice): { subject: string; text: string } {
   const lines = [headline(n), '', ...summary(n), '', mainUrl(n)];
-  for (const [key, , label] of LISTS) {
+  for (const [key, label] of LISTS) {
     const list = n.changes?.[key];
     if (!list?.total) continue;
     lines.push('', `${label}:`, ...listLines(n, list, (p, url) => `- ${p}\n  ${url}`));
