@@ -5,6 +5,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { parseSecretKey, type SecretKey } from './ci/secret-box.js';
+import { loadNotifyConfig, type NotifyConfig } from './notify/config.js';
 
 export interface Limits {
   /** Largest request body, counted as bytes arrive (chunked bodies have no Content-Length). */
@@ -53,6 +54,8 @@ export interface Config {
   storageReserveBytes: number;
   /** TALLY_SECRET_KEY: seals the tokens of CI links; without it no link can be saved or used. */
   secretKey: SecretKey | null;
+  /** Notifications: the SMTP server, the webhook addresses allowed, the timeout and retries (lib/notify/config.ts). */
+  notify: NotifyConfig;
 }
 
 const GiB = 1024 ** 3;
@@ -141,6 +144,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
           ? positiveInt('TALLY_STORAGE_RESERVE_BYTES', env.TALLY_STORAGE_RESERVE_BYTES)
           : 64 * MiB,
     secretKey: env.TALLY_SECRET_KEY ? parseSecretKey(env.TALLY_SECRET_KEY) : null,
+    notify: loadNotifyConfig(env),
   });
 }
 

@@ -24,7 +24,8 @@ export function fault(
 
 /**
  * The payload options of a route that reads a small JSON body (16 KiB): a body hapi cannot read gets a
- * coded answer, 415 `json_body_required`, 413 `payload_too_large`, or `invalid` for JSON that does not parse.
+ * coded answer, 415 `json_body_required`, 413 `payload_too_large`, or `invalid` (the route's own code)
+ * for JSON that does not parse.
  */
 export function jsonBody(invalid: MessageCode): RouteOptionsPayload {
   return {

@@ -34,6 +34,9 @@ import { createCiRegistry } from '../lib/ci/registry.js';
 import { createSecretBox } from '../lib/ci/secret-box.js';
 import { verdictSender, type VerdictSender } from '../lib/ci/verdict.js';
 import { builtinCiProviders } from '../ci-providers/index.js';
+import { addressGuard } from '../lib/notify/address-guard.js';
+import { NotificationSender } from '../lib/notify/sender.js';
+import { notificationsPlugin } from './notifications.js';
 import { createImports, ParsePool, type FormatterModule, type QueueRunner } from '../lib/import/index.js';
 import { retentionRunner, type RetentionRunner } from '../lib/retention/runner.js';
 import { retentionPlugin } from './retention.js';
@@ -51,6 +54,8 @@ export interface TallyOptions {
   log: Logger;
   /** The CI providers links may name (default: the built-in ones, ci-providers/). */
   ciProviders?: readonly CiProvider[];
+  /** Certificate authorities the mail sender trusts beside the system's (tests with their own CA). */
+  mailCa?: string;
 }
 
 /** Where the parse threads find the built-in formatters: `formatters/index.ts`, export `builtinFormatters`. */
@@ -74,6 +79,8 @@ export interface Tally {
   verdicts: VerdictSender;
   /** Retention passes: after imports, saved policies and each sweep (tests wait on `idle()`). */
   retention: RetentionRunner;
+  /** Notifications: queued at each import's end, sent beside (tests wait on `idle()`). */
+  notifications: NotificationSender;
   /**
    * Ends imports that cannot still be running at `now`, then finishes deletions cut short, then queues
    * a retention pass for every profile with a policy (runs at start and every 10 minutes); resolves to
@@ -191,6 +198,18 @@ export async function createTally(o: TallyOptions): Promise<Tally> {
     publicBase: () => o.config.publicUrl ?? server.info.uri.replace('0.0.0.0', '127.0.0.1'),
   });
   const retention = retentionRunner({ store: o.store, log: o.log });
+  // Notifications hear of every import's end, completed or failed (lib/notify/sender.ts).
+  const guard = addressGuard(o.config.notify);
+  const notifications = new NotificationSender({
+    store: o.store,
+    box: secretBox,
+    config: o.config.notify,
+    guard,
+    log: o.log,
+    publicBase: () => o.config.publicUrl ?? server.info.uri.replace('0.0.0.0', '127.0.0.1'),
+    ...(o.mailCa ? { mailCa: o.mailCa } : {}),
+  });
+  const saving = { store: o.store, box: secretBox, guard, smtp: o.config.notify.smtp !== null };
   const { deps, queue } = createImports({
     store: o.store,
     registry,
@@ -202,6 +221,7 @@ export async function createTally(o: TallyOptions): Promise<Tally> {
       verdicts.completed(done);
       retention.profileChanged(done.profileId);
     },
+    onEnded: (ended) => notifications.ended(ended),
   });
   await server.register([
     { plugin: securityHeadersPlugin, options: { publicUrl: o.config.publicUrl } },
@@ -212,6 +232,7 @@ export async function createTally(o: TallyOptions): Promise<Tally> {
     { plugin: managePlugin, options: { store: o.store } },
     { plugin: ciPlugin, options: { store: o.store, providers: ciProviders, box: secretBox } },
     { plugin: retentionPlugin, options: { store: o.store, runner: retention } },
+    { plugin: notificationsPlugin, options: { saving, sender: notifications } },
     { plugin: healthPlugin, options: { store: o.store } },
     { plugin: uploadClientPlugin, options: { log: o.log } },
     { plugin: pageApiPlugin, options: { store: o.store, registry, publicUrl: o.config.publicUrl } },
@@ -226,6 +247,7 @@ export async function createTally(o: TallyOptions): Promise<Tally> {
         log: o.log,
         ci: { providers: ciProviders, box: secretBox },
         retention,
+        notify: { saving, sender: notifications },
       },
     },
     { plugin: openapiPlugin, options: { log: o.log } },
@@ -266,6 +288,7 @@ export async function createTally(o: TallyOptions): Promise<Tally> {
     pool,
     verdicts,
     retention,
+    notifications,
     sweep,
     async start() {
       // A link's token cannot be opened without the key: refuse to run rather than fail every CI call.
@@ -274,6 +297,13 @@ export async function createTally(o: TallyOptions): Promise<Tally> {
         throw new Error(
           `TALLY_SECRET_KEY is not set, but ${links} profile(s) have a CI link whose token it encrypted; ` +
             'set it to the key those links were saved with (README "CI links").',
+        );
+      // Webhook URLs are sealed with the same key: their deliveries would all fail without it.
+      const webhooks = secretBox ? 0 : await o.store.notificationRules.countSealed();
+      if (webhooks > 0)
+        throw new Error(
+          `TALLY_SECRET_KEY is not set, but ${webhooks} notification rule(s) have a webhook URL it encrypted; ` +
+            'set it to the key those rules were saved with (README "Notifications").',
         );
       // Spool files of a process that died are no one's: clear them at start.
       await rm(tmpDir, { recursive: true, force: true });
@@ -289,6 +319,7 @@ export async function createTally(o: TallyOptions): Promise<Tally> {
       await sweep();
       sweeper = setInterval(() => void sweep(), SWEEP_EVERY_MS).unref();
       queue.start();
+      notifications.start();
       const { listening, urls } = addressesOf(server, o.config.publicUrl);
       o.log('server.started', { listening, urls, store: o.store.kind, data_dir: o.config.dataDir });
     },
@@ -301,6 +332,7 @@ export async function createTally(o: TallyOptions): Promise<Tally> {
       await queue.stop();
       await retention.stop();
       await verdicts.idle();
+      await notifications.stop();
       await pool.close();
     },
     url: () => server.info.uri.replace('0.0.0.0', '127.0.0.1'),

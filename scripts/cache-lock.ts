@@ -5,10 +5,16 @@
  * holding the owner's pid; a lock whose owner is gone (a killed test run) is taken over.
  */
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 const POLL_MS = 2_000;
+
+/** Where a cached tool lives: `~/.cache/tally/<name>` (or under XDG_CACHE_HOME). */
+export function toolCache(name: string): string {
+  return path.join(process.env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache'), 'tally', name);
+}
 
 function alive(pid: number): boolean {
   try {

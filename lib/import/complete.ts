@@ -5,6 +5,7 @@
  */
 import { applyFlags } from '../messages.js';
 import { answerBody, type ReportSummary } from './finalize/answer.js';
+import { tellEnded } from './ended.js';
 import { finalize } from './finalize/finalize.js';
 import { ErrorOutcome, type ImportAnswer, type Run } from './run-state.js';
 import type { Uploads } from './uploads.js';
@@ -72,6 +73,7 @@ export async function complete(run: Run, uploads: Uploads, bytes: number): Promi
     // Whatever listens must not turn a completed import into a failed one.
     run.deps.log('import.on_completed_failed', { import_id: run.record.id, error: (e as Error).message });
   }
+  await tellEnded(run, 'completed', report.id);
   const summary: ReportSummary = {
     date: done.date,
     url: `${run.baseUrl}/api/v2/reports/${report.number}`,

@@ -7,6 +7,7 @@
 import { applyFlags, ImportFault, message, statusOf } from '../messages.js';
 import { isStorageFull } from '../store/faults.js';
 import type { Message } from '../store/types.js';
+import { tellEnded } from './ended.js';
 import { answerBody } from './finalize/answer.js';
 import { ErrorOutcome, type ImportAnswer, type Run } from './run-state.js';
 
@@ -24,6 +25,8 @@ export async function fail(run: Run, e: unknown): Promise<ImportAnswer> {
   );
   if (failedSteps > 0)
     run.deps.log('import.cleanup_incomplete', { import_id: run.record.id, failed_steps: failedSteps });
+  // With the store gone nothing can be queued, and trying would only hold the answer back longer.
+  if (!messages.some((m) => m.code === 'store_unavailable')) await tellEnded(run, 'failed', null);
   return {
     status: statusOf(messages),
     body: answerBody({

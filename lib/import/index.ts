@@ -9,13 +9,13 @@
 import type { Config } from '../config.js';
 import type { Registry } from '../formatter/registry.js';
 import type { Store } from '../store/store.js';
-import type { CompletedImport, ImportDeps } from './options.js';
+import type { CompletedImport, EndedImport, ImportDeps } from './options.js';
 import type { ParsePool } from './parse/pool.js';
 import { replayQueuedImport } from './queue/replay.js';
 import { QueueRunner } from './queue/runner.js';
 
 export { progressPercent, reportPageUrl, type ImportResponseBody } from './finalize/answer.js';
-export type { CompletedImport, ImportDeps } from './options.js';
+export type { CompletedImport, EndedImport, ImportDeps } from './options.js';
 export type { FormatterModule } from './parse/formatter-modules.js';
 export { ParsePool } from './parse/pool.js';
 export type { QueueRunner } from './queue/runner.js';
@@ -31,6 +31,8 @@ export interface ImportSetup {
   pool: ParsePool | null;
   /** Told of each completed import (ImportDeps.onCompleted). */
   onCompleted?: (done: CompletedImport) => void;
+  /** Told of each import that ended, awaited (ImportDeps.onEnded). */
+  onEnded?: (ended: EndedImport) => Promise<void>;
 }
 
 /**

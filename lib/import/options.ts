@@ -15,6 +15,17 @@ export interface CompletedImport {
   baseUrl: string;
 }
 
+/** An import that ended, told to whoever asked (notifications, lib/notify/sender.ts). */
+export interface EndedImport {
+  profileId: string;
+  importId: string;
+  /** The completed import's report; null when it failed. */
+  reportId: string | null;
+  outcome: 'completed' | 'failed';
+  /** The import's `suppress_notifications`. */
+  suppressNotifications: boolean;
+}
+
 export interface ImportDeps {
   readonly store: Store;
   readonly registry: Registry;
@@ -33,4 +44,10 @@ export interface ImportDeps {
    * once and never throw into the import: what it starts runs after the answer, beside it.
    */
   readonly onCompleted?: (done: CompletedImport) => void;
+  /**
+   * Told when an import ended, completed or failed, after its record says so and before its answer:
+   * awaited, so it must be one small write (notifications queue their deliveries). It never fails
+   * the import; a fault is logged (ended.ts).
+   */
+  readonly onEnded?: (ended: EndedImport) => Promise<void>;
 }

@@ -37,7 +37,7 @@ export const REPORT_OWNED = ['historyColumn', 'containers'] as const;
 export type ReportOwned = (typeof REPORT_OWNED)[number];
 
 /** The same for a profile: what it owns besides its reports and import records, removed before it. */
-export const PROFILE_OWNED = ['ciLink', 'retentionPolicy'] as const;
+export const PROFILE_OWNED = ['ciLink', 'retentionPolicy', 'notifications'] as const;
 export type ProfileOwned = (typeof PROFILE_OWNED)[number];
 
 /** A report as a deletion needs it. */

@@ -12,6 +12,7 @@ import { deletionsOf, type DeletionRecords } from './deletions.js';
 import { historyStore, type HistoryStore } from './history.js';
 import { HistoryDrafts, type HistoryRecords } from './history-drafts.js';
 import { importStore, type ImportRecords, type ImportStore } from './imports.js';
+import type { DeliveryStore, NotificationRuleStore } from './notifications.js';
 import type { ProfileStore } from './profiles.js';
 import { finishCutPurges, reportStore, type ReportRecords, type ReportStore } from './reports.js';
 import { retentionStore, type RetentionRecords, type RetentionStore } from './retention.js';
@@ -31,6 +32,8 @@ export interface Store {
   readonly blobs: BlobStore;
   readonly ciLinks: CiLinkStore;
   readonly retention: RetentionStore;
+  readonly notificationRules: NotificationRuleStore;
+  readonly deliveries: DeliveryStore;
 
   /** Opens the store (idempotent; concurrent calls share one opening). */
   init(): Promise<void>;
@@ -84,6 +87,8 @@ export interface AdapterParts {
   profiles: Omit<ProfileStore, 'delete'>;
   blobs: BlobStore;
   ciLinks: CiLinkStore;
+  notificationRules: NotificationRuleStore;
+  deliveries: DeliveryStore;
   /** Nouns whose logic is written once here, over the adapter's records. */
   records: {
     imports: ImportRecords;
@@ -145,6 +150,8 @@ export function assembleStore(parts: AdapterParts): Store {
     blobs: parts.blobs,
     ciLinks: parts.ciLinks,
     retention: retentionStore(parts.records.retention),
+    notificationRules: parts.notificationRules,
+    deliveries: parts.deliveries,
     init() {
       opening ??= open().catch((err: unknown) => {
         opening = null;

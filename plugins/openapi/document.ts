@@ -8,6 +8,8 @@ import type Joi from 'joi';
 import { FLAGS } from '../../lib/messages.js';
 import { MAX_PROFILE_NAME } from '../../lib/profile-name.js';
 import { MAX_KEEP_DAYS, MAX_KEEP_REPORTS } from '../../lib/retention/policy.js';
+import { MAX_RECIPIENTS, MAX_URL_CHARS } from '../../lib/notify/rule-input.js';
+import { NOTIFY_EVENTS, WEBHOOK_FORMATS } from '../../lib/store/notifications.js';
 import { OPERATIONS, type Operation } from './operations.js';
 import { SCHEMAS, publicId } from './schemas.js';
 
@@ -123,7 +125,9 @@ function operation(route: RequestRoute, op: Operation): Schema {
           ? { requestBody: ciLinkBody() }
           : op.body === 'retention' || op.body === 'retentionDryRun'
             ? { requestBody: retentionBody(op.body === 'retention') }
-            : {}),
+            : op.body === 'notificationRule'
+              ? { requestBody: notificationRuleBody() }
+              : {}),
     responses,
   };
 }
@@ -218,6 +222,39 @@ function retentionBody(required: boolean): Schema {
           properties: {
             keep_reports: limit(MAX_KEEP_REPORTS, 'Keep the newest N completed reports; null or absent: no limit.'),
             keep_days: limit(MAX_KEEP_DAYS, 'Keep the reports imported in the last N days; null or absent: no limit.'),
+          },
+        },
+      },
+    },
+  };
+}
+
+/** A notification rule: its events, and one target (lib/notify/rule-input.ts). */
+function notificationRuleBody(): Schema {
+  return {
+    required: true,
+    content: {
+      'application/json': {
+        schema: {
+          type: 'object',
+          required: ['events'],
+          additionalProperties: false,
+          oneOf: [{ required: ['webhook'] }, { required: ['email'] }],
+          properties: {
+            events: { type: 'array', minItems: 1, items: { type: 'string', enum: [...NOTIFY_EVENTS] } },
+            webhook: {
+              type: 'string',
+              maxLength: MAX_URL_CHARS,
+              description: 'An http(s) URL, write-only: encrypted at rest, shown again only as its host and tail.',
+            },
+            format: { type: 'string', enum: [...WEBHOOK_FORMATS], default: 'json', description: 'For a webhook.' },
+            email: {
+              description: 'Addresses, as a list or one comma-separated string.',
+              anyOf: [
+                { type: 'string', minLength: 1 },
+                { type: 'array', minItems: 1, maxItems: MAX_RECIPIENTS, items: { type: 'string', minLength: 1 } },
+              ],
+            },
           },
         },
       },

@@ -11,7 +11,7 @@ export interface Operation {
   /** Status → schema name in `SCHEMAS`, or `binary` for a download. */
   responses: Record<number, string>;
   query?: { name: string; schema: Schema; description: string; deprecated?: boolean }[];
-  body?: 'import' | 'profileName' | 'ciLink' | 'retention' | 'retentionDryRun';
+  body?: 'import' | 'profileName' | 'ciLink' | 'retention' | 'retentionDryRun' | 'notificationRule';
   /** For `*` routes: the methods documented. */
   methods?: string[];
 }
@@ -253,6 +253,41 @@ export const OPERATIONS: Record<string, Operation> = {
   'DELETE /api/v2/reports/{report_id}/pin': {
     summary: 'Unpins a report: retention may delete it again.',
     responses: { 200: 'Pin', 404: 'Fault', ...FAULTS_AUTHED },
+  },
+  'GET /api/v2/profiles/{id}/notifications': {
+    summary: "The profile's notification rules, oldest first; a webhook shows its host and a masked tail only.",
+    responses: { 200: 'NotificationRuleList', 403: 'Fault', 404: 'Fault', ...FAULTS_AUTHED },
+  },
+  'POST /api/v2/profiles/{id}/notifications': {
+    summary:
+      'Adds a rule: events to a webhook (Tally JSON, Slack or Teams body) or to e-mail addresses. A webhook URL is ' +
+      'encrypted (503 notification_secret_key_missing without TALLY_SECRET_KEY) and refused when it reaches a ' +
+      'private address (400 notification_url_refused); e-mail needs TALLY_SMTP_URL (503 notification_smtp_missing).',
+    responses: {
+      201: 'NotificationRule',
+      400: 'Fault',
+      403: 'Fault',
+      404: 'Fault',
+      413: 'Fault',
+      415: 'Fault',
+      503: 'Fault',
+      ...FAULTS_AUTHED,
+    },
+    body: 'notificationRule',
+  },
+  'DELETE /api/v2/profiles/{id}/notifications/{rule}': {
+    summary: 'Removes a rule (404 notification_rule_not_found); its deliveries stay in the log.',
+    responses: { 200: 'NotificationRuleDeleted', 403: 'Fault', 404: 'Fault', ...FAULTS_AUTHED },
+  },
+  'POST /api/v2/profiles/{id}/notifications/{rule}/test': {
+    summary: "Queues a test message to the rule's target; the delivery is answered (202) and shows in the log.",
+    responses: { 202: 'Delivery', 403: 'Fault', 404: 'Fault', ...FAULTS_AUTHED },
+  },
+  'GET /api/v2/profiles/{id}/notifications/deliveries': {
+    summary:
+      "The profile's delivery log, newest first: event, masked target, status (pending, sending, delivered, " +
+      "dead), attempts, last error and the receiver's status; `before` takes the `next_before` of a page.",
+    responses: { 200: 'DeliveryList', 400: 'Fault', 403: 'Fault', 404: 'Fault', ...FAULTS_AUTHED },
   },
   'DELETE /api/v2/reports/{report_id}': {
     summary:

@@ -3,6 +3,7 @@
  * today; `test/openapi.test.ts` and the schemathesis run (`scripts/contract.ts`) hold them to it.
  */
 import { MAX_NUMBER } from '../../lib/store/numbers.js';
+import { NOTIFY_EVENTS, WEBHOOK_FORMATS } from '../../lib/store/notifications.js';
 
 type Schema = Record<string, unknown>;
 
@@ -48,6 +49,42 @@ const policy: Schema = {
   profile_id: publicId,
   keep_reports: nullable({ type: 'integer', minimum: 1 }),
   keep_days: nullable({ type: 'integer', minimum: 1 }),
+};
+
+/** A notification rule as answers show it: a webhook's hint, never its URL. */
+const notificationRule: Schema = {
+  type: 'object',
+  required: ['id', 'events', 'webhook', 'format', 'email', 'created_at'],
+  properties: {
+    id: str,
+    events: { type: 'array', items: { type: 'string', enum: [...NOTIFY_EVENTS] } },
+    webhook: nullable({ ...str, description: 'The scheme, host and a masked tail of the URL.' }),
+    format: nullable({ type: 'string', enum: [...WEBHOOK_FORMATS] }),
+    email: nullable(strings),
+    created_at: str,
+  },
+};
+
+/** One delivery of the log. */
+const delivery: Schema = {
+  type: 'object',
+  required: ['id', 'rule_id', 'trigger', 'events', 'target', 'status', 'attempts', 'last_error', 'response_status'],
+  properties: {
+    id: { ...str, description: 'Sent as X-Tally-Delivery (and the Message-ID): a receiver drops repeats by it.' },
+    rule_id: str,
+    trigger: { type: 'string', enum: ['completed', 'failed', 'test'] },
+    events: strings,
+    target: str,
+    status: { type: 'string', enum: ['pending', 'sending', 'delivered', 'dead'] },
+    attempts: int,
+    last_error: nullable(str),
+    response_status: nullable(int),
+    import_id: nullable(str),
+    report_id: nullable(publicId),
+    created_at: str,
+    next_attempt_at: nullable(str),
+    finished_at: nullable(str),
+  },
 };
 
 const totals: Schema = {
@@ -394,6 +431,27 @@ export const SCHEMAS: Record<string, Schema> = {
     type: 'object',
     required: ['report_id', 'pinned'],
     properties: { report_id: publicId, pinned: { type: 'boolean' } },
+  },
+  NotificationRule: notificationRule,
+  NotificationRuleList: {
+    type: 'object',
+    required: ['profile_id', 'rules'],
+    properties: { profile_id: publicId, rules: { type: 'array', items: notificationRule } },
+  },
+  NotificationRuleDeleted: {
+    type: 'object',
+    required: ['profile_id', 'rule_id', 'deleted'],
+    properties: { profile_id: publicId, rule_id: str, deleted: { type: 'boolean', const: true } },
+  },
+  Delivery: delivery,
+  DeliveryList: {
+    type: 'object',
+    required: ['profile_id', 'deliveries', 'next_before'],
+    properties: {
+      profile_id: publicId,
+      deliveries: { type: 'array', items: delivery },
+      next_before: nullable({ ...str, description: 'The `before` of the next page; null on the last.' }),
+    },
   },
   CiLinkDeleted: {
     type: 'object',

@@ -5,6 +5,8 @@ import type { Registry } from '../../lib/formatter/registry.js';
 import type { CiRegistry } from '../../lib/ci/registry.js';
 import type { SecretBox } from '../../lib/ci/secret-box.js';
 import type { RetentionRunner } from '../../lib/retention/runner.js';
+import type { RuleSaving } from '../../lib/notify/rules.js';
+import type { NotificationSender } from '../../lib/notify/sender.js';
 import type { Store } from '../../lib/store/store.js';
 import { baseUrl } from '../profiles.js';
 
@@ -20,6 +22,8 @@ export interface WebContext {
   ci: { providers: CiRegistry; box: SecretBox | null };
   /** Told when a profile's retention policy is saved: its pass runs at once. */
   retention: Pick<RetentionRunner, 'profileChanged'>;
+  /** Notifications: how rules are saved (the box, the address guard, whether SMTP is set) and the sender. */
+  notify: { saving: RuleSaving; sender: NotificationSender };
 }
 
 export function origin(ctx: WebContext, request: Request): string {

@@ -30,6 +30,7 @@ import { uploadRoutes } from './pages/upload.js';
 import { accountRoutes } from './pages/account.js';
 import { ciRoutes } from './pages/ci.js';
 import { retentionRoutes } from './pages/retention.js';
+import { notificationRoutes } from './pages/notifications.js';
 
 export interface WebOptions {
   store: Store;
@@ -40,6 +41,7 @@ export interface WebOptions {
   log: Logger;
   ci: WebContext['ci'];
   retention: WebContext['retention'];
+  notify: WebContext['notify'];
 }
 
 export const PAGE_CSP = [
@@ -104,6 +106,7 @@ export const webPlugin: Plugin<WebOptions> = {
       signinFailuresPerMinute: o.signinFailuresPerMinute,
       ci: o.ci,
       retention: o.retention,
+      notify: o.notify,
     };
     registerSessions(server, { store: o.store, publicUrl: o.publicUrl, fault });
     registerFlash(server, { publicUrl: o.publicUrl });
@@ -137,6 +140,7 @@ export const webPlugin: Plugin<WebOptions> = {
       uploadRoutes,
       ciRoutes,
       retentionRoutes,
+      notificationRoutes,
       accountRoutes,
     ])
       server.route(routes(ctx));

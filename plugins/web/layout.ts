@@ -11,7 +11,7 @@ export interface PageOptions {
   section?: 'profiles' | 'account';
   /** A profile's pages carry its tabs. */
   profile?: Pick<Profile, 'number' | 'name'>;
-  tab?: 'reports' | 'history' | 'upload' | 'ci' | 'retention';
+  tab?: 'reports' | 'history' | 'upload' | 'ci' | 'retention' | 'notifications';
   /** What the form that led here did (flash.ts). */
   flash?: string | null;
 }
@@ -63,6 +63,7 @@ function profileTabs(p: Pick<Profile, 'number' | 'name'>, tab: PageOptions['tab'
     link('upload', `${base}/upload`, 'Upload'),
     link('ci', `${base}/ci`, 'CI'),
     link('retention', `${base}/retention`, 'Retention'),
+    link('notifications', `${base}/notifications`, 'Notifications'),
   ];
   return html`<div class="profile-bar">
     <h1 class="profile-name">${p.name}</h1>

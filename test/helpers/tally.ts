@@ -55,6 +55,8 @@ export interface Harness {
   /** A profile of another account. */
   foreignProfileId: string;
   send(req: RawRequest): Promise<Reply>;
+  /** Stops this Tally and starts another on the same store and data dir (a restart); `url` changes. */
+  restart(): Promise<Tally>;
   /** Files left in the spool and blob folders. */
   leftovers(): Promise<{ tmp: string[]; blobs: number }>;
   /** The id of the newest import record, read from the store's own database. */
@@ -100,11 +102,18 @@ export async function startTally(
     /** TALLY_SECRET_KEY, for CI links. */
     secretKey?: string;
     ciProviders?: readonly CiProvider[];
+    /** More of the environment the configuration is read from (notification settings, …). */
+    env?: NodeJS.ProcessEnv;
   } = {},
 ): Promise<Harness> {
   const kind = o.store ?? 'embedded';
   const dataDir = await mkdtemp(path.join(o.dataDirIn ?? os.tmpdir(), 'tally-test-'));
-  const base = loadConfig({ TALLY_DATA_DIR: dataDir, TALLY_PUBLIC_URL: o.publicUrl, TALLY_SECRET_KEY: o.secretKey });
+  const base = loadConfig({
+    ...o.env,
+    TALLY_DATA_DIR: dataDir,
+    TALLY_PUBLIC_URL: o.publicUrl,
+    TALLY_SECRET_KEY: o.secretKey,
+  });
   const config = {
     ...base,
     port: 0,
@@ -117,25 +126,27 @@ export async function startTally(
     ? createMongoStore({ url: mongo.url, dbName: mongo.dbName })
     : createEmbeddedStore({ dataDir, reserveBytes: o.reserveBytes ?? 1024 * 1024 });
   await store.init();
-  const tally = await createTally({
-    config,
-    store,
-    formatters: o.formatters ?? builtinFormatters,
-    log: o.log ?? silentLogger,
-    ...(o.ciProviders ? { ciProviders: o.ciProviders } : {}),
-  });
+  const makeTally = () =>
+    createTally({
+      config,
+      store,
+      formatters: o.formatters ?? builtinFormatters,
+      log: o.log ?? silentLogger,
+      ...(o.ciProviders ? { ciProviders: o.ciProviders } : {}),
+    });
+  let tally = await makeTally();
   await tally.start();
   const { accountId, apiKey } = await createAccountWithKey(store, 'test');
   const profile = await store.profiles.create(accountId, 'main');
   const other = await createAccountWithKey(store, 'other');
   const foreign = await store.profiles.create(other.accountId, 'theirs');
   t.teardown(async () => {
-    await tally.stop();
+    await h.tally.stop();
     await store.close().catch(() => undefined);
     await mongo?.drop();
     await rm(dataDir, { recursive: true, force: true });
   });
-  const url = tally.url();
+  let url = tally.url();
   const h: Harness = {
     kind,
     tally,
@@ -148,6 +159,14 @@ export async function startTally(
     profileNumber: profile.number,
     foreignProfileId: foreign.id,
     send: (req) => send(url, apiKey, req),
+    async restart() {
+      await tally.stop();
+      tally = await makeTally();
+      await tally.start();
+      h.tally = tally;
+      h.url = url = tally.url();
+      return tally;
+    },
     async leftovers() {
       const tmp = await readdir(path.join(dataDir, 'tmp')).catch(() => []);
       return { tmp, blobs: mongo ? await mongo.countBlobs() : await countFiles(path.join(dataDir, 'blobs')) };

@@ -14,7 +14,11 @@ export class WebClient {
     );
   }
 
-  async post(path: string, form: Record<string, string>, headers: Record<string, string> = {}): Promise<Reply> {
+  async post(
+    path: string,
+    form: Record<string, string> | URLSearchParams,
+    headers: Record<string, string> = {},
+  ): Promise<Reply> {
     const body = new URLSearchParams(form).toString();
     return this.#keep(
       await send(this.base, '', {

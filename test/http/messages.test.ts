@@ -704,6 +704,13 @@ for (const kind of storeKinds(t))
       // Retention's (test/http/retention.test.ts: every body refused, on the API and its dry run;
       // test/web/retention-browser.test.ts: the form).
       'retention_policy_invalid',
+      // Notification rules' codes: test/http/notifications.test.ts (refused URLs, a missing key or SMTP
+      // server, an unknown rule) and test/web/notifications.test.ts.
+      'notification_rule_invalid',
+      'notification_rule_not_found',
+      'notification_url_refused',
+      'notification_secret_key_missing',
+      'notification_smtp_missing',
       ...web,
       ...cases.filter((c) => c.only && c.only !== kind).map((c) => c.code),
     ];

@@ -58,6 +58,10 @@ export function deletionRecords(d: EmbeddedDatabase): DeletionRecords {
       async retentionPolicy(profileId) {
         d.s.deleteRetentionPolicy.run(profileId);
       },
+      async notifications(profileId) {
+        d.s.deleteNotificationDeliveries.run(profileId);
+        d.s.deleteNotificationRules.run(profileId);
+      },
     },
     async removeProfile(id) {
       d.s.deleteProfile.run(id);

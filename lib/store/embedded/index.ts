@@ -17,6 +17,7 @@ import { EmbeddedDatabase } from './database.js';
 import { deletionRecords } from './deletions.js';
 import { historyRecords } from './history.js';
 import { importRecords } from './imports.js';
+import { deliveryStore, notificationRuleStore } from './notifications.js';
 import { profileStore } from './profiles.js';
 import { reportRecords } from './reports.js';
 import { SpaceReserve } from './reserve.js';
@@ -70,6 +71,8 @@ export function createEmbeddedStore(options: EmbeddedStoreOptions): EmbeddedStor
     profiles: profileStore(d),
     blobs: blobStore(d, blobFolder),
     ciLinks: ciLinkStore(d),
+    notificationRules: notificationRuleStore(d),
+    deliveries: deliveryStore(d),
     records: {
       imports: importRecords(d),
       reports: reportRecords(d, reserve),

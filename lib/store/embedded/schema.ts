@@ -223,6 +223,48 @@ const migrations: readonly string[] = [
     updated_at text not null
   ) without rowid;
   `,
+  // 11: notifications (lib/store/notifications.ts): a profile's rules, a webhook's URL only sealed,
+  // and the deliveries, which are the queue and the log at once; both go with their profile. Due
+  // deliveries are found by a partial index holding only those waiting or claimed.
+  `
+  create table notification_rules (
+    id text primary key,
+    profile_id text not null references profiles(id) on delete cascade,
+    events text not null,
+    kind text not null,
+    format text,
+    sealed_url text,
+    hint text,
+    recipients text,
+    created_at text not null
+  );
+  create index notification_rules_by_profile on notification_rules (profile_id, created_at);
+
+  create table notification_deliveries (
+    id text primary key,
+    profile_id text not null references profiles(id) on delete cascade,
+    rule_id text not null,
+    trigger text not null,
+    import_id text,
+    report_id text,
+    target text not null,
+    events text not null,
+    payload text,
+    status text not null,
+    attempts integer not null,
+    claim integer not null,
+    next_attempt_at text not null,
+    last_error text,
+    response_status integer,
+    created_at text not null,
+    finished_at text
+  );
+  create index notification_deliveries_due on notification_deliveries (next_attempt_at, id)
+    where status in ('pending', 'sending');
+  create index notification_deliveries_by_profile on notification_deliveries (profile_id, created_at, id);
+  create index notification_deliveries_ended on notification_deliveries (finished_at)
+    where finished_at is not null;
+  `,
 ];
 
 /** The steps, for tests that build a data dir as an older Tally left it. */

@@ -145,6 +145,8 @@ export function prepareStatements(db: Database.Database) {
     // Tags go with the report (on delete cascade); what it owns was removed before (REPORT_OWNED).
     deleteReport: s<[string]>('delete from reports where id = ?'),
     deleteRetentionPolicy: s<[string]>('delete from retention_policies where profile_id = ?'),
+    deleteNotificationDeliveries: s<[string]>('delete from notification_deliveries where profile_id = ?'),
+    deleteNotificationRules: s<[string]>('delete from notification_rules where profile_id = ?'),
 
     // Retention (lib/store/retention.ts): pins, policies, and the completed reports in import order.
     setPinned: s<[number, string]>("update reports set pinned = ? where id = ? and status = 'completed'"),

@@ -17,6 +17,7 @@ import type {
   User,
 } from '../types.js';
 import type { ImportField } from '../imports.js';
+import type { Delivery, NotificationRule } from '../notifications.js';
 import type { NumberedNoun } from '../numbers.js';
 import { escapeKeys, unescapeKeys } from './keys.js';
 
@@ -41,6 +42,12 @@ export const COLLECTIONS = {
   ciLinks: 'ci_links',
   /** One document per profile with a retention policy, `_id` the profile's UUID (retention.ts). */
   retentionPolicies: 'retention_policies',
+  /** Notification rules, `_id` the rule's id; a webhook's URL only sealed (notifications.ts). */
+  notificationRules: 'notification_rules',
+  /** The deliveries of notifications: the queue and the log at once. */
+  notificationDeliveries: 'notification_deliveries',
+  /** One document per claim of a delivery, `_id` `<delivery id>:<claim>`: its unique `_id` is the claim. */
+  notificationClaims: 'notification_claims',
 } as const;
 
 export interface RetentionPolicyDoc {
@@ -64,6 +71,21 @@ export interface CiLinkDoc {
   updatedAt: string;
   /** Absent on links saved before the verdict could be asked for: off. */
   verdict?: boolean;
+}
+
+export interface NotificationRuleDoc extends Omit<NotificationRule, 'id'> {
+  _id: string;
+}
+
+export interface DeliveryDoc extends Omit<Delivery, 'id'> {
+  _id: string;
+}
+
+export interface DeliveryClaimDoc {
+  _id: string;
+  deliveryId: string;
+  profileId: string;
+  claimedAt: string;
 }
 
 export interface AccountDoc {

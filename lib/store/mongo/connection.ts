@@ -13,8 +13,11 @@ import {
   type CiLinkDoc,
   type ContainerDoc,
   type CounterDoc,
+  type DeliveryClaimDoc,
+  type DeliveryDoc,
   type HistoryColumnDoc,
   type ImportDoc,
+  type NotificationRuleDoc,
   type ProfileDoc,
   type ReportDoc,
   type RetentionPolicyDoc,
@@ -46,6 +49,9 @@ export interface Collections {
   numbers: Collection<{ _id: string }>;
   ciLinks: Collection<CiLinkDoc>;
   retentionPolicies: Collection<RetentionPolicyDoc>;
+  notificationRules: Collection<NotificationRuleDoc>;
+  notificationDeliveries: Collection<DeliveryDoc>;
+  notificationClaims: Collection<DeliveryClaimDoc>;
 }
 
 interface Open {
@@ -84,6 +90,9 @@ export class MongoConnection {
         numbers: db.collection(COLLECTIONS.numbers),
         ciLinks: db.collection(COLLECTIONS.ciLinks),
         retentionPolicies: db.collection(COLLECTIONS.retentionPolicies),
+        notificationRules: db.collection(COLLECTIONS.notificationRules),
+        notificationDeliveries: db.collection(COLLECTIONS.notificationDeliveries),
+        notificationClaims: db.collection(COLLECTIONS.notificationClaims),
       };
       this.#open = { client, db, c, blobs: new BlobBucket(db) };
     } catch (err) {

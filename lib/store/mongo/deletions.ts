@@ -77,6 +77,12 @@ export function deletionRecords(conn: MongoConnection): DeletionRecords {
       async retentionPolicy(profileId) {
         await conn.c.retentionPolicies.deleteOne({ _id: profileId });
       },
+      // The rules (their sealed URLs), the deliveries and their claims.
+      async notifications(profileId) {
+        await conn.c.notificationRules.deleteMany({ profileId });
+        await conn.c.notificationDeliveries.deleteMany({ profileId });
+        await conn.c.notificationClaims.deleteMany({ profileId });
+      },
     },
     async removeProfile(id) {
       await conn.c.profiles.deleteOne({ _id: id });

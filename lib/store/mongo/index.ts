@@ -13,6 +13,7 @@ import { deletionRecords } from './deletions.js';
 import { historyRecords } from './history.js';
 import { importRecords } from './imports.js';
 import { numberExisting } from './numbers.js';
+import { deliveryStore, notificationRuleStore } from './notifications.js';
 import { profileStore } from './profiles.js';
 import { ReportFactsCache } from './report-facts.js';
 import { reportRecords } from './reports.js';
@@ -49,6 +50,8 @@ export function createMongoStore(options: MongoStoreOptions): MongoStore {
     profiles: profileStore(conn),
     blobs: blobStore(conn),
     ciLinks: ciLinkStore(conn),
+    notificationRules: notificationRuleStore(conn),
+    deliveries: deliveryStore(conn),
     records: {
       imports: importRecords(conn),
       reports: reportRecords(conn, facts),

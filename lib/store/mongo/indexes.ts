@@ -47,6 +47,18 @@ export const INDEXES: Record<string, IndexDescription[]> = {
   ],
   // The comparison reads the columns of N reports by id; parts in order.
   [COLLECTIONS.historyColumns]: [{ name: 'report_part_unique', key: { reportId: 1, part: 1 }, unique: true }],
+  // Notifications: a profile's rules; due deliveries, longest waiting first; a profile's log, newest
+  // first; ended deliveries by age (pruning); a delivery's claims, and a profile's, when they go.
+  [COLLECTIONS.notificationRules]: [{ name: 'profile_created', key: { profileId: 1, createdAt: 1 } }],
+  [COLLECTIONS.notificationDeliveries]: [
+    { name: 'status_due', key: { status: 1, nextAttemptAt: 1, _id: 1 } },
+    { name: 'profile_created', key: { profileId: 1, createdAt: -1, _id: -1 } },
+    { name: 'finished', key: { finishedAt: 1 } },
+  ],
+  [COLLECTIONS.notificationClaims]: [
+    { name: 'delivery', key: { deliveryId: 1 } },
+    { name: 'profile', key: { profileId: 1 } },
+  ],
   // The sweep deletes the blobs of a dead import; without this it scans every file document.
   [`${BLOB_BUCKET}.files`]: [{ name: 'metadata_importId', key: { 'metadata.importId': 1 } }],
 };

@@ -13,6 +13,7 @@ import type { Cases, StoreHarness } from './fixtures.js';
 import { historyCases } from './history.js';
 import { importCases } from './imports.js';
 import { lifecycleCases } from './lifecycle.js';
+import { notificationCases } from './notifications.js';
 import { numberCases } from './numbers.js';
 import { profileCases } from './profiles.js';
 import { reportCases } from './reports.js';
@@ -33,6 +34,7 @@ const NOUNS: Cases[] = [
   historyCases,
   blobCases,
   ciLinkCases,
+  notificationCases,
   deletionCases,
   retentionCases,
   lifecycleCases,
